@@ -1,0 +1,63 @@
+"""Settings: embedded defaults, overridden by environment variables and CLI flags."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: Path = Path("var/pbem.db")
+    mail_domain: str = "pbem.localhost"
+    smtp_url: str | None = None  # outbound relay; None = write to the Maildir
+    maildir: Path = Path("var/outbox")
+    secret_key: str | None = None  # web sessions; generated and stored in the database when unset
+    smtp_host: str = "127.0.0.1"
+    smtp_port: int = 2525
+    http_host: str = "127.0.0.1"
+    http_port: int = 8000
+    base_url: str | None = None  # public address of the web app, for links in mail
+    max_message_bytes: int = 2_000_000
+    max_orders_chars: int = 20_000
+    replies_per_address_per_hour: int = 20
+    outbox_backoff_seconds: float = 30.0
+    outbox_backoff_max_seconds: float = 3600.0
+    scheduler_sync_seconds: float = 10.0
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def server_address(self) -> str:
+        return f"pbem@{self.mail_domain}"
+
+    @property
+    def web_url(self) -> str:
+        return (self.base_url or f"http://{self.http_host}:{self.http_port}").rstrip("/")
+
+    @classmethod
+    def from_env(cls, **overrides) -> "Settings":
+        env = os.environ
+        s = cls(
+            db_path=Path(env.get("PBEM_DB", "var/pbem.db")),
+            mail_domain=env.get("PBEM_MAIL_DOMAIN", "pbem.localhost"),
+            smtp_url=env.get("PBEM_SMTP_URL") or None,
+            maildir=Path(env.get("PBEM_MAILDIR", "var/outbox")),
+            secret_key=env.get("PBEM_SECRET_KEY") or None,
+            base_url=env.get("PBEM_BASE_URL") or None,
+            max_message_bytes=_env_int("PBEM_MAX_MESSAGE_BYTES", 2_000_000),
+            max_orders_chars=_env_int("PBEM_MAX_ORDERS_CHARS", 20_000),
+            replies_per_address_per_hour=_env_int("PBEM_REPLIES_PER_HOUR", 20),
+        )
+        return s.with_(**{k: v for k, v in overrides.items() if v is not None})
+
+    def with_(self, **changes) -> "Settings":
+        for key in ("db_path", "maildir"):
+            if key in changes and changes[key] is not None:
+                changes[key] = Path(changes[key])
+        return replace(self, **changes)

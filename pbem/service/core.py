@@ -1,0 +1,91 @@
+"""The service: the one owner of side effects (transactions, mail, the clock).
+
+The web app, the SMTP handler, the scheduler and the CLI call it; none of them
+touches the store directly. It is safe to share between threads: each thread
+gets its own database connection.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from datetime import datetime
+from typing import Callable
+
+from pbem.config import Settings
+from pbem.engines import Engine, get_engine
+from pbem.service.clock import utcnow
+from pbem.service.store import Store
+
+log = logging.getLogger("pbem")
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a message fit for a person."""
+
+
+class Service:
+    def __init__(self, settings: Settings, *, clock: Callable[[], datetime] = utcnow):
+        self.settings = settings
+        self.clock = clock
+        self._local = threading.local()
+        self._stores: list[Store] = []
+        self._lock = threading.Lock()
+        self.listeners: list[Callable[[str, str | None], None]] = []
+
+    # -- plumbing --------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        store = getattr(self._local, "store", None)
+        if store is None:
+            store = Store(self.settings.db_path)
+            self._local.store = store
+            with self._lock:
+                self._stores.append(store)
+        return store
+
+    def init(self) -> "Service":
+        self.store.migrate()
+        if not self.settings.secret_key:
+            with self.store.write():
+                key = self.store.get_setting("secret_key")
+                if key is None:
+                    key = secrets.token_hex(32)
+                    self.store.set_setting("secret_key", key)
+            self.settings = self.settings.with_(secret_key=key)
+        return self
+
+    def close(self) -> None:
+        with self._lock:
+            for store in self._stores:
+                try:
+                    store.close()
+                except Exception:
+                    pass
+            self._stores.clear()
+        self._local = threading.local()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def engine(self, name: str) -> Engine:
+        return get_engine(name)
+
+    def notify(self, what: str, game_id: str | None = None) -> None:
+        """Tell in-process workers that something changed ('outbox', 'phase')."""
+        for listener in list(self.listeners):
+            try:
+                listener(what, game_id)
+            except Exception:  # a listener's fault must not undo committed work
+                log.exception("listener failed on %s %s", what, game_id)
+
+    # -- the facade: each area in its own module --------------------------------
+    from pbem.service.games import (  # noqa: E402
+        create_game, game, games, players, player, current_phase, phase_rows, game_state,
+        game_summary, audit, rotate_token, replace_player, pause, resume, set_deadline,
+        send_notice, token_for, orders_address, join_game,
+    )
+    from pbem.service.phases import close_phase, close_due, send_reminders, resend_report  # noqa: E402
+    from pbem.service.mailroom import receive  # noqa: E402
+    from pbem.service.verify import verify_game  # noqa: E402

@@ -1,0 +1,280 @@
+"""Every mail the server writes: what goes in it, rendered from templates/mail/.
+
+Each function queues one mail inside the caller's transaction. Templates only
+ever see views (``engine.view(state, role)``), never a whole state.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pbem.engines.base import MODERATOR
+from pbem.mail.addresses import orders_address
+from pbem.mail.compose import calendar_event
+from pbem.service import outbox
+from pbem.service.clock import from_iso, to_iso
+from pbem.service.outbox import Outgoing, message_id
+from pbem.service.render import describe_errors, format_moment, render, template_exists, visible_events
+from pbem.service.store import loads
+from pbem.i18n import gettext_for
+
+
+def _game(self, game_id: str) -> dict:
+    g = self.store.one("SELECT * FROM games WHERE id = ?", (game_id,))
+    return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
+
+
+def _token(self, player_id: int) -> str | None:
+    row = self.store.one("SELECT token FROM tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1", (player_id,))
+    return row["token"] if row else None
+
+
+def thread_root(self, game_id: str, player: dict) -> str:
+    return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
+
+
+def _envelope(self, game_id: str, player: dict) -> dict:
+    token = _token(self, player["id"])
+    root = thread_root(self, game_id, player)
+    return {
+        "reply_to": orders_address(game_id, token, self.settings.mail_domain) if token else None,
+        "references": [root],
+        "in_reply_to": root,
+    }
+
+
+def player_link(self, game_id: str, player: dict) -> str | None:
+    token = _token(self, player["id"])
+    return f"{self.settings.web_url}/play/{game_id}/{token}" if token else None
+
+
+def _subject(game_id: str, text: str) -> str:
+    return f"[{game_id}] {text}"
+
+
+def _deadline_text(self, phase: dict | None, player: dict) -> str:
+    if phase is None:
+        return ""
+    return format_moment(from_iso(phase["deadline"]), player["tz"], player["lang"], now=self.now())
+
+
+def _template(self, engine_name: str, state: dict, role: str) -> str:
+    return self.engine(engine_name).order_template(state, role)
+
+
+def _orders_block(game_id: str, phase_label: str, body: str) -> str:
+    return f"ORDERS {game_id} {phase_label}\n{body.rstrip()}\nEND\n"
+
+
+def _calendar(self, game: dict, phase: dict, player: dict) -> str | None:
+    deadline = from_iso(phase["deadline"]) if phase else None
+    if deadline is None:
+        return None
+    _ = gettext_for(player["lang"])
+    return calendar_event(
+        uid=f"{game['id']}-{phase['label']}-{player['role']}@{self.settings.mail_domain}",
+        summary=_("Orders due: %(game)s %(phase)s") % {"game": game["id"], "phase": phase["label"]},
+        starts_utc=deadline,
+        description=_("Deadline for your orders in game %(game)s, phase %(phase)s.") % {"game": game["id"], "phase": phase["label"]},
+    )
+
+
+def _help_text(self, engine_name: str, game: dict, lang: str) -> str:
+    name = f"{engine_name}/help.txt.j2"
+    if template_exists(name):
+        return render(name, lang, game=game)
+    return ""
+
+
+def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suffix: str = "") -> str | None:
+    """The first mail of a player's thread (its Message-ID is the thread's root),
+    or, with ``key_suffix``, a later one (a rotated token) in the same thread."""
+    g = _game(self, game_id)
+    engine = self.engine(g["engine"])
+    lang = player["lang"]
+    _ = gettext_for(lang)
+    state = loads(phase["state"]) if phase else None
+    awaited = player["role"] in (loads(phase["awaited"]) if phase else [])
+    view = engine.view(state, player["role"]) if state is not None else {}
+    picture = engine.picture(view) if state is not None else None
+    ctx = {
+        "game": g, "player": player, "role": player["role"], "phase": phase,
+        "deadline": _deadline_text(self, phase, player), "awaited": awaited,
+        "template": _orders_block(game_id, phase["label"], _template(self, g["engine"], state, player["role"])) if awaited else "",
+        "help": _help_text(self, g["engine"], g, lang), "link": player_link(self, game_id, player),
+        "picture_cid": "map" if picture else None, "rotated": bool(key_suffix),
+    }
+    attachments = []
+    if state is not None:
+        attachments.append(("state.json", "application/json", _json_bytes({
+            "game": g, "role": player["role"], "view": view, "state_after": engine.public_state(state),
+            "next_phase": {"label": phase["label"], "commitment": phase["commitment"], "deadline": phase["deadline"]},
+        })))
+    env = _envelope(self, game_id, player)
+    if key_suffix:
+        key, subject = f"welcome/{game_id}/{player['id']}/{key_suffix}", _("Your new orders address")
+    else:  # the thread's root: no parent
+        key, subject = f"thread/{game_id}/{player['id']}", _("Welcome to %(title)s") % {"title": g["title"]}
+        env["references"], env["in_reply_to"] = [], None
+    return outbox.queue(self.store, Outgoing(
+        kind="welcome", to_addr=player["email"], subject=_subject(game_id, subject),
+        text=render("mail/welcome.txt.j2", lang, **ctx), html=render("mail/welcome.html.j2", lang, **ctx),
+        images={"map": picture} if picture else {}, attachments=attachments,
+        calendar=_calendar(self, g, phase, player) if awaited else None,
+        key=key, game_id=game_id, player_id=player["id"], **env,
+    ), domain=self.settings.mail_domain, now=self.now())
+
+
+def _json_bytes(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+
+
+def revealed_orders(self, phase: dict) -> dict[str, str]:
+    """role -> the canonical text of the orders that stood (shown once resolved)."""
+    subs = self.store.all("SELECT role, canonical FROM submissions WHERE phase_id = ? AND stands = 1", (phase["id"],))
+    out = {s["role"]: s["canonical"] or "" for s in subs}
+    for role in loads(phase["defaulted"], []) or []:
+        out[role] = "(no orders: default orders stood)"
+    return out
+
+
+def report_parts(self, game_id: str, player: dict | None, role: str | None, phase: dict, next_phase: dict | None, lang: str) -> dict:
+    """Everything one role's report on a resolved phase shows (also used by the web pages)."""
+    g = _game(self, game_id)
+    engine = self.engine(g["engine"])
+    result = loads(phase["result_state"])
+    view = engine.view(result, role)
+    record = loads(phase["events"], {"events": [], "rolls": []})
+    events = visible_events(record["events"], role, lang)
+    picture = engine.picture(view)
+    orders = revealed_orders(self, phase) if engine.reveals_orders else {}
+    outcome = engine.outcome(result)
+    public = engine.public_state(loads(phase["state"]))
+    attachment = {
+        "game": g, "role": role,
+        "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"], "seed": phase["seed"], "resolved_at": phase["resolved_at"]},
+        "view": view, "events": events, "orders": orders, "outcome": outcome,
+        "replay": {
+            "engine": g["engine"], "state_before": public,
+            "orders": loads(phase["orders"]) if (public is not None and engine.reveals_orders) else None,
+            "state_after_sha256": _state_sha(result),
+        },
+        "state_after": engine.public_state(result),
+        "next_phase": {"label": next_phase["label"], "commitment": next_phase["commitment"], "deadline": next_phase["deadline"]} if next_phase else None,
+    }
+    return {"game": g, "view": view, "events": events, "picture": picture, "orders": orders, "outcome": outcome, "attachment": attachment}
+
+
+def _state_sha(state) -> str:
+    from pbem.service.phases import state_hash
+    return state_hash(state)
+
+
+def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
+    lang = player["lang"]
+    parts = report_parts(self, game_id, player, player["role"], phase, next_phase, lang)
+    g = parts["game"]
+    awaited_next = next_phase is not None and player["role"] in loads(next_phase["awaited"])
+    template = ""
+    if awaited_next:
+        template = _orders_block(game_id, next_phase["label"], _template(self, g["engine"], loads(next_phase["state"]), player["role"]))
+    ctx = {
+        "game": g, "player": player, "role": player["role"], "phase": phase, "phase_id": phase["label"],
+        "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
+        "deadline": _deadline_text(self, next_phase, player), "view": parts["view"], "events": parts["events"],
+        "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,
+        "engine_txt": f"{g['engine']}/report.txt.j2", "engine_html": f"{g['engine']}/report.html.j2",
+        "link": player_link(self, game_id, player), "note": note, "kind": kind,
+        "defaulted": loads(phase["defaulted"], []) or [],
+    }
+    _ = gettext_for(lang)
+    if parts["outcome"]:
+        subject = _("Report %(phase)s: the game is over") % {"phase": phase["label"]}
+    elif awaited_next:
+        subject = _("Report %(phase)s; orders for %(next)s due %(deadline)s") % {"phase": phase["label"], "next": next_phase["label"], "deadline": ctx["deadline"]}
+    else:
+        subject = _("Report %(phase)s") % {"phase": phase["label"]}
+    if kind == "correction":
+        subject = _("Correction to %(phase)s") % {"phase": phase["label"]}
+    env = _envelope(self, game_id, player)
+    key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
+    return outbox.queue(self.store, Outgoing(
+        kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
+        text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
+        images={"map": parts["picture"]} if parts["picture"] else {},
+        attachments=[(f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))],
+        calendar=_calendar(self, g, next_phase, player) if awaited_next else None,
+        key=key, game_id=game_id, player_id=player["id"], **env,
+    ), domain=self.settings.mail_domain, now=self.now())
+
+
+def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None) -> str | None:
+    lang = player["lang"]
+    _ = gettext_for(lang)
+    errors = describe_errors(loads(submission["errors"], []), lang)
+    status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
+    ctx = {
+        "game": _game(self, game_id), "player": player, "submission": submission, "phase": phase,
+        "errors": errors, "missing": [gettext_for(lang)(m) for m in loads(submission["missing"], [])],
+        "deadline": _deadline_text(self, phase, player), "status": status,
+        "held": submission["status"] == "held", "link": player_link(self, game_id, player),
+    }
+    words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
+    env = _envelope(self, game_id, player)
+    if inbound_msgid:
+        env["in_reply_to"] = f"<{inbound_msgid}>"
+        env["references"] = env["references"] + [f"<{inbound_msgid}>"]
+    return outbox.queue(self.store, Outgoing(
+        kind="ack", to_addr=player["email"],
+        subject=_subject(game_id, _("Orders for %(phase)s %(status)s") % {"phase": submission["phase_label"], "status": words[status]}),
+        text=render("mail/ack.txt.j2", lang, **ctx), key=f"ack/{game_id}/{submission['phase_label']}/{player['role']}/{submission['id']}",
+        game_id=game_id, player_id=player["id"], headers={"X-PBEM-Status": status}, **env,
+    ), domain=self.settings.mail_domain, now=self.now())
+
+
+def queue_message(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
+                  subject: str, template: str, key: str, inbound_msgid: str | None = None, **ctx) -> str | None:
+    """A plain-text mail from a template: errors, warnings, help, status, press, notices."""
+    env = _envelope(self, game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
+    if inbound_msgid:
+        env["in_reply_to"] = f"<{inbound_msgid}>"
+        env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
+    game = _game(self, game_id) if game_id else None
+    headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
+    return outbox.queue(self.store, Outgoing(
+        kind=kind, to_addr=to_addr, subject=_subject(game_id, subject) if game_id else f"[pbem] {subject}",
+        text=render(template, lang, game=game, player=player, **ctx), key=key,
+        game_id=game_id, player_id=player["id"] if player else None, headers=headers, **env,
+    ), domain=self.settings.mail_domain, now=self.now())
+
+
+def queue_reminder(self, game_id: str, player: dict, phase: dict) -> str | None:
+    _ = gettext_for(player["lang"])
+    g = _game(self, game_id)
+    return queue_message(
+        self, kind="reminder", game_id=game_id, player=player, to_addr=player["email"], lang=player["lang"],
+        subject=_("Reminder: orders for %(phase)s due %(deadline)s") % {"phase": phase["label"], "deadline": _deadline_text(self, phase, player)},
+        template="mail/reminder.txt.j2", key=f"reminder/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['id']}",
+        phase=phase, deadline=_deadline_text(self, phase, player),
+        template_text=_orders_block(game_id, phase["label"], _template(self, g["engine"], loads(phase["state"]), player["role"])),
+    )
+
+
+def queue_notice(self, game_id: str, text: str, serial: int) -> int:
+    from pbem.service.games import players_of
+    count = 0
+    for p in players_of(self.store, game_id):
+        if p["status"] != "active":
+            continue
+        _ = gettext_for(p["lang"])
+        if queue_message(self, kind="notice", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
+                         subject=_("Notice from the moderator"), template="mail/notice.txt.j2",
+                         key=f"notice/{game_id}/{serial}/{p['id']}", text=text):
+            count += 1
+    return count
+
+
+def moderator_view(self, game_id: str) -> dict:
+    g = _game(self, game_id)
+    from pbem.service.games import game_state
+    return self.engine(g["engine"]).view(game_state(self, game_id), MODERATOR)

@@ -1,0 +1,198 @@
+"""Mail out: an outbox table, delivered by an SMTP relay or into a Maildir.
+
+A mail is composed once, when it is queued, with a Message-ID stable for what it
+is (game, phase, role, kind); a mail sent twice after a crash is the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import mailbox
+import smtplib
+import ssl
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from pbem.mail.compose import compose
+from pbem.service.clock import from_iso, to_iso
+from pbem.service.store import Store
+
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "notice", "warning", "confirm")
+REPLY_KINDS = ("ack", "error", "warning", "confirm")  # answers to inbound mail: rate-limited per address
+
+
+def message_id(key: str, domain: str) -> str:
+    """A stable Message-ID from what the mail is, e.g. 'report/lb7/T3/us'."""
+    safe = "".join(c if c.isalnum() or c in ".-_" else "." for c in key)[:80]
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:10]
+    return f"<{safe}.{digest}@{domain}>"
+
+
+@dataclass
+class Outgoing:
+    kind: str
+    to_addr: str
+    subject: str
+    text: str
+    key: str  # what makes the Message-ID; the same key is the same mail
+    game_id: str | None = None
+    player_id: int | None = None
+    html: str | None = None
+    images: dict = field(default_factory=dict)
+    attachments: list = field(default_factory=list)
+    calendar: str | None = None
+    reply_to: str | None = None
+    in_reply_to: str | None = None
+    references: list = field(default_factory=list)
+    headers: dict = field(default_factory=dict)
+
+
+def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | None:
+    """Compose and queue a mail (inside the caller's transaction). Returns its
+    Message-ID, or None when a mail with that Message-ID is already queued."""
+    assert mail.kind in KINDS, mail.kind
+    mid = message_id(mail.key, domain)
+    if store.one("SELECT 1 FROM outbox WHERE message_id = ?", (mid,)):
+        return None
+    headers = {"X-PBEM-Kind": mail.kind, **mail.headers}
+    if mail.game_id:
+        headers["X-PBEM-Game"] = mail.game_id
+    # RFC 3834: mark our mail as automatic so well-behaved responders never answer it.
+    headers["Auto-Submitted"] = "auto-replied" if mail.kind in REPLY_KINDS else "auto-generated"
+    raw = compose(
+        from_addr=f"pbem <pbem@{domain}>",
+        to_addr=mail.to_addr,
+        subject=mail.subject,
+        message_id=mid,
+        reply_to=mail.reply_to,
+        in_reply_to=mail.in_reply_to,
+        references=mail.references,
+        headers=headers,
+        text=mail.text,
+        html=mail.html,
+        images=mail.images,
+        attachments=mail.attachments,
+        calendar=mail.calendar,
+        date=now,
+    )
+    store.insert("outbox", {
+        "message_id": mid, "game_id": mail.game_id, "player_id": mail.player_id,
+        "to_addr": mail.to_addr, "kind": mail.kind, "subject": mail.subject, "raw": raw,
+        "status": "queued", "attempts": 0, "next_attempt_at": to_iso(now), "created_at": to_iso(now),
+    })
+    return mid
+
+
+def replies_sent_recently(store: Store, address: str, now: datetime) -> int:
+    since = to_iso(now - timedelta(hours=1))
+    row = store.one(
+        f"SELECT COUNT(*) AS n FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({','.join('?' * len(REPLY_KINDS))})",
+        (address, since, *REPLY_KINDS),
+    )
+    return row["n"]
+
+
+class Transport:
+    """Delivers one raw message; raises on failure."""
+
+    def send(self, to_addr: str, raw: bytes) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class MaildirTransport(Transport):
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self.box = mailbox.Maildir(str(self.path), create=True)
+
+    def send(self, to_addr: str, raw: bytes) -> None:
+        self.box.add(raw)
+
+
+class SmtpTransport(Transport):
+    """smtp://user:pass@host:587 (STARTTLS when offered), smtps://host:465 (TLS)."""
+
+    def __init__(self, url: str, sender: str, timeout: float = 30.0):
+        parsed = urlparse(url)
+        self.scheme = parsed.scheme
+        self.host = parsed.hostname or "127.0.0.1"
+        self.port = parsed.port or (465 if self.scheme == "smtps" else 25)
+        self.user = unquote(parsed.username) if parsed.username else None
+        self.password = unquote(parsed.password) if parsed.password else None
+        self.sender = sender
+        self.timeout = timeout
+        self._conn: smtplib.SMTP | None = None
+
+    def _connect(self) -> smtplib.SMTP:
+        if self.scheme == "smtps":
+            conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=ssl.create_default_context())
+        else:
+            conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            conn.ehlo()
+            if conn.has_extn("starttls") and self.host not in ("127.0.0.1", "localhost", "::1"):
+                conn.starttls(context=ssl.create_default_context())
+                conn.ehlo()
+        if self.user:
+            conn.login(self.user, self.password or "")
+        return conn
+
+    def send(self, to_addr: str, raw: bytes) -> None:
+        if self._conn is None:
+            self._conn = self._connect()
+        try:
+            self._conn.sendmail(self.sender, [to_addr], raw)
+        except (smtplib.SMTPServerDisconnected, OSError):
+            self.close()
+            raise
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.quit()
+            except Exception:
+                pass
+            self._conn = None
+
+
+def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: float, backoff_max: float, limit: int = 200) -> tuple[int, int]:
+    """Send what is due. Returns (sent, failed). Each row is marked in its own
+    short transaction, so a crash re-sends at most the mail in flight."""
+    rows = store.all(
+        "SELECT id, to_addr, raw, attempts FROM outbox WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+        (to_iso(now), limit),
+    )
+    sent = failed = 0
+    for row in rows:
+        try:
+            transport.send(row["to_addr"], row["raw"])
+        except smtplib.SMTPRecipientsRefused as exc:
+            failed += 1
+            _failed(store, row, now, f"recipient refused: {exc.recipients}", backoff, backoff_max, permanent=True)
+        except Exception as exc:  # noqa: BLE001 - any transport fault means: try again later
+            failed += 1
+            _failed(store, row, now, f"{type(exc).__name__}: {exc}", backoff, backoff_max)
+        else:
+            sent += 1
+            with store.write():
+                store.execute("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?", (to_iso(now), row["id"]))
+    return sent, failed
+
+
+def _failed(store: Store, row: dict, now: datetime, error: str, backoff: float, backoff_max: float, permanent: bool = False) -> None:
+    attempts = row["attempts"] + 1
+    delay = min(backoff * (2 ** (attempts - 1)), backoff_max)
+    status = "failed" if permanent or attempts >= 30 else "queued"
+    with store.write():
+        store.execute(
+            "UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ? WHERE id = ?",
+            (attempts, error[:500], to_iso(now + timedelta(seconds=delay)), status, row["id"]),
+        )
+
+
+def next_due(store: Store) -> datetime | None:
+    row = store.one("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE status = 'queued'")
+    return from_iso(row["t"]) if row and row["t"] else None

@@ -1,0 +1,93 @@
+"""Jinja rendering for every mail and page: one environment per language."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from babel.dates import format_datetime
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+from pbem.engines.base import OrderError, event_text, event_visible
+from pbem.i18n import gettext_for, translations
+from pbem.resources import templates_dir
+
+
+def zone(name: str | None) -> ZoneInfo:
+    try:
+        return ZoneInfo(name or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def format_moment(moment: datetime | None, tz: str | None, lang: str | None, now: datetime | None = None) -> str:
+    """A deadline as the player reads it: local time, zone, and time left."""
+    if moment is None:
+        return gettext_for(lang)("no deadline (paused)")
+    local = moment.astimezone(zone(tz))
+    text = format_datetime(local, "EEE d MMM y HH:mm zzz", locale=lang or "en")
+    if now is not None:
+        text += " (" + format_remaining((moment - now).total_seconds(), lang) + ")"
+    return text
+
+
+def format_remaining(seconds: float, lang: str | None) -> str:
+    _ = gettext_for(lang)
+    if seconds <= 0:
+        return _("passed")
+    hours, rest = divmod(int(seconds), 3600)
+    minutes = rest // 60
+    if hours >= 48:
+        return _("in %(days)d days %(hours)d h") % {"days": hours // 24, "hours": hours % 24}
+    if hours:
+        return _("in %(hours)d h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
+    return _("in %(minutes)d min") % {"minutes": max(minutes, 1)}
+
+
+@lru_cache(maxsize=None)
+def environment(lang: str | None) -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(str(templates_dir())),
+        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
+        extensions=["jinja2.ext.i18n"],
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)
+    env.globals["lang"] = lang or "en"
+    return env
+
+
+def render(template: str, lang: str | None, **context) -> str:
+    return environment(lang).get_template(template).render(lang=lang or "en", **context)
+
+
+def template_exists(name: str) -> bool:
+    return (templates_dir() / name).is_file()
+
+
+def visible_events(events: list[dict], role: str | None, lang: str | None) -> list[dict]:
+    """The events a role may see, each with its sentence translated."""
+    gettext = gettext_for(lang)
+    out = []
+    for ev in events:
+        if event_visible(ev, role):
+            shown = {k: v for k, v in ev.items() if k != "to"}
+            shown["text"] = event_text(ev, gettext)
+            out.append(shown)
+    return out
+
+
+def describe_errors(errors: list[dict], lang: str | None) -> list[dict]:
+    gettext = gettext_for(lang)
+    out = []
+    for raw in errors:
+        err = OrderError(**raw)
+        out.append({
+            "line": err.line, "text": err.text, "kind": err.kind,
+            "reason": err.describe(gettext), "suggestion": err.describe_suggestion(gettext),
+        })
+    return out

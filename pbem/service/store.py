@@ -1,0 +1,264 @@
+"""The store: SQLite in WAL mode through sqlite-utils, schema under migrations.
+
+One ``Store`` per thread (sqlite3 connections must not cross threads). Writes go
+through :meth:`Store.write`, a ``BEGIN IMMEDIATE`` transaction, so a
+read-check-write (close a phase only if it is still open) cannot race another
+process on the same database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+migrations = Migrations("pbem")
+
+
+@migrations()
+def m001_initial(db: sqlite_utils.Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE games (
+            id TEXT PRIMARY KEY,
+            engine TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            title TEXT NOT NULL DEFAULT '',
+            status TEXT NOT NULL DEFAULT 'active',   -- active | paused | waiting | finished
+            timing TEXT NOT NULL DEFAULT '{}',       -- deadlines, reminders, early close, no-orders policy
+            invitation_code TEXT,
+            paused_remaining REAL,                   -- seconds left on the deadline when paused
+            outcome TEXT,
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE phases (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            immediate INTEGER NOT NULL DEFAULT 0,
+            awaited TEXT NOT NULL,
+            state TEXT NOT NULL,                     -- the state the phase starts from
+            commitment TEXT NOT NULL,
+            seed TEXT NOT NULL,                      -- secret until the phase is resolved
+            opened_at TEXT NOT NULL,
+            deadline TEXT,                           -- UTC; NULL while paused or waiting
+            status TEXT NOT NULL DEFAULT 'open',     -- open | resolved | superseded
+            orders TEXT,                             -- role -> orders used
+            defaulted TEXT,                          -- roles given default orders
+            events TEXT,
+            result_state TEXT,
+            resolved_at TEXT,
+            reminded_at TEXT,
+            revision INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE UNIQUE INDEX phases_live ON phases(game_id, seq) WHERE status != 'superseded';
+        CREATE INDEX phases_open_deadline ON phases(status, deadline);
+        CREATE TABLE players (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            role TEXT NOT NULL,
+            email TEXT,
+            name TEXT NOT NULL DEFAULT '',
+            tz TEXT NOT NULL DEFAULT 'UTC',
+            lang TEXT NOT NULL DEFAULT 'en',
+            reminder_hours INTEGER NOT NULL DEFAULT 24,
+            status TEXT NOT NULL DEFAULT 'active',   -- open | active | resigned | replaced
+            joined_at TEXT NOT NULL
+        );
+        CREATE INDEX players_game ON players(game_id, role);
+        CREATE TABLE tokens (
+            token TEXT PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        );
+        CREATE INDEX tokens_player ON tokens(player_id);
+        CREATE TABLE addresses (
+            id INTEGER PRIMARY KEY,
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            email TEXT NOT NULL,
+            confirm_code TEXT,
+            confirmed_at TEXT,
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX addresses_email ON addresses(email);
+        CREATE TABLE inbound (
+            id INTEGER PRIMARY KEY,
+            received_at TEXT NOT NULL,
+            via TEXT NOT NULL,                       -- smtp | ingest | imap
+            envelope_from TEXT,
+            envelope_to TEXT,
+            message_id TEXT,
+            from_addr TEXT,
+            subject TEXT,
+            sha256 TEXT NOT NULL,
+            raw BLOB NOT NULL,
+            status TEXT NOT NULL,                    -- processed | ignored | refused | duplicate | error
+            note TEXT,
+            game_id TEXT,
+            player_id INTEGER
+        );
+        CREATE INDEX inbound_message_id ON inbound(message_id);
+        CREATE INDEX inbound_game ON inbound(game_id);
+        CREATE TABLE submissions (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL,
+            phase_id INTEGER NOT NULL REFERENCES phases(id),
+            phase_label TEXT NOT NULL,
+            player_id INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            inbound_id INTEGER REFERENCES inbound(id),
+            text TEXT NOT NULL,
+            orders TEXT,
+            canonical TEXT,
+            errors TEXT NOT NULL DEFAULT '[]',
+            missing TEXT NOT NULL DEFAULT '[]',
+            status TEXT NOT NULL,                    -- accepted | partial | rejected | held | late | stale
+            stands INTEGER NOT NULL DEFAULT 0,       -- the submission that counts for its role and phase
+            sha256 TEXT NOT NULL,
+            received_at TEXT NOT NULL,
+            confirm_code TEXT,
+            source TEXT NOT NULL DEFAULT 'mail'      -- mail | moderator
+        );
+        CREATE INDEX submissions_phase ON submissions(phase_id, role, stands);
+        CREATE TABLE outbox (
+            id INTEGER PRIMARY KEY,
+            message_id TEXT NOT NULL UNIQUE,
+            game_id TEXT,
+            player_id INTEGER,
+            to_addr TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            raw BLOB NOT NULL,
+            status TEXT NOT NULL DEFAULT 'queued',   -- queued | sent | failed
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_at TEXT NOT NULL,
+            last_error TEXT,
+            created_at TEXT NOT NULL,
+            sent_at TEXT
+        );
+        CREATE INDEX outbox_due ON outbox(status, next_attempt_at);
+        CREATE INDEX outbox_game ON outbox(game_id);
+        CREATE INDEX outbox_to ON outbox(to_addr, created_at);
+        CREATE TABLE audit (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT,
+            at TEXT NOT NULL,
+            actor TEXT NOT NULL,
+            action TEXT NOT NULL,
+            reason TEXT NOT NULL DEFAULT '',
+            details TEXT NOT NULL DEFAULT '{}',
+            public INTEGER NOT NULL DEFAULT 1
+        );
+        CREATE INDEX audit_game ON audit(game_id, at);
+        CREATE TABLE moderators (
+            id INTEGER PRIMARY KEY,
+            email TEXT NOT NULL UNIQUE,
+            password_hash TEXT NOT NULL,
+            games TEXT,                              -- JSON list of game ids, NULL = every game
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+
+
+class Store:
+    """A connection to the pbem database, for one thread."""
+
+    def __init__(self, path: str | Path, *, timeout: float = 10.0):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")  # an acknowledged order survives a power cut
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute(f"PRAGMA busy_timeout={int(timeout * 1000)}")
+        self.db = sqlite_utils.Database(conn)
+        self.conn = conn
+        self._depth = 0
+
+    def migrate(self) -> None:
+        migrations.apply(self.db)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def write(self) -> Iterator["Store"]:
+        """A write transaction (nested calls join the outer one)."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self
+            finally:
+                self._depth -= 1
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        self._depth = 1
+        try:
+            yield self
+        except BaseException:
+            self._depth = 0
+            self.conn.execute("ROLLBACK")
+            raise
+        else:
+            self._depth = 0
+            self.conn.execute("COMMIT")
+
+    # -- small query helpers -------------------------------------------------
+    def one(self, sql: str, params: tuple | dict = ()) -> dict | None:
+        cur = self.conn.execute(sql, params)
+        row = cur.fetchone()
+        if row is None:
+            return None
+        return dict(zip([c[0] for c in cur.description], row))
+
+    def all(self, sql: str, params: tuple | dict = ()) -> list[dict]:
+        cur = self.conn.execute(sql, params)
+        cols = [c[0] for c in cur.description]
+        return [dict(zip(cols, row)) for row in cur.fetchall()]
+
+    def insert(self, table: str, row: dict) -> int:
+        return self.db[table].insert(row).last_rowid
+
+    def update(self, table: str, pk: Any, changes: dict) -> None:
+        self.db[table].update(pk, changes)
+
+    def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def get_setting(self, key: str) -> str | None:
+        row = self.one("SELECT value FROM settings WHERE key = ?", (key,))
+        return row["value"] if row else None
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.execute("INSERT INTO settings(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
+
+    def backup(self, dest: str | Path) -> None:
+        """A consistent copy while the server runs (SQLite's online backup)."""
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
+        target = sqlite3.connect(str(dest))
+        try:
+            self.conn.backup(target)
+        finally:
+            target.close()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def loads(text: str | None, default: Any = None) -> Any:
+    return default if text is None else json.loads(text)
