@@ -267,7 +267,7 @@ def queue_notice(self, game_id: str, text: str, serial: int) -> int:
         if p["status"] != "active":
             continue
         _ = gettext_for(p["lang"])
-        if queue_message(self, kind="notice", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
+        if queue_message(self, kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
                          subject=_("Notice from the moderator"), template="mail/notice.txt.j2",
                          key=f"notice/{game_id}/{serial}/{p['id']}", text=text):
             count += 1

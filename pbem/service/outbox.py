@@ -19,8 +19,8 @@ from pbem.mail.compose import compose
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import Store
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "notice", "warning", "confirm")
-REPLY_KINDS = ("ack", "error", "warning", "confirm")  # answers to inbound mail: rate-limited per address
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction")
+REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
 
 
 def message_id(key: str, domain: str) -> str:

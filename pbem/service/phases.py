@@ -171,7 +171,8 @@ def send_reminders(self, game_id: str | None = None) -> int:
     return sent
 
 
-def next_reminder_time(self, ph: dict) -> datetime | None:
+def next_reminder_time(self, ph: dict, after: datetime | None = None) -> datetime | None:
+    """The earliest reminder still to come for a phase (players choose their lead time)."""
     from pbem.service.games import players_of
     deadline = from_iso(ph["deadline"])
     if deadline is None:
@@ -182,6 +183,8 @@ def next_reminder_time(self, ph: dict) -> datetime | None:
         if p["status"] == "active" and p["reminder_hours"]:
             t = deadline - timedelta(hours=p["reminder_hours"])
             times.append(t if t > opened else opened + (deadline - opened) / 2)
+    if after is not None:
+        times = [t for t in times if t > after]
     return min(times) if times else None
 
 

@@ -1,0 +1,299 @@
+"""The `pbem` command."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+from pbem.config import Settings
+
+EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
+
+
+def db_option(f):
+    return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="PBEM_DB", default=None,
+                        help="SQLite database (default var/pbem.db; env PBEM_DB).")(f)
+
+
+def settings_from(db_path=None, **overrides) -> Settings:
+    return Settings.from_env(db_path=db_path, **overrides)
+
+
+def service(db_path=None, **overrides):
+    from pbem.service.core import Service
+    return Service(settings_from(db_path, **overrides)).init()
+
+
+def fail(message: str, code: int = 1):
+    click.echo(f"pbem: {message}", err=True)
+    sys.exit(code)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("-v", "--verbose", is_flag=True, help="Log what the server does.")
+def main(verbose: bool) -> None:
+    """pbem: a play-by-email adjudication server for historical wargames and card games."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+@main.command()
+@db_option
+@click.option("--smtp-host", default=None, help="Inbound SMTP address (default 127.0.0.1).")
+@click.option("--smtp-port", type=int, default=None, help="Inbound SMTP port (default 2525).")
+@click.option("--http-host", default=None, help="Web address (default 127.0.0.1).")
+@click.option("--http-port", type=int, default=None, help="Web port (default 8000).")
+@click.option("--maildir", type=click.Path(file_okay=False), default=None, help="Outbox Maildir when no relay is set (default var/outbox; env PBEM_MAILDIR).")
+@click.option("--domain", default=None, help="Mail domain of the orders addresses (env PBEM_MAIL_DOMAIN).")
+def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
+    """Run inbound SMTP, the web app, the scheduler and the outbox worker."""
+    from pbem.server import Server
+    settings = settings_from(db_path, smtp_host=smtp_host, smtp_port=smtp_port, http_host=http_host,
+                             http_port=http_port, maildir=maildir, mail_domain=domain)
+    server = Server(settings).start()
+    s = server.settings
+    click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "
+               f"mail out {'via ' + s.smtp_url if s.smtp_url else 'to the Maildir ' + str(s.maildir)}. Ctrl-C stops.")
+    try:
+        server.wait()
+    finally:
+        server.stop()
+
+
+@main.command()
+@db_option
+@click.option("--via", default="ingest", hidden=True)
+def ingest(db_path, via):
+    """Read one RFC 5322 message on stdin and act on it (for an MTA pipe).
+
+    Exits 75 (temporary failure) when the message could not be stored, so the MTA retries."""
+    from pbem.service.mailroom import TemporaryFailure
+    raw = sys.stdin.buffer.read()
+    try:
+        result = service(db_path).receive(raw, via=via)
+    except TemporaryFailure as exc:
+        fail(f"not stored, try again later: {exc}", EX_TEMPFAIL)
+    click.echo(f"stored as #{result['inbound_id']}: {result['status']}")
+
+
+@main.command("imap-poll")
+@db_option
+@click.option("--host", required=True, help="IMAP server (IMAPS, port 993 unless --port).")
+@click.option("--port", type=int, default=993)
+@click.option("--user", required=True)
+@click.option("--password-env", default="PBEM_IMAP_PASSWORD", show_default=True, help="Environment variable holding the password.")
+@click.option("--folder", default="INBOX", show_default=True)
+@click.option("--plain", is_flag=True, help="Plain IMAP without TLS (loopback tests only).")
+@click.option("--once", is_flag=True, help="Poll once and exit.")
+@click.option("--interval", type=float, default=60.0, show_default=True)
+def imap_poll(db_path, host, port, user, password_env, folder, plain, once, interval):
+    """Fetch unseen mail from an existing mailbox and act on it."""
+    import os
+    from pbem.service.imap import poll_forever, poll_once
+    password = os.environ.get(password_env, "")
+    svc = service(db_path)
+    if once:
+        n = poll_once(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain)
+        click.echo(f"{n} message(s) taken")
+    else:
+        poll_forever(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain, interval=interval)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def engines(as_json):
+    """Every installed engine with its scenarios and their roles."""
+    from pbem.engines import all_engines
+    out = {name: {"title": e.title, "languages": list(e.languages),
+                  "scenarios": {s.name: {"title": s.title, "roles": list(s.roles), "options": s.options} for s in e.scenarios().values()}}
+           for name, e in all_engines().items()}
+    if as_json:
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    for name, e in out.items():
+        click.echo(f"{name}: {e['title']} (languages: {', '.join(e['languages'])})")
+        for sname, s in e["scenarios"].items():
+            click.echo(f"  {sname}: {s['title']} — roles: {', '.join(s['roles'])}")
+
+
+@main.group()
+def game():
+    """Create, list, show and run games."""
+
+
+def _pairs(values, what):
+    out = {}
+    for v in values:
+        if "=" not in v:
+            fail(f"{what} must be written KEY=VALUE, not {v!r}")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+@game.command("new")
+@db_option
+@click.option("--engine", required=True, help="Engine name (see `pbem engines`).")
+@click.option("--scenario", required=True)
+@click.option("--player", "players", multiple=True, help="ROLE=EMAIL; roles left out are open to JOIN.")
+@click.option("--deadline", default="48h", show_default=True, help="Phase deadline: 48h, 90m, 2d or 'daily 18:00 Europe/Paris'.")
+@click.option("--turn-deadline", default="24h", show_default=True, help="Deadline of a single player's turn (card games).")
+@click.option("--early-close", default=None, help="Close once every awaited role has ordered, after this delay (e.g. 10m, 0s).")
+@click.option("--no-orders", type=click.Choice(["hold", "wait"]), default="hold", show_default=True, help="At the deadline without orders: default orders (hold) or wait for a moderator.")
+@click.option("--option", "options", multiple=True, help="Scenario option KEY=VALUE (JSON values allowed).")
+@click.option("--lang", "langs", multiple=True, help="ROLE=LANG for a player's language (en, fr).")
+@click.option("--tz", "tzs", multiple=True, help="ROLE=ZONE for a player's time zone.")
+@click.option("--id", "game_id", default=None, help="Game id (default: from the scenario, e.g. lb7).")
+@click.option("--title", default=None)
+def game_new(db_path, engine, scenario, players, deadline, turn_deadline, early_close, no_orders, options, langs, tzs, game_id, title):
+    """Create a game; prints its id alone. Players get a welcome mail."""
+    from pbem.service.core import ServiceError
+    from pbem.service.timing import TimingError, parse_deadline, parse_duration
+    from pbem.engines import UnknownEngine
+    try:
+        timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline), "no_orders": no_orders,
+                  "early_close_seconds": parse_duration(early_close) if early_close else None}
+    except TimingError as exc:
+        fail(str(exc))
+    opts = {}
+    for k, v in _pairs(options, "--option").items():
+        try:
+            opts[k] = json.loads(v)
+        except json.JSONDecodeError:
+            opts[k] = v
+    try:
+        gid = service(db_path).create_game(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
+                                           game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"))
+    except (ServiceError, UnknownEngine) as exc:
+        fail(str(exc))
+    click.echo(gid)
+
+
+@game.command("list")
+@db_option
+def game_list(db_path):
+    """Every game with its phase and status."""
+    svc = service(db_path)
+    for g in svc.games():
+        s = svc.game_summary(g["id"])
+        click.echo(f"{g['id']:8} {g['engine']:13} {g['scenario']:16} {g['status']:9} phase {s['phase'] or '-':8} deadline {s['deadline'] or '-'}")
+
+
+@game.command("show")
+@db_option
+@click.argument("game_id")
+@click.option("--json", "as_json", is_flag=True)
+def game_show(db_path, game_id, as_json):
+    """One game: phase, deadline, players, who has ordered, problems."""
+    svc = service(db_path)
+    summary = svc.game_summary(game_id)
+    if not summary:
+        fail(f"no game {game_id}")
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, ensure_ascii=False, default=str))
+        return
+    click.echo(f"{summary['id']}: {summary['title']} [{summary['status']}]")
+    click.echo(f"phase {summary['phase']}, deadline {summary['deadline']}, awaiting {', '.join(summary['awaited']) or '-'}, ordered {', '.join(summary['ordered']) or '-'}")
+    for p in summary["players"]:
+        click.echo(f"  {p['role']:16} {p['email'] or '(open)':32} {p['status']}")
+    if summary["outcome"]:
+        click.echo(f"outcome: {json.dumps(summary['outcome'], ensure_ascii=False)}")
+
+
+@game.command("close-turn")
+@db_option
+@click.argument("game_id")
+def game_close_turn(db_path, game_id):
+    """Resolve the current phase now, as its deadline would."""
+    result = service(db_path).close_phase(game_id, reason="deadline")
+    if result is None:
+        fail(f"game {game_id} has no open phase to close (over, paused, or unknown)")
+    click.echo(json.dumps(result))
+
+
+@main.command()
+@db_option
+@click.argument("game_id", required=False)
+@click.option("--offline", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="PREVIOUS.json THIS.json",
+              help="Check a report's JSON attachment against the previous mail's, without the server.")
+def verify(db_path, game_id, offline):
+    """Replay every resolved phase from its stored state, orders and revealed seed."""
+    from pbem.service.verify import verify_attachments
+    if offline:
+        prev, cur = (json.loads(Path(p).read_text(encoding="utf-8")) for p in offline)
+        result = verify_attachments(prev, cur)
+        for note in result["notes"]:
+            click.echo(f"ok: {note}")
+        for problem in result["problems"]:
+            click.echo(f"DIFFERENCE: {problem}")
+        sys.exit(0 if result["ok"] else 1)
+    if not game_id:
+        fail("name a game, or use --offline PREVIOUS.json THIS.json")
+    result = service(db_path).verify_game(game_id)
+    for problem in result["problems"]:
+        click.echo(f"DIFFERENCE: {problem}")
+    click.echo(f"{game_id}: {result['phases']} phase(s) replayed, {'all agree' if result['ok'] else str(len(result['problems'])) + ' difference(s)'}")
+    sys.exit(0 if result["ok"] else 1)
+
+
+@main.command()
+@db_option
+@click.argument("path", type=click.Path(dir_okay=False))
+def backup(db_path, path):
+    """Write a consistent copy of the database, even while the server runs."""
+    service(db_path).store.backup(path)
+    click.echo(f"backup written to {path}")
+
+
+@main.group()
+def moderator():
+    """Moderators of the web console."""
+
+
+@moderator.command("add")
+@db_option
+@click.argument("email")
+@click.option("--game", "games", multiple=True, help="Limit to these games (default: every game).")
+@click.option("--password", default=None, help="Password (prompted when left out).")
+def moderator_add(db_path, email, games, password):
+    """Create a moderator (or reset the password of one)."""
+    from pbem.service.moderators import add_moderator
+    from pbem.service.core import ServiceError
+    if password is None:
+        password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
+    try:
+        add_moderator(service(db_path), email, password, list(games) or None)
+    except ServiceError as exc:
+        fail(str(exc))
+    click.echo(f"moderator {email} ready")
+
+
+@main.command("deliver")
+@db_option
+def deliver(db_path):
+    """Send what waits in the outbox now (the server does this by itself)."""
+    from pbem.server import make_transport
+    from pbem.service import outbox
+    svc = service(db_path)
+    s = svc.settings
+    sent, failed = outbox.deliver_due(svc.store, make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
+    click.echo(f"{sent} sent, {failed} failed")
+
+
+@main.command()
+@click.option("--dir", "workdir", type=click.Path(file_okay=False), default="var/demo", show_default=True)
+@click.option("--scenario", default="little_bighorn", show_default=True)
+@click.option("--turns", type=int, default=None, help="Stop after this many turns (default: the whole game).")
+@click.option("--smtp-port", type=int, default=2526, show_default=True)
+@click.option("--http-port", type=int, default=8001, show_default=True)
+def demo(workdir, scenario, turns, smtp_port, http_port):
+    """Play a short Custer's Last Stand campaign by mail on the embedded defaults."""
+    from pbem.demo import run_demo
+    run_demo(Path(workdir), scenario=scenario, turns=turns, smtp_port=smtp_port, http_port=http_port, echo=click.echo)
+
+
+if __name__ == "__main__":
+    main()

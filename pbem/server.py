@@ -1,0 +1,144 @@
+"""`pbem serve`: inbound SMTP, the web app, the scheduler and the outbox worker in one process."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from aiosmtpd.controller import Controller
+
+from pbem.config import Settings
+from pbem.service import outbox
+from pbem.service.core import Service
+from pbem.service.mailroom import TemporaryFailure
+from pbem.service.scheduler import Clockwork
+
+log = logging.getLogger("pbem.server")
+
+
+class InboundHandler:
+    """aiosmtpd handler: accepts mail for our domain, stores it, answers 250 only once it is committed."""
+
+    def __init__(self, svc: Service):
+        self.svc = svc
+        # One worker thread: sqlite connections stay on it and the event loop never blocks.
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-inbound")
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        domain = self.svc.settings.mail_domain.lower()
+        if not address.lower().rsplit("@", 1)[-1] == domain:
+            return f"550 5.1.1 <{address}>: this server only takes mail for @{domain}"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        raw = envelope.original_content or envelope.content
+        if isinstance(raw, str):
+            raw = raw.encode("utf-8", "surrogateescape")
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(
+                self.executor,
+                lambda: self.svc.receive(raw, via="smtp", envelope_from=envelope.mail_from, envelope_to=list(envelope.rcpt_tos)),
+            )
+        except TemporaryFailure as exc:
+            log.warning("inbound message not stored, sender asked to retry: %s", exc)
+            return "451 4.3.0 Temporary failure storing the message; please try again later"
+        except Exception:
+            log.exception("inbound message failed before it could be stored")
+            return "451 4.3.0 Temporary failure; please try again later"
+        return f"250 2.0.0 OK stored as #{result['inbound_id']}"
+
+
+class OutboxWorker(threading.Thread):
+    """Delivers queued mail: woken when mail is queued, else polls for retries."""
+
+    def __init__(self, svc: Service, transport: outbox.Transport | None = None, poll: float = 2.0):
+        super().__init__(name="pbem-outbox", daemon=True)
+        self.svc = svc
+        self.transport = transport or make_transport(svc.settings)
+        self.poll = poll
+        self.wake = threading.Event()
+        self.stopping = threading.Event()
+        svc.listeners.append(self._on_change)
+
+    def _on_change(self, what: str, game_id: str | None) -> None:
+        if what == "outbox":
+            self.wake.set()
+
+    def run(self) -> None:
+        s = self.svc.settings
+        while not self.stopping.is_set():
+            try:
+                sent, failed = outbox.deliver_due(self.svc.store, self.transport, now=self.svc.now(),
+                                                  backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
+                if failed:
+                    self.transport.close()
+            except Exception:
+                log.exception("outbox delivery failed")
+                sent = 0
+            if sent:
+                continue  # more may be waiting
+            self.wake.wait(self.poll)
+            self.wake.clear()
+        self.transport.close()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.wake.set()
+
+
+def make_transport(settings: Settings) -> outbox.Transport:
+    if settings.smtp_url:
+        return outbox.SmtpTransport(settings.smtp_url, sender=settings.server_address)
+    return outbox.MaildirTransport(settings.maildir)
+
+
+class Server:
+    """Everything `pbem serve` runs; start() returns once all parts listen."""
+
+    def __init__(self, settings: Settings, *, web: bool = True, transport: outbox.Transport | None = None):
+        self.svc = Service(settings).init()
+        self.settings = self.svc.settings
+        self.web = web
+        self.transport = transport
+        self.parts: list = []
+
+    def start(self) -> "Server":
+        s = self.settings
+        self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
+                               data_size_limit=s.max_message_bytes, ready_timeout=10)
+        self.smtp.start()
+        self.outbox = OutboxWorker(self.svc, self.transport)
+        self.outbox.start()
+        self.clock = Clockwork(self.svc)
+        self.clock.start()
+        self.http = None
+        if self.web:
+            from werkzeug.serving import make_server
+            from pbem.web import create_app
+            app = create_app(self.svc)
+            self.http = make_server(s.http_host, s.http_port, app, threaded=True)
+            self.http_thread = threading.Thread(target=self.http.serve_forever, name="pbem-web", daemon=True)
+            self.http_thread.start()
+        log.info("pbem serving: SMTP %s:%s, web %s, outbox %s", s.smtp_host, s.smtp_port,
+                 s.web_url if self.web else "off", s.smtp_url or s.maildir)
+        return self
+
+    def stop(self) -> None:
+        if self.http is not None:
+            self.http.shutdown()
+        self.smtp.stop()
+        self.clock.shutdown()
+        self.outbox.stop()
+        self.outbox.join(timeout=10)
+        self.svc.close()
+
+    def wait(self) -> None:
+        done = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: done.set())
+        done.wait()

@@ -1,0 +1,120 @@
+"""The clock: APScheduler fires deadlines and reminders; pbem's tables hold the truth.
+
+Jobs never miss (misfire_grace_time=None) and coalesce, so a deadline that
+passed while the server was down fires once at start-up. A periodic sync picks
+up deadlines changed by another process (the CLI) on the same database.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import timezone
+
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
+
+from pbem.service.clock import from_iso
+from pbem.service.phases import next_reminder_time
+
+log = logging.getLogger("pbem.scheduler")
+
+
+class Clockwork:
+    def __init__(self, svc, *, sync_seconds: float | None = None):
+        self.svc = svc
+        self.sync_seconds = sync_seconds or svc.settings.scheduler_sync_seconds
+        self.scheduler = BackgroundScheduler(
+            timezone=timezone.utc,
+            executors={"default": ThreadPoolExecutor(2)},
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+        )
+        self._known: dict[int, tuple] = {}  # phase id -> (deadline, reminder) as scheduled
+        self._lock = threading.Lock()
+
+    def start(self) -> None:
+        self.scheduler.start()
+        # Catch up on what fell due while the server was down: overdue deadlines
+        # fire through their jobs (never missed); reminders are sent here.
+        self._remind(None)
+        self.sync_all()
+        self.scheduler.add_job(self.sync_all, "interval", seconds=self.sync_seconds, id="sync")
+        self.svc.listeners.append(self._on_change)
+
+    def shutdown(self) -> None:
+        try:
+            self.svc.listeners.remove(self._on_change)
+        except ValueError:
+            pass
+        self.scheduler.shutdown(wait=True)
+
+    def _on_change(self, what: str, game_id: str | None) -> None:
+        if what == "phase" and game_id:
+            self.sync_game(game_id)
+
+    def sync_all(self) -> None:
+        rows = self.svc.store.all(
+            "SELECT p.id, p.game_id, p.deadline, p.opened_at FROM phases p JOIN games g ON g.id = p.game_id "
+            "WHERE p.status = 'open' AND g.status = 'active' AND p.deadline IS NOT NULL"
+        )
+        live = set()
+        for ph in rows:
+            live.add(ph["id"])
+            self._schedule(ph)
+        with self._lock:
+            for gone in set(self._known) - live:
+                self._unschedule(gone)
+
+    def sync_game(self, game_id: str) -> None:
+        rows = self.svc.store.all(
+            "SELECT p.id, p.game_id, p.deadline, p.opened_at, g.status AS game_status, p.status FROM phases p JOIN games g ON g.id = p.game_id "
+            "WHERE p.game_id = ? AND p.status = 'open'", (game_id,)
+        )
+        live = set()
+        for ph in rows:
+            if ph["deadline"] and ph["game_status"] == "active":
+                live.add(ph["id"])
+                self._schedule(ph)
+        with self._lock:
+            for gone in [pid for pid, key in self._known.items() if key[2] == game_id and pid not in live]:
+                self._unschedule(gone)
+
+    def _schedule(self, ph: dict) -> None:
+        deadline = from_iso(ph["deadline"])
+        reminder = next_reminder_time(self.svc, ph, after=self.svc.now())
+        key = (ph["deadline"], reminder, ph["game_id"])
+        with self._lock:
+            if self._known.get(ph["id"]) == key:
+                return
+            self._known[ph["id"]] = key
+        self.scheduler.add_job(self._close, "date", run_date=deadline, args=[ph["game_id"], ph["id"]],
+                               id=f"close:{ph['id']}", replace_existing=True)
+        if reminder is not None and reminder < deadline:
+            self.scheduler.add_job(self._remind, "date", run_date=reminder, args=[ph["game_id"]],
+                                   id=f"remind:{ph['id']}", replace_existing=True)
+
+    def _unschedule(self, phase_id: int) -> None:
+        self._known.pop(phase_id, None)
+        for job_id in (f"close:{phase_id}", f"remind:{phase_id}"):
+            try:
+                self.scheduler.remove_job(job_id)
+            except Exception:
+                pass
+
+    def _close(self, game_id: str, phase_id: int) -> None:
+        try:
+            self.svc.close_phase(game_id, phase_id=phase_id)
+        except Exception:
+            log.exception("closing %s failed", game_id)
+        finally:
+            # A deadline moved later by another process is picked up here.
+            self.sync_game(game_id)
+
+    def _remind(self, game_id: str) -> None:
+        try:
+            self.svc.send_reminders(game_id)
+        except Exception:
+            log.exception("reminders for %s failed", game_id)
+        finally:
+            if game_id:
+                self.sync_game(game_id)  # the next player's lead time, if any

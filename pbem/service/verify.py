@@ -1,0 +1,80 @@
+"""Replaying resolved phases: from the stored state, orders and revealed seed
+(`pbem verify GAME`), or offline from a player's report attachments."""
+
+from __future__ import annotations
+
+from pbem.dice import commitment
+from pbem.engines import get_engine
+from pbem.service.store import dumps, loads
+
+
+def _replay(engine, state, orders, seed):
+    from pbem.service.phases import adjudicate
+    return adjudicate(engine, state, orders, seed)
+
+
+def verify_game(self, game_id: str) -> dict:
+    """Re-run every resolved phase; report each difference found."""
+    g = self.game(game_id)
+    if g is None:
+        return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"]}
+    engine = get_engine(g["engine"])
+    problems: list[str] = []
+    rows = self.phase_rows(game_id)
+    checked = 0
+    previous_result = None
+    for ph in rows:
+        state = loads(ph["state"])
+        if previous_result is not None and dumps(previous_result) != dumps(state):
+            problems.append(f"{ph['label']}: its starting state is not the previous phase's result")
+        if commitment(ph["seed"]) != ph["commitment"]:
+            problems.append(f"{ph['label']}: the seed does not match the commitment published before the phase")
+        if ph["status"] != "resolved":
+            continue
+        record = loads(ph["events"], {"events": [], "rolls": []})
+        new_state, events, rolls = _replay(engine, state, loads(ph["orders"]), ph["seed"])
+        if dumps(new_state) != ph["result_state"]:
+            problems.append(f"{ph['label']}: replaying gives a different result")
+        if dumps(events) != dumps(record["events"]):
+            problems.append(f"{ph['label']}: replaying gives different events")
+        if dumps(rolls) != dumps(record["rolls"]):
+            problems.append(f"{ph['label']}: replaying gives different dice")
+        previous_result = loads(ph["result_state"])
+        checked += 1
+    return {"game": game_id, "ok": not problems, "phases": checked, "problems": problems}
+
+
+def verify_attachments(previous: dict | None, current: dict) -> dict:
+    """Check one report's phase from its JSON attachment (and the previous
+    mail's, which carried the commitment), without trusting the server."""
+    from pbem.service.phases import state_hash
+    problems, notes = [], []
+    phase = current.get("phase") or {}
+    seed = phase.get("seed")
+    if not seed:
+        return {"ok": False, "problems": ["the attachment reveals no seed"], "notes": notes}
+    if commitment(seed) != phase.get("commitment"):
+        problems.append("the revealed seed does not match this report's commitment")
+    if previous is not None:
+        announced = (previous.get("next_phase") or {}).get("commitment")
+        if announced != phase.get("commitment"):
+            problems.append("the commitment announced in the previous mail differs from this one")
+        else:
+            notes.append("the commitment matches the one announced before the phase")
+    replay = current.get("replay") or {}
+    state_before = replay.get("state_before")
+    if previous is not None and previous.get("state_after") is not None and state_before is not None:
+        if dumps(previous["state_after"]) != dumps(state_before):
+            problems.append("the state this phase started from is not the previous report's result")
+    if state_before is None or replay.get("orders") is None:
+        notes.append("this game keeps secrets (hidden hands), so the phase cannot be replayed from one player's mail; the seed and commitment were checked")
+        return {"ok": not problems, "problems": problems, "notes": notes}
+    engine = get_engine(replay["engine"])
+    new_state, events, _rolls = _replay(engine, state_before, replay["orders"], seed)
+    if state_hash(new_state) != replay.get("state_after_sha256"):
+        problems.append("replaying the phase gives a different result from the server's")
+    else:
+        notes.append("replaying the phase from its start, the orders and the seed gives the server's result")
+    if current.get("state_after") is not None and dumps(current["state_after"]) != dumps(new_state):
+        problems.append("the result in the attachment differs from the replay")
+    return {"ok": not problems, "problems": problems, "notes": notes}
