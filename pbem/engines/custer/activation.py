@@ -1,0 +1,431 @@
+"""The cup, the draws and one activation (enter, mount/dismount, move, attack).
+
+Reading of the cup rule: step 1 puts ALL markers in the cup every turn, so the
+markers set aside once a side has reached its limit and those never drawn both
+come back: every marker in play is in the next turn's pool. Drawing stops as
+soon as no side below its limit has a marker left in the cup (the rest "remain
+in the cup"); a drawn marker whose side is at its limit, or that activates
+nobody (its tribe wiped out, its leader not yet arrived), is set aside.
+"""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from . import movement
+from .combat import defence_total, attack_total, fight
+from .hexgrid import distance
+from .retreat import displace_lone_leader
+from .scenario import MarkerInfo
+from .situation import ON_BOARD, WAITING, Context, EXITED
+from .victory import score_exit
+
+LEADER_RANGE = 5
+ALL = "*"
+
+
+# --- the cup --------------------------------------------------------------
+def start_turn(ctx: Context) -> None:
+    state, sc = ctx.state, ctx.scenario
+    t = state["turn"]
+    for u in state["units"].values():
+        u["activated"] = False
+        u["attacked"] = False
+    state["cup"] = sc.markers_in_play(t)
+    state["aside"] = []
+    state["played"] = []
+    state["draws"] = {side: sc.draws_for(side, t) for side in sc.roles}
+    state["drawn"] = {side: 0 for side in sc.roles}
+    state["draw_count"] = 0
+    state["activation"] = 0
+    ctx.emit(event("turn", "Turn %(turn)s begins: the US draw %(us)s marker(s), the Indians %(indians)s; %(cup_size)s markers in the cup.",
+                   turn=t, us=state["draws"].get("us", 0), indians=state["draws"].get("indians", 0),
+                   cup_size=len(state["cup"]), cup=list(state["cup"])))
+
+
+def marker_usable(ctx: Context, marker: MarkerInfo) -> bool:
+    return bool(eligible_units(ctx, marker)) or (marker.leader is not None and leader_available(ctx, marker))
+
+
+def leader_available(ctx: Context, marker: MarkerInfo) -> bool:
+    u = ctx.state["units"].get(marker.leader)
+    info = ctx.scenario.units.get(marker.leader)
+    if not u or not info:
+        return False
+    return u["status"] == ON_BOARD or (u["status"] == WAITING and (info.enter_turn or 0) <= ctx.turn)
+
+
+def draw_next(ctx: Context) -> str | None:
+    """Draw markers until one is playable; None when the turn's draws are over."""
+    state, sc = ctx.state, ctx.scenario
+    t = state["turn"]
+    while True:
+        wanting = {s for s in sc.roles if state["drawn"][s] < state["draws"][s]}
+        if not any(sc.markers[m].side in wanting for m in state["cup"]):
+            return None
+        state["draw_count"] += 1
+        label = f"T{t} cup draw {state['draw_count']}"
+        mid = state["cup"].pop(ctx.dice.below(len(state["cup"]), label))
+        marker = sc.markers[mid]
+        if marker.side not in wanting:
+            state["aside"].append(mid)
+            ctx.emit(event("set_aside", "%(marker_name)s is drawn but the %(side)s have used their %(limit)s draw(s): set aside until next turn.",
+                           marker=mid, marker_name=marker.label, side=marker.side, limit=state["draws"][marker.side],
+                           label=label, reason="limit"))
+            continue
+        if not marker_usable(ctx, marker):
+            state["aside"].append(mid)
+            ctx.emit(event("set_aside", "%(marker_name)s is drawn but activates no unit: set aside until next turn.",
+                           marker=mid, marker_name=marker.label, side=marker.side, label=label, reason="no_units"))
+            continue
+        state["drawn"][marker.side] += 1
+        state["activation"] += 1
+        state["played"].append(mid)
+        ctx.emit(event("draw", "Draw %(n)s: %(marker_name)s (%(side)s activation %(count)s of %(limit)s).",
+                       marker=mid, marker_name=marker.label, side=marker.side, n=state["draw_count"],
+                       count=state["drawn"][marker.side], limit=state["draws"][marker.side], label=label,
+                       activation=state["activation"]))
+        return mid
+
+
+# --- who a marker activates -------------------------------------------------
+def _due(ctx: Context, uid: str) -> bool:
+    u = ctx.state["units"][uid]
+    if u["activated"]:
+        return False
+    if u["status"] == ON_BOARD:
+        return True
+    info = ctx.scenario.units[uid]
+    return u["status"] == WAITING and info.enter_turn is not None and info.enter_turn <= ctx.turn
+
+
+def _position(ctx: Context, uid: str) -> str | None:
+    u = ctx.state["units"][uid]
+    return u["hex"] if u["status"] == ON_BOARD else ctx.scenario.units[uid].enter_hex
+
+
+def eligible_units(ctx: Context, marker: MarkerInfo) -> list[str]:
+    """Units the marker could activate now (leader markers: besides the leader himself)."""
+    sc = ctx.scenario
+    if marker.tribe:
+        return [uid for uid, info in sc.units.items()
+                if info.side == marker.side and info.tribe == marker.tribe and _due(ctx, uid)]
+    centre = _position(ctx, marker.leader) if leader_available(ctx, marker) else None
+    if centre is None:
+        return []
+    return [uid for uid, info in sc.units.items()
+            if info.side == marker.side and not info.is_leader and _due(ctx, uid)
+            and distance(_position(ctx, uid), centre) <= LEADER_RANGE]
+
+
+def _named_units(orders: list[dict]) -> list[str]:
+    seen: list[str] = []
+    for o in orders:
+        if o["op"] in ("hold", "all_attack"):
+            continue
+        for uid in o.get("units", []):
+            if uid != ALL and uid not in seen:
+                seen.append(uid)
+    return seen
+
+
+def select_active(ctx: Context, marker: MarkerInfo, orders: list[dict], label: str) -> list[str]:
+    """The units this activation moves and fights with.
+
+    Tribe marker: every unit of the tribe not yet activated this turn. Leader
+    marker: the leader (unless he already acted this turn) plus up to N units within
+    5 hexes of him that have not acted, taken in the order the orders name them;
+    ``ALL`` fills the free places with the nearest; reinforcements due within range
+    fill whatever places are still free (they always come on when they can).
+    """
+    eligible = eligible_units(ctx, marker)
+    if marker.tribe:
+        return eligible
+    active = []
+    if _due(ctx, marker.leader):
+        active.append(marker.leader)
+    centre = _position(ctx, marker.leader)
+    slots = marker.units
+    chosen: list[str] = []
+    for uid in _named_units(orders):
+        if uid == marker.leader:
+            continue
+        why = None
+        if uid not in eligible:
+            u = ctx.state["units"][uid]
+            info = ctx.scenario.units[uid]
+            if u["activated"]:
+                why = "already acted this turn"
+            elif info.is_leader:
+                why = "a leader moves only with his own marker"
+            elif u["status"] not in (ON_BOARD, WAITING) or (u["status"] == WAITING and (info.enter_turn or 0) > ctx.turn):
+                why = "not on the board"
+            else:
+                why = "more than 5 hexes from the leader"
+        elif len(chosen) >= slots:
+            why = "the marker's %d units are already chosen" % slots
+        if why:
+            skip(ctx, label, "%(unit_name)s is not activated by %(marker_name)s: %(why)s.", unit=uid,
+                 unit_name=ctx.scenario.units[uid].name, marker_name=marker.label, why=why)
+            continue
+        chosen.append(uid)
+    wants_all = any(ALL in o.get("units", []) for o in orders) or any(o["op"] == "all_attack" for o in orders)
+    rest = sorted((u for u in eligible if u not in chosen), key=lambda u: (distance(_position(ctx, u), centre), u))
+    for uid in rest:
+        if len(chosen) >= slots:
+            break
+        if wants_all or ctx.state["units"][uid]["status"] == WAITING:
+            chosen.append(uid)
+    return active + chosen
+
+
+def skip(ctx: Context, label: str, msg: str, **args) -> None:
+    ctx.emit(event("skipped", msg, activation=label, **args))
+
+
+# --- one activation ------------------------------------------------------------
+def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
+    sc, sit, state = ctx.scenario, ctx.sit, ctx.state
+    marker = sc.markers[marker_id]
+    side = marker.side
+    label = f"T{state['turn']} A{state['activation']}"
+    active = select_active(ctx, marker, orders, label)
+    ctx.emit(event("activation", "%(marker_name)s activates %(count)s unit(s): %(names)s.",
+                   marker=marker_id, marker_name=marker.label, side=side, units=active,
+                   names=", ".join(sc.units[u].name for u in active) or "none", count=len(active), activation=label))
+    active_set = set(active)
+    for uid in active:
+        state["units"][uid]["activated"] = True
+    _enter_reinforcements(ctx, active, label)
+    live = [u for u in active if sit.on_board(u)]
+
+    def expand(units: list[str]) -> list[str]:
+        out: list[str] = []
+        for uid in units:
+            for x in (live if uid == ALL else [uid]):
+                if x not in out:
+                    out.append(x)
+        return out
+
+    def usable(uid: str, what: str) -> bool:
+        if uid not in active_set:
+            skip(ctx, label, "%(unit_name)s cannot %(what)s: it is not active in this activation.",
+                 unit=uid, unit_name=sc.units[uid].name, what=what)
+            return False
+        if not sit.on_board(uid):
+            skip(ctx, label, "%(unit_name)s cannot %(what)s: it is no longer on the board.",
+                 unit=uid, unit_name=sc.units[uid].name, what=what)
+            return False
+        return True
+
+    enemy = sc.enemy(side)
+    ezoc = sit.zoc_hexes(enemy)
+    mp_left: dict[str, int] = {}
+    # mounting and dismounting come before any movement
+    for o in orders:
+        if o["op"] not in ("mount", "dismount"):
+            continue
+        for uid in expand(o["units"]):
+            if usable(uid, o["op"]):
+                _change_mount(ctx, uid, o["op"] == "dismount", ezoc, mp_left, label)
+    moved: set[str] = set()
+    for o in orders:
+        if o["op"] not in ("move", "via", "exit"):
+            continue
+        for uid in expand(o["units"]):
+            if not usable(uid, "move"):
+                continue
+            if uid in moved:
+                skip(ctx, label, "%(unit_name)s has already moved in this activation.", unit=uid,
+                     unit_name=sc.units[uid].name)
+                continue
+            moved.add(uid)
+            _move(ctx, uid, o, ezoc, mp_left.get(uid, sit.movement_points(uid)), label)
+    attacked_hexes: set[str] = set()
+    combat_no = 0
+    for o in orders:
+        if o["op"] == "attack":
+            combat_no += 1
+            _attack(ctx, o["hex"], expand(o["units"]), active_set, attacked_hexes, o.get("advance"),
+                    f"{label} combat {o['hex']}", label)
+        elif o["op"] == "all_attack":
+            _attack_everything(ctx, side, active_set, attacked_hexes, label)
+
+
+def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
+    sit = ctx.sit
+    for uid in active:
+        if ctx.state["units"][uid]["status"] != WAITING:
+            continue
+        info = ctx.scenario.units[uid]
+        entry = info.enter_hex
+        options = [entry] + sorted(sit.board.neighbours.get(entry, ()))
+        for h in options:
+            occupants = sit.units_at(h)
+            if occupants and sit.info[occupants[0]].side != info.side:
+                continue
+            if sit.can_stack([uid], h):
+                sit.place(uid, h)
+                ctx.emit(event("enter", "%(unit_name)s enters the board at %(hex)s (entry hex %(entry)s, no MP cost).",
+                               unit=uid, unit_name=info.name, hex=h, entry=entry, activation=label))
+                break
+        else:
+            skip(ctx, label, "%(unit_name)s cannot enter: the entry hex %(entry)s and its neighbours are full or held by the enemy.",
+                 unit=uid, unit_name=info.name, entry=entry)
+
+
+def _change_mount(ctx: Context, uid: str, dismount: bool, ezoc: set[str], mp_left: dict, label: str) -> None:
+    sit = ctx.sit
+    info = sit.info[uid]
+    what = "dismount" if dismount else "mount"
+    if not info.can_mount:
+        skip(ctx, label, "%(unit_name)s never mounts or dismounts.", unit=uid, unit_name=info.name)
+        return
+    if uid in mp_left:
+        skip(ctx, label, "%(unit_name)s has already changed status this turn.", unit=uid, unit_name=info.name)
+        return
+    if sit.units[uid]["mounted"] is (not dismount):
+        skip(ctx, label, "%(unit_name)s is already " + ("dismounted" if dismount else "mounted") + ".",
+             unit=uid, unit_name=info.name)
+        return
+    cost = 3 if sit.hex_of(uid) in ezoc else 2
+    sit.units[uid]["mounted"] = not dismount
+    rate = sit.movement_points(uid)
+    mp_left[uid] = max(0, rate - cost)
+    ctx.emit(event(what, "%(unit_name)s " + ("dismounts" if dismount else "mounts") +
+                   " in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate.",
+                   unit=uid, unit_name=info.name, hex=sit.hex_of(uid), cost=cost, rate=rate, mp_left=mp_left[uid],
+                   in_enemy_zoc=cost == 3, zoc_note=" (in enemy ZOC)" if cost == 3 else "", activation=label))
+
+
+def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: str) -> None:
+    sit = ctx.sit
+    info = sit.info[uid]
+    start = sit.hex_of(uid)
+    exit_hexes: frozenset[str] = frozenset()
+    if order["op"] == "exit":
+        exit_hexes = sit.board.exits.get(info.type, frozenset())
+        if not exit_hexes:
+            skip(ctx, label, "%(unit_name)s may not leave the board in this scenario.", unit=uid, unit_name=info.name)
+            return
+        found = movement.find_path(sit, uid, start, set(exit_hexes), ezoc) if start not in exit_hexes else ([start], [])
+        if found is None:
+            skip(ctx, label, "%(unit_name)s finds no way to an exit.", unit=uid, unit_name=info.name)
+            return
+        path, costs = found
+    elif order["op"] == "via":
+        path, costs = movement.follow_waypoints(sit, uid, order["path"], ezoc)
+    else:
+        target = order["to"]
+        found = movement.route_to(sit, uid, target, ezoc)
+        if found is None:
+            skip(ctx, label, "%(unit_name)s finds no way toward %(to_hex)s.", unit=uid, unit_name=info.name, to_hex=target)
+            return
+        path, costs = found
+    path, costs = movement.walk(sit, uid, path, costs, mp)
+    spent = sum(costs)
+    end = path[-1]
+    wanted = order.get("to") or (order["path"][-1] if order.get("path") else None)
+    if len(path) > 1:
+        overrun = [x for x in sit.units_at(end) if sit.info[x].side != info.side]
+        sit.place(uid, end)
+        steps = [dict(movement.cost_breakdown(sit, a, b, ezoc), hex=b, mp=c)
+                 for a, b, c in zip(path, path[1:], costs)]
+        short = wanted is not None and end != wanted and order["op"] != "exit"
+        ctx.emit(event("move", "%(unit_name)s moves %(path_text)s, spending %(mp_spent)s of %(mp)s MP%(short_note)s.",
+                       unit=uid, unit_name=info.name, path=path, costs=costs, steps=steps,
+                       path_text=" > ".join(path), mp_spent=spent, mp=mp, wanted=wanted,
+                       short_note=(" (stops short of %s)" % wanted) if short else "", activation=label))
+        ctx.state.setdefault("last_moves", []).append({"unit": uid, "path": path})
+        for leader in overrun:
+            displace_lone_leader(ctx, leader, uid, label)
+    elif wanted and start != wanted and order["op"] != "exit":
+        skip(ctx, label, "%(unit_name)s cannot move toward %(to_hex)s this activation (no MP or no legal hex).",
+             unit=uid, unit_name=info.name, to_hex=wanted)
+    if order["op"] == "exit":
+        if end in exit_hexes and mp - spent >= 1:
+            sit.remove(uid, EXITED)
+            ctx.emit(event("exit", "%(unit_name)s leaves the board from %(hex)s (1 MP).", unit=uid,
+                           unit_name=info.name, hex=end, activation=label))
+            score_exit(ctx, uid)
+        else:
+            skip(ctx, label, "%(unit_name)s does not reach an exit with 1 MP to spare this activation.",
+                 unit=uid, unit_name=info.name)
+
+
+def _can_attack(ctx: Context, uid: str, target: str, active: set[str], label: str, report: bool = True) -> bool:
+    sit = ctx.sit
+    info = sit.info[uid]
+    why = None
+    if uid not in active:
+        why = "it is not active in this activation"
+    elif not sit.on_board(uid):
+        why = "it is no longer on the board"
+    elif info.type == "village":
+        why = "villages only defend"
+    elif sit.units[uid]["attacked"]:
+        why = "it has already attacked this turn"
+    elif distance(sit.hex_of(uid), target) != 1:
+        why = "it is not adjacent to %s" % target
+    if why and report:
+        skip(ctx, label, "%(unit_name)s does not attack %(hex)s: %(why)s.", unit=uid, unit_name=info.name,
+             hex=target, why=why)
+    return why is None
+
+
+def _attack(ctx: Context, target: str, units: list[str], active: set[str], attacked_hexes: set[str],
+            advance: bool | None, combat_label: str, label: str) -> None:
+    sit = ctx.sit
+    side = sit.info[units[0]].side if units else None
+    occupants = sit.units_at(target)
+    if not occupants or sit.info[occupants[0]].side == side:
+        skip(ctx, label, "The attack on %(hex)s is skipped: no enemy unit is there any more.", hex=target)
+        return
+    if target in attacked_hexes:
+        skip(ctx, label, "The attack on %(hex)s is skipped: that hex was already attacked in this activation.", hex=target)
+        return
+    attackers = [u for u in units if _can_attack(ctx, u, target, active, label)]
+    troops = [u for u in attackers if not sit.info[u].is_leader]
+    for u in [u for u in attackers if sit.info[u].is_leader]:
+        if not any(sit.hex_of(t) == sit.hex_of(u) for t in troops):
+            skip(ctx, label, "%(unit_name)s cannot attack alone: a leader fights only stacked with attacking units.",
+                 unit=u, unit_name=sit.info[u].name)
+            attackers.remove(u)
+    # a leader stacked with attacking troops joins them if he is active and has not attacked
+    for t in troops:
+        for x in sit.units_at(sit.hex_of(t)):
+            if sit.info[x].is_leader and x in active and x not in attackers and not sit.units[x]["attacked"]:
+                attackers.append(x)
+    if not troops:
+        skip(ctx, label, "The attack on %(hex)s is skipped: none of the named units can attack it.", hex=target)
+        return
+    attacked_hexes.add(target)
+    if advance is None:
+        advance = ctx.standing(side).get("advance", True)
+    summary = fight(ctx, target, attackers, bool(advance), combat_label)
+    ctx.state.setdefault("last_combats", []).append(summary)
+
+
+def _attack_everything(ctx: Context, side: str, active: set[str], attacked_hexes: set[str], label: str) -> None:
+    """ALL ATTACK: every adjacent enemy hex, best odds first, each by every free active unit next to it."""
+    sit = ctx.sit
+    while True:
+        free = [u for u in sorted(active) if sit.on_board(u) and not sit.units[u]["attacked"]
+                and not sit.info[u].is_leader and sit.info[u].type != "village"]
+        targets: dict[str, list[str]] = {}
+        for u in free:
+            for n in sit.board.neighbours[sit.hex_of(u)]:
+                occ = sit.units_at(n)
+                if occ and sit.info[occ[0]].side != side and n not in attacked_hexes:
+                    targets.setdefault(n, []).append(u)
+        if not targets:
+            return
+
+        def odds(item):
+            hex_, us = item
+            a, _ = attack_total(sit, us)
+            d, _, _ = defence_total(sit, hex_, sorted({sit.hex_of(u) for u in us}))
+            return (-(a - d), hex_)
+
+        target, units = min(targets.items(), key=odds)
+        _attack(ctx, target, sorted(units), active, attacked_hexes, None, f"{label} combat {target}", label)

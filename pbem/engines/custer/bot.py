@@ -1,0 +1,91 @@
+"""A random but legal player: orders for every marker its side might draw.
+
+Units move toward a random nearby enemy (the route is worked out at run time),
+sometimes dismount, mount or hold; villages head for an exit where they may;
+attacks are ALL ATTACK or explicit attacks on enemies adjacent now (which may
+be skipped if the situation changes). Standing orders are random too.
+All choice comes from the dice, under labels naming the turn, marker and unit.
+"""
+
+from __future__ import annotations
+
+from pbem.dice import Dice
+
+from .hexgrid import distance
+from .orders import DEFAULT_STANDING, markers_for, op_text, standing_lines, unit_names
+from .scenario import Scenario
+from .situation import ON_BOARD, WAITING
+
+
+def _unit_ops(sc: Scenario, state: dict, uid: str, enemies: list[tuple[str, str]], dice: Dice, label: str) -> list[dict]:
+    info = sc.units[uid]
+    u = state["units"][uid]
+    ops = []
+    if info.type == "village":
+        if info.type in sc.board.exits and dice.below(3, f"{label} exit"):
+            return [{"op": "exit", "units": [uid]}]
+        return []
+    here = u["hex"] or info.enter_hex
+    roll = dice.below(10, f"{label} plan")
+    if info.can_mount and roll == 0:
+        ops.append({"op": "mount" if u["mounted"] is False else "dismount", "units": [uid]})
+    if roll == 1:
+        return ops
+    if enemies:
+        near = sorted(enemies, key=lambda e: (distance(here, e[1]), e[0]))[:3]
+        _, target = dice.choice(near, f"{label} target")
+        ops.append({"op": "move", "units": [uid], "to": target})
+    elif info.type in sc.board.exits and dice.below(2, f"{label} exit"):
+        ops.append({"op": "exit", "units": [uid]})
+    return ops
+
+
+def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
+    t = state["turn"]
+    units = state["units"]
+    enemy = sc.enemy(role)
+    enemies = [(uid, u["hex"]) for uid, u in units.items() if u["status"] == ON_BOARD and sc.units[uid].side == enemy]
+    lines = []
+    for mid in markers_for(sc, state, role):
+        marker = sc.markers[mid]
+        label = f"bot T{t} {mid}"
+        if marker.tribe:
+            members = [uid for uid, info in sc.units.items() if info.tribe == marker.tribe and info.side == role
+                       and units[uid]["status"] in (ON_BOARD, WAITING)]
+        else:
+            leader = sc.units[marker.leader]
+            centre = units[marker.leader]["hex"] or leader.enter_hex
+            pool = [uid for uid, info in sc.units.items() if info.side == role and not info.is_leader
+                    and units[uid]["status"] in (ON_BOARD, WAITING)
+                    and distance(units[uid]["hex"] or info.enter_hex, centre) <= 5]
+            picked = dice.shuffle(pool, f"{label} pick")[: marker.units]
+            members = [marker.leader] + sorted(picked)
+        ops: list[dict] = []
+        for uid in members:
+            ops += _unit_ops(sc, state, uid, enemies, dice, f"{label} {uid}")
+        ops.sort(key=lambda o: o["op"] not in ("mount", "dismount"))
+        style = dice.below(3, f"{label} attack style")
+        if style == 0:
+            ops.append({"op": "all_attack"})
+        elif style == 1:
+            for uid in members:
+                h = units[uid]["hex"]
+                if not h or sc.units[uid].type == "village" or sc.units[uid].is_leader:
+                    continue
+                adjacent = sorted(e for e in enemies if distance(h, e[1]) == 1)
+                if adjacent:
+                    _, target = dice.choice(adjacent, f"{label} {uid} strike")
+                    ops.append({"op": "attack", "hex": target, "units": [uid], "advance": None})
+        lines.append(f"ON {marker.label}:")
+        lines += [f"  {op_text(sc, op)}" for op in ops] or ["  HOLD"]
+    alive = [uid for uid in sorted(units) if sc.units[uid].side == role and units[uid]["status"] == ON_BOARD]
+    standing = dict(DEFAULT_STANDING)
+    if alive and dice.below(2, f"bot T{t} losses"):
+        standing["losses"] = [dice.choice(alive, f"bot T{t} losses unit")]
+    if alive and dice.below(2, f"bot T{t} retreat"):
+        standing["retreat"] = units[dice.choice(alive, f"bot T{t} retreat toward")]["hex"]
+    standing["advance"] = bool(dice.below(4, f"bot T{t} advance"))
+    lines.append("STANDING:")
+    lines += [f"  {line}" for line in standing_lines(sc, standing)]
+    unit_names(sc)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,100 @@
+"""Hex geometry of the Custer maps: ids, neighbours, distance, hexsides.
+
+Flat-topped hexes in vertical columns; id ``CCRR`` (two-digit column, two-digit
+row), ``0101`` top left; odd columns sit half a hex higher than even columns
+(see docs/custer-data-format.md). Pure functions of ids, shared by the rules
+and the picture.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+def parse_hex(hex_id: str) -> tuple[int, int]:
+    """``"1412"`` -> ``(14, 12)``; raises ValueError on anything but four digits."""
+    if not isinstance(hex_id, str) or len(hex_id) != 4 or not hex_id.isdigit():
+        raise ValueError(f"not a hex id: {hex_id!r}")
+    return int(hex_id[:2]), int(hex_id[2:])
+
+
+def hex_id(col: int, row: int) -> str:
+    return f"{col:02d}{row:02d}"
+
+
+def on_board(hex_id_: str, columns: int, rows: int) -> bool:
+    try:
+        c, r = parse_hex(hex_id_)
+    except ValueError:
+        return False
+    return 1 <= c <= columns and 1 <= r <= rows
+
+
+def neighbour_coords(col: int, row: int) -> list[tuple[int, int]]:
+    """The six neighbours, clockwise from north: N, NE, SE, S, SW, NW."""
+    if col % 2:  # odd columns sit higher: their side neighbours are a row up
+        return [(col, row - 1), (col + 1, row - 1), (col + 1, row),
+                (col, row + 1), (col - 1, row), (col - 1, row - 1)]
+    return [(col, row - 1), (col + 1, row), (col + 1, row + 1),
+            (col, row + 1), (col - 1, row + 1), (col - 1, row)]
+
+
+@lru_cache(maxsize=65536)
+def neighbours(hex_id_: str, columns: int, rows: int) -> tuple[str, ...]:
+    """Neighbour ids on a ``columns`` x ``rows`` board, clockwise from north."""
+    c, r = parse_hex(hex_id_)
+    return tuple(hex_id(nc, nr) for nc, nr in neighbour_coords(c, r)
+                 if 1 <= nc <= columns and 1 <= nr <= rows)
+
+
+def _axial(col: int, row: int) -> tuple[int, int]:
+    # Column c is shifted up by (c - 1) // 2 rows relative to column 1.
+    return col, row - (col - 1) // 2
+
+
+@lru_cache(maxsize=262144)
+def distance(a: str, b: str) -> int:
+    """Hexes between ``a`` and ``b`` (0 for the same hex)."""
+    q1, r1 = _axial(*parse_hex(a))
+    q2, r2 = _axial(*parse_hex(b))
+    dq, dr = q1 - q2, r1 - r2
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def adjacent(a: str, b: str) -> bool:
+    return distance(a, b) == 1
+
+
+def hexside(a: str, b: str) -> tuple[str, str]:
+    """The hexside between two adjacent hexes, smaller id first."""
+    if distance(a, b) != 1:
+        raise ValueError(f"{a} and {b} are not adjacent")
+    return (a, b) if a < b else (b, a)
+
+
+def center(hex_id_: str, size: float = 1.0) -> tuple[float, float]:
+    """Pixel centre of a hex of circumradius ``size``, with ``0101`` at (size, size*sqrt(3)/2)
+    (flat-topped; odd columns higher). For the picture."""
+    c, r = parse_hex(hex_id_)
+    h = size * 3 ** 0.5
+    x = size + (c - 1) * 1.5 * size
+    y = h / 2 + (r - 1) * h + (0 if c % 2 else h / 2)
+    return x, y
+
+
+def corners(hex_id_: str, size: float = 1.0) -> list[tuple[float, float]]:
+    """The six corners of a flat-topped hex, clockwise from the east corner."""
+    x, y = center(hex_id_, size)
+    h = size * 3 ** 0.5 / 2
+    return [(x + size, y), (x + size / 2, y + h), (x - size / 2, y + h),
+            (x - size, y), (x - size / 2, y - h), (x + size / 2, y - h)]
+
+
+def hexside_segment(a: str, b: str, size: float = 1.0) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The two end points of the hexside between adjacent ``a`` and ``b`` (for drawing rivers, ridges)."""
+    hexside(a, b)
+    ca = corners(a, size)
+    (xa, ya), (xb, yb) = center(a, size), center(b, size)
+    mx, my = (xa + xb) / 2, (ya + yb) / 2
+    ranked = sorted(ca, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
+    return ranked[0], ranked[1]

@@ -1,0 +1,374 @@
+"""Orders by mail: parsing, canonical text and the order template.
+
+Canonical orders (what ``resolve`` takes for one role)::
+
+    {"markers": {marker_id: [op, ...]},
+     "standing": None | {"losses": [unit ids], "retreat": hex | None, "advance": bool}}
+
+ops: ``{"op": "move", "units", "to"}``, ``{"op": "via", "units", "path"}``,
+``{"op": "exit", "units"}``, ``{"op": "mount"|"dismount", "units"}``,
+``{"op": "hold", "units"}``, ``{"op": "attack", "hex", "units", "advance"}``,
+``{"op": "all_attack"}``; ``"*"`` in ``units`` means every unit the marker activates.
+``standing`` holds only the keys a role wrote; they replace its earlier standing orders.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError, ParseResult
+
+from .activation import ALL
+from .hexgrid import distance
+from .scenario import Scenario
+from .situation import ON_BOARD, WAITING
+
+DEFAULT_STANDING = {"losses": [], "retreat": None, "advance": True}
+
+_ON = re.compile(r"^ON\s+(.+?)\s*:?\s*$", re.I)
+_STANDING = re.compile(r"^STANDING\s*:?\s*$", re.I)
+_LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
+_RETREAT = re.compile(r"^RETREAT\s+(?:TOWARDS?\s+(\S+)|(AWAY|DEFAULT))\s*$", re.I)
+_ADVANCE = re.compile(r"^ADVANCE\s+(YES|NO|Y|N|ON|OFF)\s*$", re.I)
+_ATTACK = re.compile(r"^ATTACK\s+(\S+)(?:\s+WITH\s+(.+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
+_ALL_ATTACK = re.compile(r"^ALL\s+ATTACK(?:\s+(?:NEAREST|ADJACENT|ANY|EVERYTHING))?\s*$", re.I)
+_VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT)(?=\s|$)", re.I)
+_SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
+_HEX = re.compile(r"^\d{4}$")
+
+
+def normalise(name: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+class UnitNames:
+    """Unit names as on the counters (and ids) -> ids, for one scenario."""
+
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.index: dict[str, list[str]] = {}
+        for u in scenario.units.values():
+            for key in {normalise(u.name), normalise(u.id)}:
+                if u.id not in self.index.setdefault(key, []):
+                    self.index[key].append(u.id)
+        self.display = {}
+        for u in scenario.units.values():
+            unique = self.index.get(normalise(u.name)) == [u.id]
+            self.display[u.id] = u.name if unique else u.id
+
+    def lookup(self, text: str) -> list[str]:
+        return self.index.get(normalise(text), [])
+
+    def suggest(self, text: str, side: str | None = None) -> str | None:
+        names = {normalise(u.name): u.name for u in self.scenario.units.values() if side is None or u.side == side}
+        close = difflib.get_close_matches(normalise(text), list(names), n=1, cutoff=0.5)
+        return names[close[0]] if close else None
+
+
+_NAMES_CACHE: dict[int, UnitNames] = {}
+
+
+def unit_names(scenario: Scenario) -> UnitNames:
+    key = id(scenario)
+    names = _NAMES_CACHE.get(key)
+    if names is None or names.scenario is not scenario:
+        names = _NAMES_CACHE[key] = UnitNames(scenario)
+    return names
+
+
+class _LineError(Exception):
+    def __init__(self, reason: str, kind: str = SYNTAX, suggestion: str | None = None, **args):
+        super().__init__(reason)
+        self.reason, self.kind, self.suggestion, self.args_ = reason, kind, suggestion, args
+
+
+def markers_for(scenario: Scenario, state: dict, role: str) -> list[str]:
+    """The role's markers that may be drawn in the phase being ordered."""
+    if state.get("pending"):
+        return [state["pending"]] if scenario.markers[state["pending"]].side == role else []
+    return [m for m in scenario.markers_in_play(state["turn"]) if scenario.markers[m].side == role]
+
+
+def _resolve_marker(scenario: Scenario, role: str, text: str) -> list[str]:
+    key = normalise(text)
+    by_label = [m.id for m in scenario.markers.values() if normalise(m.label) == key]
+    found = by_label or [m.id for m in scenario.markers.values() if normalise(m.name) == key or normalise(m.id) == key]
+    if not found:
+        labels = {normalise(m.label): m.label for m in scenario.markers.values() if m.side == role}
+        close = difflib.get_close_matches(key, list(labels), n=1, cutoff=0.5)
+        raise _LineError("no activation marker %(name)s", SYNTAX,
+                         "did you mean %(suggestion)s?" if close else None,
+                         name=text, suggestion=labels[close[0]] if close else "")
+    mine = [m for m in found if scenario.markers[m].side == role]
+    if not mine:
+        raise _LineError("the marker %(name)s belongs to the other side", ILLEGAL, name=text)
+    return mine
+
+
+def _parse_hex(scenario: Scenario, text: str) -> str:
+    if not _HEX.match(text):
+        raise _LineError("%(hex)s is not a hex number (four digits, column then row, e.g. 1412)", SYNTAX, hex=text)
+    if not scenario.board.contains(text):
+        raise _LineError("hex %(hex)s is not on the map (%(columns)s columns, %(rows)s rows)", ILLEGAL,
+                         hex=text, columns=scenario.board.columns, rows=scenario.board.rows)
+    return text
+
+
+def _parse_units(scenario: Scenario, state: dict, role: str, marker_ids: list[str] | None, text: str) -> list[str]:
+    names = unit_names(scenario)
+    out: list[str] = []
+    parts = [p for p in _SPLIT.split(text.strip()) if p]
+    if not parts:
+        raise _LineError("no unit named", SYNTAX)
+    for part in parts:
+        if normalise(part) == "all":
+            out.append(ALL)
+            continue
+        found = names.lookup(part)
+        if not found:
+            suggestion = names.suggest(part, role)
+            raise _LineError("no unit %(name)s", SYNTAX, "did you mean %(suggestion)s?" if suggestion else None,
+                             name=part, suggestion=suggestion or "")
+        if len(found) > 1:
+            raise _LineError("%(name)s could be any of %(ids)s", AMBIGUOUS, "write its id, e.g. %(suggestion)s",
+                             name=part, ids=", ".join(found), suggestion=found[0])
+        uid = found[0]
+        info = scenario.units[uid]
+        if info.side != role:
+            raise _LineError("%(name)s is not one of your units", ILLEGAL, name=info.name)
+        status = state["units"][uid]["status"]
+        if status not in (ON_BOARD, WAITING):
+            raise _LineError("%(name)s is no longer in the game (%(status)s)", ILLEGAL, name=info.name, status=status)
+        for mid in marker_ids or []:
+            marker = scenario.markers[mid]
+            if marker.tribe and info.tribe != marker.tribe:
+                owner = next((m.label for m in scenario.markers.values() if m.tribe and m.tribe == info.tribe), None)
+                raise _LineError("%(name)s is not activated by the %(marker)s marker", ILLEGAL,
+                                 "write it under ON %(suggestion)s:" if owner else None,
+                                 name=info.name, marker=marker.label, suggestion=owner or "")
+            if marker.leader and info.is_leader and uid != marker.leader:
+                raise _LineError("%(name)s is a leader: only his own marker activates him", ILLEGAL, name=info.name)
+        if uid not in out:
+            out.append(uid)
+    return out
+
+
+def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | None, line: str):
+    """One order line -> ("standing", key, value) or ("order", op dict)."""
+    m = _LOSSES.match(line)
+    if m:
+        arg = m.group(1).strip()
+        if normalise(arg) in ("default", "none"):
+            return ("standing", "losses", [])
+        units = _parse_units(scenario, state, role, None, arg)
+        if ALL in units:
+            raise _LineError("LOSSES names units, not ALL", SYNTAX)
+        return ("standing", "losses", units)
+    m = _RETREAT.match(line)
+    if m:
+        return ("standing", "retreat", _parse_hex(scenario, m.group(1)) if m.group(1) else None)
+    m = _ADVANCE.match(line)
+    if m:
+        return ("standing", "advance", m.group(1).upper() in ("YES", "Y", "ON"))
+    if re.match(r"^(LOSSES|RETREAT|ADVANCE)\b", line, re.I):
+        raise _LineError("cannot read this standing order", SYNTAX,
+                         "write LOSSES <units> FIRST, RETREAT TOWARD <hex> or ADVANCE YES|NO")
+    if block is None:
+        raise _LineError("this order comes before any ON <marker>: line", SYNTAX,
+                         "start the block with ON %(suggestion)s:",
+                         suggestion=next(iter(_role_marker_labels(scenario, role)), "<marker>"))
+    if _ALL_ATTACK.match(line):
+        return ("order", {"op": "all_attack"})
+    m = _ATTACK.match(line)
+    if m:
+        target = _parse_hex(scenario, m.group(1))
+        units = _parse_units(scenario, state, role, block, m.group(2)) if m.group(2) else [ALL]
+        adv = m.group(3)
+        advance = None if adv is None else not adv.upper().startswith("NO")
+        return ("order", {"op": "attack", "hex": target, "units": units, "advance": advance})
+    m = _VERB.search(line)
+    if not m:
+        raise _LineError("cannot read this order", SYNTAX,
+                         "write e.g. %(suggestion)s", suggestion="Co. C MOVE TO 1412, ATTACK 1513 WITH Co. C, HOLD")
+    verb = m.group(1).upper()
+    before = line[: m.start(1)].strip()
+    after = line[m.end(1):].strip()
+    if verb == "MOVE":
+        if not before:
+            raise _LineError("MOVE needs the units first, e.g. %(suggestion)s", SYNTAX, suggestion="Co. C MOVE TO 1412")
+        units = _parse_units(scenario, state, role, block, before)
+        words = after.split()
+        if words and words[0].upper() == "VIA":
+            hexes = [h for h in re.split(r"[\s,]+", after[3:].strip()) if h]
+            if not hexes:
+                raise _LineError("MOVE VIA needs hexes", SYNTAX)
+            return ("order", {"op": "via", "units": units, "path": [_parse_hex(scenario, h) for h in hexes]})
+        if words and words[0].upper() == "TO":
+            words = words[1:]
+        if len(words) == 1 and words[0].upper() == "EXIT":
+            return ("order", _exit_op(scenario, units))
+        if len(words) != 1:
+            raise _LineError("MOVE needs TO <hex> or VIA <hex> <hex> ...", SYNTAX)
+        return ("order", {"op": "move", "units": units, "to": _parse_hex(scenario, words[0])})
+    if before and after:
+        raise _LineError("cannot read this order", SYNTAX)
+    unit_text = before or after
+    if verb == "HOLD":
+        return ("order", {"op": "hold", "units": _parse_units(scenario, state, role, block, unit_text) if unit_text else []})
+    if not unit_text:
+        raise _LineError("%(verb)s needs units", SYNTAX, verb=verb)
+    units = _parse_units(scenario, state, role, block, unit_text)
+    if verb == "EXIT":
+        return ("order", _exit_op(scenario, units))
+    for uid in units:
+        if uid != ALL and not scenario.units[uid].can_mount:
+            raise _LineError("%(name)s never mounts or dismounts", ILLEGAL, name=scenario.units[uid].name)
+    return ("order", {"op": verb.lower(), "units": units})
+
+
+def _exit_op(scenario: Scenario, units: list[str]) -> dict:
+    for uid in units:
+        if uid != ALL and scenario.units[uid].type not in scenario.board.exits:
+            raise _LineError("%(name)s may not leave the board in this scenario", ILLEGAL,
+                             name=scenario.units[uid].name)
+    return {"op": "exit", "units": units}
+
+
+def _role_marker_labels(scenario: Scenario, role: str) -> list[str]:
+    return [m.label for m in scenario.markers.values() if m.side == role]
+
+
+def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
+    markers: dict[str, list[dict]] = {}
+    standing: dict = {}
+    errors: list[OrderError] = []
+    block: list[str] | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        try:
+            if _STANDING.match(line):
+                block = None
+                continue
+            m = _ON.match(line)
+            if m:
+                block = None
+                block = _resolve_marker(scenario, role, m.group(1))
+                for mid in block:
+                    markers.setdefault(mid, [])
+                continue
+            kind, *rest = _parse_line(scenario, state, role, block, line)
+            if kind == "standing":
+                standing[rest[0]] = rest[1]
+            else:
+                for mid in block:
+                    markers[mid].append(dict(rest[0]))
+        except _LineError as e:
+            errors.append(OrderError(line=number, text=raw.strip(), reason=e.reason, kind=e.kind,
+                                     suggestion=e.suggestion, args=e.args_))
+            if _ON.match(line):
+                block = None
+    orders = {"markers": {mid: markers[mid] for mid in scenario.markers if mid in markers},
+              "standing": standing or None}
+    missing = [f"no orders for marker {scenario.markers[m].label}: its units hold"
+               for m in markers_for(scenario, state, role) if not orders["markers"].get(m)]
+    return ParseResult(orders=orders, canonical=canonical_text(scenario, orders), errors=errors, missing=missing)
+
+
+def _names(scenario: Scenario, units: list[str]) -> str:
+    names = unit_names(scenario)
+    return ", ".join("ALL" if u == ALL else names.display[u] for u in units)
+
+
+def op_text(scenario: Scenario, op: dict) -> str:
+    kind = op["op"]
+    if kind == "move":
+        return f"{_names(scenario, op['units'])} MOVE TO {op['to']}"
+    if kind == "via":
+        return f"{_names(scenario, op['units'])} MOVE VIA {' '.join(op['path'])}"
+    if kind == "exit":
+        return f"{_names(scenario, op['units'])} EXIT"
+    if kind in ("mount", "dismount"):
+        return f"{_names(scenario, op['units'])} {kind.upper()}"
+    if kind == "hold":
+        return f"HOLD {_names(scenario, op['units'])}" if op["units"] else "HOLD"
+    if kind == "attack":
+        text = f"ATTACK {op['hex']}"
+        if op["units"] != [ALL]:
+            text += f" WITH {_names(scenario, op['units'])}"
+        if op.get("advance") is not None:
+            text += " ADVANCE" if op["advance"] else " NO ADVANCE"
+        return text
+    if kind == "all_attack":
+        return "ALL ATTACK"
+    raise ValueError(kind)
+
+
+def standing_lines(scenario: Scenario, standing: dict) -> list[str]:
+    lines = []
+    if "losses" in standing:
+        lines.append(f"LOSSES {_names(scenario, standing['losses'])} FIRST" if standing["losses"] else "LOSSES DEFAULT")
+    if "retreat" in standing:
+        lines.append(f"RETREAT TOWARD {standing['retreat']}" if standing["retreat"] else "RETREAT AWAY")
+    if "advance" in standing:
+        lines.append("ADVANCE YES" if standing["advance"] else "ADVANCE NO")
+    return lines
+
+
+def canonical_text(scenario: Scenario, orders: dict) -> str:
+    out = []
+    for mid, ops in orders["markers"].items():
+        out.append(f"ON {scenario.markers[mid].label}:")
+        out += [f"  {op_text(scenario, op)}" for op in ops] or ["  HOLD"]
+    if orders.get("standing"):
+        out.append("STANDING:")
+        out += [f"  {line}" for line in standing_lines(scenario, orders["standing"])]
+    return "\n".join(out) + ("\n" if out else "")
+
+
+def _unit_line(scenario: Scenario, state: dict, uid: str) -> str:
+    info = scenario.units[uid]
+    u = state["units"][uid]
+    cf = info.cf[1] if u["reduced"] else info.cf[0]
+    bits = [info.type.replace("_", " "), f"{cf} CF"]
+    if u["reduced"]:
+        bits.append("reduced")
+    if u["mounted"] is not None:
+        bits.append("mounted" if u["mounted"] else "dismounted")
+    where = f"at {u['hex']}" if u["status"] == ON_BOARD else f"enters at {info.enter_hex} from turn {info.enter_turn}"
+    return f"  #   {unit_names(scenario).display[uid]} ({', '.join(bits)}) {where}"
+
+
+def template(scenario: Scenario, state: dict, role: str, phase_id: str) -> str:
+    """Every marker the role may draw, its units as comments, each holding; then the standing orders."""
+    t = state["turn"]
+    lines = [f"# {scenario.title}, turn {t} of {scenario.turns} (phase {phase_id}): "
+             f"you draw {scenario.draws_for(role, t)} marker(s) this turn.",
+             "# Each ON block is carried out if that marker is drawn; HOLD keeps its units in place.",
+             "# Orders: <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex> | <units> DISMOUNT | <units> MOUNT",
+             "#         <units> EXIT | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD"]
+    units = state["units"]
+    for mid in markers_for(scenario, state, role):
+        marker = scenario.markers[mid]
+        lines.append(f"ON {marker.label}:")
+        if marker.tribe:
+            members = [u for u, info in scenario.units.items() if info.tribe == marker.tribe and info.side == role
+                       and units[u]["status"] in (ON_BOARD, WAITING)]
+            lines.append(f"  # activates every {marker.name} unit:")
+        else:
+            leader = scenario.units[marker.leader]
+            where = units[marker.leader]["hex"] or leader.enter_hex
+            lines.append(f"  # activates {leader.name} and up to {marker.units} unit(s) within 5 hexes of him:")
+            members = [marker.leader] + [
+                u for u, info in scenario.units.items()
+                if info.side == role and not info.is_leader and units[u]["status"] in (ON_BOARD, WAITING)
+                and where and distance(units[u]["hex"] or info.enter_hex, where) <= 5]
+        lines += [_unit_line(scenario, state, u) for u in members]
+        lines.append("  HOLD")
+    standing = dict(DEFAULT_STANDING)
+    standing.update(state.get("standing", {}).get(role) or {})
+    lines.append("STANDING:")
+    lines += [f"  {line}" for line in standing_lines(scenario, standing)]
+    return "\n".join(lines) + "\n"
