@@ -1,0 +1,93 @@
+"""Orders by mail: acknowledgement, per-line errors, stale and late blocks, duplicates."""
+
+from datetime import timedelta
+
+from tests.core.helpers import IND, US, address_of, new_game, orders_mail, outbox, raw_text, submissions
+
+
+def test_valid_orders_are_acknowledged_with_receipt(svc):
+    gid = new_game(svc)
+    result = svc.receive(orders_mail(svc, gid, "us"), envelope_to=[address_of(svc, gid, "us")])
+    assert result["status"] == "processed"
+    [sub] = submissions(svc, gid)
+    assert sub["status"] == "accepted" and sub["stands"] == 1
+    [ack] = outbox(svc, kind="ack")
+    assert ack["to_addr"] == US
+    text = raw_text(ack)
+    assert sub["sha256"] in text, "the receipt names the submission's SHA-256"
+    assert "X-PBEM-Status: accepted" in ack["raw"].decode()
+    assert "Deadline" in text
+
+
+def test_bad_line_is_reported_with_its_number_and_the_rest_stands(svc):
+    gid = new_game(svc)
+    body = "MARCH TO THE SEA AT ONCE\n"
+    svc.receive(orders_mail(svc, gid, "us", body=body + "\n"))
+    [sub] = submissions(svc, gid)
+    assert sub["errors"] and sub["errors"][0]["line"] == 1
+    assert sub["errors"][0]["text"].startswith("MARCH TO THE SEA")
+    [ack] = outbox(svc, kind="ack")
+    assert "line 1" in raw_text(ack)
+    assert "X-PBEM-Status: rejected" in ack["raw"].decode() or "X-PBEM-Status: partial" in ack["raw"].decode()
+
+
+def test_last_valid_submission_stands(svc):
+    gid = new_game(svc)
+    svc.receive(orders_mail(svc, gid, "us"))
+    svc.receive(orders_mail(svc, gid, "us"))
+    subs = submissions(svc, gid)
+    assert [s["stands"] for s in subs] == [0, 1]
+
+
+def test_rejected_submission_leaves_the_previous_one_standing(svc):
+    gid = new_game(svc)
+    svc.receive(orders_mail(svc, gid, "us"))
+    svc.receive(orders_mail(svc, gid, "us", body="NONSENSE ONE\nNONSENSE TWO"))
+    subs = submissions(svc, gid)
+    assert subs[0]["stands"] == 1 and subs[1]["status"] == "rejected" and subs[1]["stands"] == 0
+
+
+def test_stale_block_quoted_from_an_old_report_is_refused(svc):
+    gid = new_game(svc)
+    svc.receive(orders_mail(svc, gid, "us"))
+    svc.receive(orders_mail(svc, gid, "indians"))
+    old = svc.current_phase(gid)["label"]
+    svc.close_phase(gid, reason="test")
+    assert svc.current_phase(gid)["label"] != old
+    before = len(submissions(svc, gid))
+    svc.receive(orders_mail(svc, gid, "us", phase=old))
+    assert len(submissions(svc, gid)) == before, "a stale block is not a submission"
+    err = outbox(svc, kind="error")[-1]
+    assert err["to_addr"] == US
+    assert old in raw_text(err) and "resolved" in raw_text(err)
+
+
+def test_quoted_orders_block_in_a_reply_is_not_read(svc):
+    gid = new_game(svc)
+    phase = svc.current_phase(gid)["label"]
+    from tests.support import mail
+    quoted = "\n".join("> " + line for line in f"ORDERS {gid} {phase}\nHOLD\nEND".splitlines())
+    raw = mail(US, address_of(svc, gid, "us"), f"Thanks!\n\nOn Mon, someone wrote:\n{quoted}\n")
+    svc.receive(raw)
+    assert submissions(svc, gid) == []
+
+
+def test_late_orders_get_a_clear_refusal(svc):
+    gid = new_game(svc)
+    svc.clock = lambda real=svc.clock: real() + timedelta(hours=2)
+    svc.receive(orders_mail(svc, gid, "us"))
+    [sub] = submissions(svc, gid)
+    assert sub["status"] == "late" and sub["stands"] == 0
+    assert "after the deadline" in raw_text(outbox(svc, kind="error")[-1])
+
+
+def test_same_message_delivered_twice_is_one_submission(svc):
+    gid = new_game(svc)
+    raw = orders_mail(svc, gid, "us")
+    first = svc.receive(raw, via="smtp")
+    second = svc.receive(b"Received: from relay by mx; Mon, 1 Jan 2026 00:00:00 +0000\r\n" + raw, via="ingest")
+    assert first["status"] == "processed" and second["status"] == "duplicate"
+    assert len(submissions(svc, gid)) == 1
+    assert len(outbox(svc, kind="ack")) == 1
+    kept = svc.store.all("SELECT status FROM inbound ORDER BY id")
+    assert [k["status"] for k in kept] == ["processed", "duplicate"], "both raw copies are kept"
