@@ -1,0 +1,71 @@
+"""The `pbem` command, run as a user runs it (a subprocess)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.support import mail
+
+
+def pbem(*args, db, input=None, check=True):
+    env = {**os.environ, "PBEM_DB": str(db), "PBEM_MAIL_DOMAIN": "pbem.test", "PBEM_MAILDIR": str(db.parent / "outbox")}
+    proc = subprocess.run([sys.executable, "-m", "pbem.cli", *args], input=input, capture_output=True, env=env, timeout=120)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"pbem {' '.join(args)} failed ({proc.returncode}): {proc.stderr.decode()}")
+    return proc
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "pbem.db"
+
+
+def test_help_everywhere(db):
+    for args in ([], ["game"], ["game", "new"], ["serve"], ["verify"], ["ingest"], ["moderator", "add"], ["backup"], ["engines"]):
+        out = pbem(*args, "--help", db=db).stdout.decode()
+        assert "Usage:" in out
+
+
+def test_engines_json_lists_scenarios_and_roles(db):
+    data = json.loads(pbem("engines", "--json", db=db).stdout)
+    assert data["custer"]["scenarios"]["little_bighorn"]["roles"] == ["us", "indians"]
+
+
+def test_game_new_prints_the_id_alone_and_show_reads_it(db):
+    out = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
+               "--player", "us=a@example.org", "--player", "indians=b@example.org", "--deadline", "48h", db=db).stdout.decode()
+    gid = out.strip()
+    assert out == gid + "\n" and gid.isalnum()
+    shown = json.loads(pbem("game", "show", gid, "--json", db=db).stdout)
+    assert shown["id"] == gid and shown["awaited"] == ["us", "indians"]
+    assert gid in pbem("game", "list", db=db).stdout.decode()
+
+
+def test_game_new_explains_bad_input(db):
+    proc = pbem("game", "new", "--engine", "custer", "--scenario", "nowhere", "--player", "us=a@example.org", db=db, check=False)
+    assert proc.returncode != 0 and b"no scenario" in proc.stderr
+    proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--deadline", "soon", db=db, check=False)
+    assert proc.returncode != 0 and b"cannot read the deadline" in proc.stderr
+
+
+def test_ingest_close_turn_verify_and_backup(db, tmp_path):
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
+               "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db).stdout.decode().strip()
+    out = pbem("ingest", db=db, input=mail("a@example.org", "pbem@pbem.test", "HELP\n")).stdout.decode()
+    assert "stored as #" in out
+    assert json.loads(pbem("game", "close-turn", gid, db=db).stdout)["phase"]
+    assert "all agree" in pbem("verify", gid, db=db).stdout.decode()
+    pbem("backup", str(tmp_path / "copy.db"), db=db)
+    import sqlite3
+    copy = sqlite3.connect(tmp_path / "copy.db")
+    assert copy.execute("SELECT COUNT(*) FROM phases WHERE game_id = ?", (gid,)).fetchone()[0] == 2
+
+
+def test_deliver_writes_the_outbox_to_the_maildir(db):
+    pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
+         "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db)
+    assert "2 sent" in pbem("deliver", db=db).stdout.decode()
+    assert len(list((db.parent / "outbox" / "new").iterdir())) == 2

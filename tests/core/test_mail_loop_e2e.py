@@ -1,0 +1,99 @@
+"""The whole loop on real mail transport: `pbem serve` (SMTP in, scheduler, outbox)
+with players writing over SMTP and an SMTP sink on loopback as the outside world."""
+
+import smtplib
+import time
+
+from pbem.demo import ScriptedPlayer
+from pbem.server import Server
+from tests.support import attachment_json, mail, text_of, to
+
+US, IND = "custer@players.example", "bull@players.example"
+
+
+def _send(server, msg_bytes, rcpt, sender):
+    with smtplib.SMTP(server.settings.smtp_host, server.settings.smtp_port, timeout=10) as smtp:
+        return smtp.sendmail(sender, [rcpt], msg_bytes)
+
+
+def test_custer_game_played_by_mail_through_the_server(settings, sink):
+    server = Server(settings.with_(smtp_url=sink.url), web=False).start()
+    try:
+        svc = server.svc
+        gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+                              timing={"phase": {"kind": "duration", "seconds": 6}})
+        welcome_us = sink.wait_for(to(US, "welcome"))[0]
+        welcome_ind = sink.wait_for(to(IND, "welcome"))[0]
+        assert welcome_us["Reply-To"] != welcome_ind["Reply-To"], "each player has an orders address of their own"
+        assert "ORDERS " + gid in text_of(welcome_us)
+        assert any(p.get_content_type() == "text/calendar" for p in welcome_us.walk())
+
+        # The US replies at once; the Indians stay silent and get a reminder, then defaults at the deadline.
+        players = {US: ScriptedPlayer("custer", "us", US), IND: ScriptedPlayer("custer", "indians", IND)}
+        started = time.monotonic()
+        reply = players[US].reply_to(welcome_us)
+        _send(server, reply.as_bytes(), welcome_us["Reply-To"], US)
+        ack = sink.wait_for(to(US, "ack"))[0]
+        assert time.monotonic() - started < 5, "an acknowledgement comes within seconds"
+        assert ack["X-PBEM-Status"] == "accepted"
+        assert ack["In-Reply-To"] == reply["Message-ID"]
+        sink.wait_for(to(IND, "reminder"), timeout=10)
+        assert not [m for m in sink.messages if to(US, "reminder")(m)], "a player who has ordered is not reminded"
+        first_reports = sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2, timeout=15)
+        report = next(m for m in first_reports if to(US)(m))
+        assert any(p.get_content_type() == "image/png" for p in report.walk())
+        data = attachment_json(report)
+        assert data["phase"]["seed"] and data["next_phase"]["label"]
+        assert "indians" in text_of(report)
+
+        # Two more turns, both sides ordering by reply.
+        for turn in range(2):
+            reports = [m for m in sink.messages if m["X-PBEM-Kind"] == "report"]
+            latest = {addr: [m for m in reports if to(addr)(m)][-1] for addr in (US, IND)}
+            for addr, msg in latest.items():
+                r = players[addr].reply_to(msg)
+                if r is not None:
+                    _send(server, r.as_bytes(), msg["Reply-To"], addr)
+            sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2 * (turn + 2), timeout=20)
+        result = svc.verify_game(gid)
+        assert result["ok"] and result["phases"] >= 3, result
+        for m in sink.messages:
+            assert m["X-PBEM-Game"] == gid
+    finally:
+        server.stop()
+
+
+def test_unknown_recipient_domain_is_refused_at_rcpt(settings, sink):
+    server = Server(settings.with_(smtp_url=sink.url), web=False).start()
+    try:
+        try:
+            _send(server, mail("x@y.example", "someone@elsewhere.example", "hi"), "someone@elsewhere.example", "x@y.example")
+        except smtplib.SMTPRecipientsRefused as exc:
+            assert "only takes mail" in str(exc)
+        else:
+            raise AssertionError("relaying for another domain must be refused")
+    finally:
+        server.stop()
+
+
+def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings, sink):
+    from pbem.service.core import Service
+    settings = settings.with_(smtp_url=sink.url)
+    offline = Service(settings).init()
+    gid = offline.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+                              timing={"phase": {"kind": "duration", "seconds": 0.5}})
+    offline.close()
+    time.sleep(1.0)  # the deadline passes while no server runs
+    for _ in range(2):
+        server = Server(settings, web=False).start()
+        try:
+            sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2, timeout=15)
+            time.sleep(0.5)
+        finally:
+            server.stop()
+    svc = Service(settings).init()
+    resolved = svc.store.all("SELECT seq FROM phases WHERE game_id = ? AND status = 'resolved' AND seq = 1", (gid,))
+    assert len(resolved) == 1
+    first_reports = [m for m in sink.messages if m["X-PBEM-Kind"] == "report" and (attachment_json(m) or {}).get("phase", {}).get("seq") == 1]
+    assert len(first_reports) == 2, "each role got phase 1's report once"
+    svc.close()
