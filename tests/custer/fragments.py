@@ -99,3 +99,26 @@ def context(name: str, dice: Dice | None = None, state: dict | None = None) -> C
 
 def of_type(events: list[dict], kind: str) -> list[dict]:
     return [e for e in events if e["type"] == kind]
+
+
+def play_turn(name: str, orders: dict[str, str] | None = None, script: dict | None = None,
+              state: dict | None = None, shuffle_cup: bool = False):
+    """Set up ``name``, parse each role's order text (no errors allowed) and resolve one phase."""
+    from pbem.engines.custer import CusterEngine
+
+    engine = CusterEngine()
+    dice = ScriptedDice(script, shuffle_cup=shuffle_cup)
+    if state is None:
+        state = engine.setup(name, {}, dice)
+    parsed = {}
+    for role, text in (orders or {}).items():
+        result = engine.parse_orders(state, role, text)
+        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
+        parsed[role] = result.orders
+    new_state, events = engine.resolve(state, parsed, dice)
+    assert engine.validate_state(new_state) == []
+    return new_state, events
+
+
+def moves_of(events: list[dict], unit: str) -> list[dict]:
+    return [e["args"] for e in events if e["type"] == "move" and e["args"]["unit"] == unit]
