@@ -20,7 +20,7 @@ from pbem.resources import load_json
 
 from .hexgrid import center, corners, parse_hex
 
-S = 22                      # hex circumradius in pixels
+S = 24                      # hex circumradius in pixels
 H = S * math.sqrt(3)        # hex height (flat to flat)
 MARGIN = 22                 # room for exit arrows around the board
 TOP = 34                    # title banner
@@ -341,11 +341,13 @@ def _short_name(u: dict) -> str:
         num = "".join(ch for ch in name if ch.isdigit())
         return ("V" + num)[:4]
     if t in ("us_leader", "tribe_leader"):
-        word = name.split()[-1] if name.split()[0] in ("Tom", "Capt.", "Maj.") else name.split()[0]
-        if name.startswith("Tom "):
-            word = "T." + name.split()[-1]
-        return word[:7]
-    return name.split()[0][:4]
+        words = name.split()
+        if len(words) == 1:
+            return name[:9]
+        return ".".join(w[0] for w in words[:-1]) + "." + words[-1][:7]
+    words = name.split()
+    num = "".join(ch for ch in name if ch.isdigit())
+    return (words[0][:4] + num)[:5]
 
 
 def _cf(u: dict) -> str:
@@ -358,7 +360,7 @@ def _cf(u: dict) -> str:
     return str(cf)
 
 
-def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, size: int = 19):
+def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, size: int = 21):
     side = u.get("side")
     reduced = u.get("strength") == "reduced"
     half = size / 2
@@ -377,8 +379,8 @@ def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, s
         # a tipi
         d.polygon([(cx, cy - half + 5), (cx - 5, cy + 2), (cx + 5, cy + 2)], fill=(160, 120, 70), outline=INK)
     else:
-        d.text((cx, cy - 2.5 + (1 if bar else 0)), _short_name(u), font=_font(9), fill=text, anchor="mm")
-    d.text((cx - 1 if u.get("mounted") is False else cx, cy + 5.5), _cf(u), font=_font(9), fill=text, anchor="mm")
+        d.text((cx, cy - 3 + (1 if bar else 0)), _short_name(u), font=_font(10), fill=text, anchor="mm")
+    d.text((cx - 1 if u.get("mounted") is False else cx, cy + 6), _cf(u), font=_font(10), fill=text, anchor="mm")
     if reduced:
         d.line([(box[0] + 1, box[3] - 1), (box[0] + 6, box[3] - 6)], fill=REDUCED_MARK, width=2)
     if u.get("mounted") is False:
@@ -389,9 +391,9 @@ def _leader(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour):
     side = u.get("side")
     hit = u.get("strength") == "reduced"
     name = _short_name(u)
-    f = _font(9)
+    f = _font(10)
     w = d.textlength(name, font=f) + 8
-    box = [cx - w / 2, cy - 5.5, cx + w / 2, cy + 5.5]
+    box = [cx - w / 2, cy - 6.5, cx + w / 2, cy + 6.5]
     if side == "us":
         fill = LEADER_US if not hit else (130, 130, 150)
     else:
@@ -420,12 +422,12 @@ def _draw_units(d: ImageDraw.ImageDraw, units: list[dict], us_colour):
             _counter(d, x, y + oy, others[0], us_colour)
         elif others:
             n = len(others)
-            step = 20 if n == 2 else 40 / n
+            step = 22 if n == 2 else 44 / n
             x0 = x - step * (n - 1) / 2
             for i, u in enumerate(others):
-                _counter(d, x0 + i * step, y + oy, u, us_colour, size=19 if n <= 2 else 15)
+                _counter(d, x0 + i * step, y + oy, u, us_colour, size=21 if n <= 2 else 15)
         for i, u in enumerate(leaders):
-            ly = y - H / 2 + 6 + i * 11 if others else y + i * 11
+            ly = y - H / 2 + 7 + i * 12 if others else y + i * 12
             _leader(d, x, ly, u, us_colour)
 
 
