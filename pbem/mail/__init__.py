@@ -1,0 +1,39 @@
+"""Pure mail library: read inbound mail, find the new text and the commands in it,
+build outbound mail, and make/parse VERP reply addresses.
+
+Nothing here touches the network, the database or the clock (dates are passed in),
+and nothing that reads inbound mail raises on bad input.
+
+    from pbem.mail import parse_message, new_text, find_commands, compose
+
+* :mod:`pbem.mail.inbound`    -- ``parse_message(raw) -> Inbound``
+* :mod:`pbem.mail.reply_text` -- ``new_text(text) -> str`` (drop quotes, attributions, signatures)
+* :mod:`pbem.mail.commands`   -- ``find_commands(text, subject=None) -> list[Command]``
+* :mod:`pbem.mail.addresses`  -- VERP ``game+token@domain`` addresses, ``normalise_address``
+* :mod:`pbem.mail.compose`    -- ``compose(...) -> bytes``, ``calendar_event(...) -> str``
+"""
+
+from __future__ import annotations
+
+from pbem.mail.addresses import new_token, normalise_address, orders_address, parse_orders_address
+from pbem.mail.commands import Command, commands_from, find_commands
+from pbem.mail.compose import calendar_event, compose, is_our_own, new_message_id
+from pbem.mail.inbound import Inbound, parse_message
+from pbem.mail.reply_text import new_text
+
+__all__ = [
+    "Command",
+    "Inbound",
+    "calendar_event",
+    "commands_from",
+    "compose",
+    "find_commands",
+    "is_our_own",
+    "new_message_id",
+    "new_text",
+    "new_token",
+    "normalise_address",
+    "orders_address",
+    "parse_message",
+    "parse_orders_address",
+]

@@ -1,0 +1,284 @@
+"""Build outbound mail as bytes, deterministically.
+
+:func:`compose` makes::
+
+    multipart/mixed                       (only when there are attachments or a calendar)
+      multipart/alternative               (only when there is HTML)
+        text/plain; charset=utf-8
+        multipart/related                 (only when there are images)
+          text/html; charset=utf-8
+          image/png  (Content-ID, inline) ...
+      attachment ...
+      text/calendar; method=PUBLISH       (event.ics)
+
+with CRLF line ends (``email.policy.SMTP``). The Date is passed in and the MIME
+boundaries are derived from the Message-ID, so composing the same mail twice
+gives the same bytes -- a resent mail carries the same Message-ID and content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.policy import SMTP
+from email.utils import format_datetime
+
+__all__ = ["calendar_event", "compose", "fold_ical_line", "ical_escape", "is_our_own", "new_message_id"]
+
+_RESERVED = {"from", "to", "subject", "date", "message-id", "reply-to", "in-reply-to", "references", "mime-version",
+             "content-type", "content-transfer-encoding"}
+
+
+def new_message_id(domain: str) -> str:
+    """A fresh Message-ID ``<random@domain>`` (store it: resending must reuse it)."""
+    return f"<{secrets.token_hex(16)}@{domain}>"
+
+
+def _angle(msg_id: str) -> str:
+    msg_id = msg_id.strip()
+    if not msg_id.startswith("<"):
+        msg_id = "<" + msg_id
+    if not msg_id.endswith(">"):
+        msg_id += ">"
+    return msg_id
+
+
+def _addr(value: str | tuple[str, str]) -> str | Address:
+    if isinstance(value, tuple):
+        name, addr = value
+        local, _, domain = addr.partition("@")
+        return Address(display_name=name, username=local, domain=domain)
+    return value
+
+
+class _Boundaries:
+    def __init__(self, seed: str, bodies: list[bytes]):
+        self.seed = seed
+        self.bodies = bodies
+        self.n = 0
+
+    def next(self) -> str:
+        while True:
+            self.n += 1
+            b = "=_pbem_" + hashlib.sha256(f"{self.seed}\x00{self.n}".encode()).hexdigest()[:32]
+            if not any(b.encode() in body for body in self.bodies):
+                return b
+
+
+def _multipart(subtype: str, parts: list[EmailMessage], boundary: str) -> EmailMessage:
+    m = EmailMessage(policy=SMTP)
+    m["Content-Type"] = f'multipart/{subtype}; boundary="{boundary}"'
+    for p in parts:
+        m.attach(p)
+    return m
+
+
+def _text_part(text: str, subtype: str, **kw) -> EmailMessage:  # noqa: ANN003
+    """utf-8 text, 7bit when it is short-lined ASCII, else quoted-printable (safe on any relay)."""
+    p = EmailMessage(policy=SMTP)
+    plain_ascii = text.isascii() and all(len(line) <= 900 for line in text.splitlines())
+    p.set_content(text, subtype=subtype, charset="utf-8", cte="7bit" if plain_ascii else "quoted-printable", **kw)
+    del p["MIME-Version"]
+    return p
+
+
+def _bytes_part(data: bytes, mimetype: str, **kw) -> EmailMessage:  # noqa: ANN003
+    maintype, _, subtype = (mimetype or "application/octet-stream").partition("/")
+    p = EmailMessage(policy=SMTP)
+    if maintype == "text":
+        # raw_data_manager refuses bytes for text/*: send it as 8-bit-safe base64 with its charset
+        p.set_content(data, maintype="application", subtype="octet-stream", cte="base64", **kw)
+        p.replace_header("Content-Type", f"{maintype}/{subtype or 'plain'}")
+        if "charset" not in mimetype:
+            p.set_param("charset", "utf-8")
+        if kw.get("filename"):
+            p.set_param("name", kw["filename"])
+    else:
+        p.set_content(data, maintype=maintype, subtype=subtype or "octet-stream", cte="base64", **kw)
+    del p["MIME-Version"]
+    return p
+
+
+def compose(
+    *,
+    from_addr: str | tuple[str, str],
+    to_addr: str | tuple[str, str],
+    subject: str,
+    message_id: str,
+    date: datetime,
+    text: str,
+    reply_to: str | tuple[str, str] | None = None,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    headers: Mapping[str, str] | None = None,
+    html: str | None = None,
+    images: Mapping[str, bytes] | None = None,
+    attachments: Sequence[tuple[str, str, bytes]] = (),
+    calendar: str | None = None,
+) -> bytes:
+    """One mail as CRLF bytes, ready for SMTP. Same arguments -> same bytes.
+
+    ``from_addr``/``to_addr``/``reply_to`` are ``"Name <a@b>"`` strings or ``(name, addr)``;
+    ``message_id``/``in_reply_to``/``references`` are taken with or without ``<>``;
+    ``images`` maps a Content-ID (without ``<>``) to PNG bytes, shown inline by the HTML
+    (``<img src="cid:ID">``) -- they are dropped when there is no HTML;
+    ``attachments`` are ``(filename, mimetype, data)``; ``calendar`` an iCalendar text
+    (see :func:`calendar_event`); ``headers`` extra headers (e.g. ``Auto-Submitted``,
+    ``List-Unsubscribe``) -- they cannot replace the ones set from the arguments.
+    A naive ``date`` is taken as UTC.
+    """
+    if date.tzinfo is None:
+        date = date.replace(tzinfo=timezone.utc)
+    images = dict(images or {})
+    headers = dict(headers or {})
+    msg_id = _angle(message_id)
+
+    plain = _text_part(text, "plain")
+    body: EmailMessage = plain
+    leaf_bytes: list[bytes] = [plain.as_bytes(policy=SMTP)]
+    html_part = None
+    image_parts: list[EmailMessage] = []
+    if html is not None:
+        html_part = _text_part(html, "html")
+        leaf_bytes.append(html_part.as_bytes(policy=SMTP))
+        for cid, data in sorted(images.items()):
+            cid = cid.strip().strip("<>")
+            img = _bytes_part(data, "image/png", disposition="inline", filename=f"{cid}.png", cid=f"<{cid}>")
+            image_parts.append(img)
+    attach_parts: list[EmailMessage] = []
+    for filename, mimetype, data in attachments:
+        attach_parts.append(_bytes_part(data, mimetype, disposition="attachment", filename=filename))
+    cal_part = None
+    if calendar is not None:
+        cal_part = _text_part(calendar, "calendar", params={"method": "PUBLISH"}, disposition="attachment",
+                              filename="event.ics")
+        leaf_bytes.append(cal_part.as_bytes(policy=SMTP))
+
+    bounds = _Boundaries(msg_id, leaf_bytes)
+    if html_part is not None:
+        html_side = html_part
+        if image_parts:
+            html_side = _multipart("related", [html_part, *image_parts], bounds.next())
+        body = _multipart("alternative", [plain, html_side], bounds.next())
+    if attach_parts or cal_part is not None:
+        tail = [*attach_parts] + ([cal_part] if cal_part is not None else [])
+        body = _multipart("mixed", [body, *tail], bounds.next())
+
+    msg = EmailMessage(policy=SMTP)
+    msg["From"] = _addr(from_addr)
+    msg["To"] = _addr(to_addr)
+    msg["Subject"] = subject
+    msg["Date"] = format_datetime(date)
+    msg["Message-ID"] = msg_id
+    if reply_to:
+        msg["Reply-To"] = _addr(reply_to)
+    if in_reply_to:
+        msg["In-Reply-To"] = _angle(in_reply_to)
+    refs = [_angle(r) for r in references if r and r.strip()]
+    if refs:
+        msg["References"] = " ".join(refs)
+    for name, value in headers.items():
+        if name.lower() in _RESERVED:
+            raise ValueError(f"header {name!r} is set from compose()'s own arguments")
+        msg[name] = value
+    msg["MIME-Version"] = "1.0"
+    head = msg.as_bytes(policy=SMTP).rstrip(b"\r\n")  # the header block alone
+    return head + b"\r\n" + body.as_bytes(policy=SMTP)
+
+
+# --------------------------------------------------------------------------- iCalendar
+
+
+def ical_escape(text: str) -> str:
+    """RFC 5545 TEXT escaping: backslash, semicolon, comma, newlines."""
+    return (
+        text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+        .replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n")
+    )
+
+
+def fold_ical_line(line: str) -> str:
+    """Fold one content line at 75 octets (UTF-8, never inside a character); CRLF + space continues."""
+    data = line.encode("utf-8")
+    if len(data) <= 75:
+        return line
+    out: list[str] = []
+    chunk = ""
+    size = 0
+    limit = 75
+    for ch in line:
+        n = len(ch.encode("utf-8"))
+        if size + n > limit:
+            out.append(chunk)
+            chunk, size, limit = "", 0, 74  # continuation lines start with a space
+        chunk += ch
+        size += n
+    out.append(chunk)
+    return "\r\n ".join(out)
+
+
+def _utc(dt: datetime) -> str:
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def calendar_event(
+    *,
+    uid: str,
+    summary: str,
+    starts_utc: datetime,
+    description: str,
+    url: str | None = None,
+    ends_utc: datetime | None = None,
+    dtstamp_utc: datetime | None = None,
+) -> str:
+    """An RFC 5545 VCALENDAR (METHOD:PUBLISH) with one VEVENT, CRLF line ends, folded at 75 octets.
+
+    Times are written in UTC ``Z`` form (a naive datetime is taken as UTC).
+    DTSTAMP defaults to ``starts_utc`` so the same event gives the same text;
+    DTEND defaults to DTSTART (a deadline is a moment).
+    """
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//pbem//pbem play-by-email server//EN",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        "BEGIN:VEVENT",
+        f"UID:{ical_escape(uid)}",
+        f"DTSTAMP:{_utc(dtstamp_utc or starts_utc)}",
+        f"DTSTART:{_utc(starts_utc)}",
+        f"DTEND:{_utc(ends_utc or starts_utc)}",
+        f"SUMMARY:{ical_escape(summary)}",
+        f"DESCRIPTION:{ical_escape(description)}",
+    ]
+    if url:
+        lines.append(f"URL:{url}")
+    lines += ["TRANSP:TRANSPARENT", "END:VEVENT", "END:VCALENDAR"]
+    return "".join(fold_ical_line(line) + "\r\n" for line in lines)
+
+
+# --------------------------------------------------------------------------- loops
+
+
+def is_our_own(inbound, domain: str) -> bool:  # noqa: ANN001 - pbem.mail.inbound.Inbound
+    """True when ``inbound`` came from us: its From address or its Message-ID is in ``domain``
+    (or a subdomain). Use it to drop our own mail bounced or looped back.
+    """
+    try:
+        domain = domain.strip().lower().rstrip(".")
+        if not domain:
+            return False
+        for value in (inbound.from_addr, inbound.message_id):
+            if value and "@" in value:
+                host = value.rsplit("@", 1)[1].strip().strip(">").lower().rstrip(".")
+                if host == domain or host.endswith("." + domain):
+                    return True
+        return False
+    except Exception:
+        return False

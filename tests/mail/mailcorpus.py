@@ -1,0 +1,58 @@
+"""Shared helpers for the pbem.mail tests (imported as ``mailcorpus``; not a conftest, so the name stays unique).
+
+The real-mail corpus lives outside the repository (../shared/fixtures/emails, see
+its MANIFEST.md) and is read in place; tests that need it skip when it is absent.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "emails").resolve()
+
+
+def corpus_files(*patterns: str) -> list[Path]:
+    """Corpus files matching the glob patterns (relative to the corpus root); [] when absent."""
+    if not CORPUS.is_dir():
+        return []
+    out: set[Path] = set()
+    for pattern in patterns:
+        out.update(p for p in CORPUS.glob(pattern) if p.is_file() and not p.name.startswith("_"))
+    return sorted(out)
+
+
+#: complete RFC 5322 messages in the corpus (MANIFEST kind "msg")
+def message_files() -> list[Path]:
+    return corpus_files("**/*.eml", "cpython-test_email/*.txt")
+
+
+#: decoded plain-text bodies (MANIFEST kind "body")
+def body_files() -> list[Path]:
+    msgs = set(message_files())
+    trimmed = set(corpus_files("discourse-email_reply_trimmer/trimmed/*"))
+    files = corpus_files("*/*.txt", "*/emails/*.txt", "mailgun-talon/signature/emails/stripped/*_body")
+    return [p for p in files if p not in msgs and p not in trimmed and p.name != "MANIFEST.md"]
+
+
+def html_files() -> list[Path]:
+    return corpus_files("**/*.html")
+
+
+def rel(p: Path) -> str:
+    return str(p.relative_to(CORPUS))
+
+
+@pytest.fixture
+def corpus() -> Path:
+    if not CORPUS.is_dir():
+        pytest.skip(f"mail corpus not found at {CORPUS}")
+    return CORPUS
+
+
+def read_corpus(name: str) -> bytes:
+    path = CORPUS / name
+    if not path.is_file():
+        pytest.skip(f"mail corpus file {name} not found")
+    return path.read_bytes()
