@@ -78,9 +78,9 @@ def unit_names(scenario: Scenario) -> UnitNames:
 
 
 class _LineError(Exception):
-    def __init__(self, reason: str, kind: str = SYNTAX, suggestion: str | None = None, **args):
+    def __init__(self, reason: str, kind: str = SYNTAX, hint: str | None = None, **args):
         super().__init__(reason)
-        self.reason, self.kind, self.suggestion, self.args_ = reason, kind, suggestion, args
+        self.reason, self.kind, self.suggestion, self.args_ = reason, kind, hint, args
 
 
 def markers_for(scenario: Scenario, state: dict, role: str) -> list[str]:
