@@ -248,6 +248,8 @@ def parse_command_line(line: str) -> Command | None:
         if key is None:
             return wrong("SET TZ <zone>, SET LANG <en|fr>, SET REMINDERS <off|Nh> or SET ADDRESS <email>")
         values = args[1:]
+        if key == "ADDRESS" and len(values) > 1:
+            values = [" ".join(values)]  # SET ADDRESS Bob <bob@example.org>
         if len(values) != 1:
             if not explicit and len(values) != 0:
                 return None

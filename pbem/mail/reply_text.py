@@ -276,7 +276,9 @@ def _new_text(text: str) -> str:
             if keep[k] and lines[k].strip() and not _quoted(lines[k]) and len(lines[k]) <= 1000:
                 first = lines[k].lstrip()[:1]
                 if first.isalpha() or first == "*":
-                    if parse_command_line(lines[k]) is not None:
+                    cmd = parse_command_line(lines[k])
+                    # a well-formed command, or any ORDERS/PRESS/END line ("STATUS report expert" in a signature is not)
+                    if cmd is not None and (not cmd.problems or cmd.name in ("ORDERS", "PRESS", "END")):
                         seen = True
         command_after[0] = seen
         for k in soft:
