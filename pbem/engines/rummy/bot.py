@@ -1,0 +1,132 @@
+"""A random but legal player: it plans on a copy of the state in which the deck is hidden."""
+
+from __future__ import annotations
+
+from pbem.dice import Dice
+from pbem.engines.rummy import cards as C
+from pbem.engines.rummy import rules as R
+from pbem.engines.rummy.orders import steps_text
+
+
+def _candidates(st: dict, p: str) -> list[dict]:
+    """Plays worth trying now (most are legal; the caller tries them on the copy)."""
+    hand = [c for c in st["hands"][p] if not c.startswith(C.UNKNOWN)]
+    t = st["turn"]
+    playable = [c for c in hand if c not in t["picked"]]
+    out: list[dict] = []
+    by_key: dict[str, list[str]] = {}
+    for c in playable:
+        k = C.set_key(c)
+        if k:
+            by_key.setdefault(k, []).append(C.kind(c))
+    melds = {g["key"] for q in R.layoff_tables(st, p) for g in st["tables"][q] if len(g["cards"]) >= 3}
+    for k, kinds in by_key.items():
+        if len(kinds) >= 3:
+            out.append({"op": "meld", "cards": kinds})
+            if len(kinds) > 3:
+                out.append({"op": "meld", "cards": kinds[:3]})
+            if k.startswith("co-") and "scouts" in by_key:
+                out.append({"op": "meld", "cards": kinds + ["scout"]})
+        if k in melds:
+            for kind in dict.fromkeys(kinds):
+                out.append({"op": "layoff", "cards": [kind], "on": None})
+    if len(by_key.get("braves", [])) >= 3 and by_key.get("villages"):
+        out.append({"op": "meld", "cards": ["brave"] * 3 + ["village"]})
+    side = R.allies(st, p)
+    mine = [g for q in side for g in st["tables"][q]]
+    if "scouts" in by_key:
+        for g in mine:
+            if g["key"].startswith("co-") and not g.get("wild") and g["key"] in melds:
+                out.append({"op": "wild", "card": "scout", "company": g["key"][3:], "owner": None})
+    for c in dict.fromkeys(playable):
+        cat = C.category(c)
+        k = C.kind(c)
+        if cat == "chief":
+            out.append({"op": "play", "cards": [k], "on": None, "owner": None})
+        elif cat == "coup_stick":
+            for g in mine:
+                if g["key"] == "chief" and g["cards"][0] != C.SITTING_BULL and not g["on"]:
+                    out.append({"op": "play", "cards": [k], "on": g["cards"][0], "owner": None})
+        elif cat == "sundance":
+            out.append({"op": "play", "cards": [k], "on": C.SITTING_BULL, "owner": None})
+        elif cat == "village":
+            if any(g["key"] == "braves" and len(g["cards"]) == 3 for g in mine):
+                out.append({"op": "play", "cards": [k], "on": "braves", "owner": None})
+        elif cat == "staff":
+            if any(g["key"] == "custer" for g in mine):
+                out.append({"op": "play", "cards": [k], "on": "custer", "owner": None})
+        elif cat in C.SUPPORT and t["support"] is None:
+            out.append({"op": "play", "cards": [k], "on": None, "owner": None})
+    return out
+
+
+def _choices(st: dict, p: str, step: dict, dice: Dice, lab: str) -> dict:
+    """Sometimes spell out the choice a card forces (else the server's default stands)."""
+    if step["op"] != "play":
+        return step
+    cat = C.category(step["cards"][0]) if step["cards"][0] in C.CARDS else C.KINDS[step["cards"][0]]["category"]
+    if cat == "coup_stick":
+        r = dice.below(4, lab + " steal")
+        if r == 0:
+            q, units = R.default_steal(st, p)
+            if units:
+                step["steal"] = {"from": q, "cards": [u["kind"] for u in units]}
+        elif r == 1:
+            opp = R.opponents(st, p)
+            q = opp[dice.below(len(opp), lab + " steal from")]
+            units = R.best_steal(R.stealable(st, q))
+            step["steal"] = {"from": q, "cards": [u["kind"] for u in units][:1]} if units else {"nothing": True}
+    elif cat == "pick_two" and st["discard"] and dice.below(2, lab + " pick") == 0:
+        n = min(2, len(st["discard"]))
+        picks = dice.shuffle(list(st["discard"]), lab + " pick cards")[:n]
+        step["pick"] = [C.kind(x) for x in picks]
+    elif cat == "sabers" and dice.below(2, lab + " raid") == 0:
+        raid = {}
+        for q in R.opponents(st, p):
+            opts = ["braves", "none"] + (["bv"] if any(g["key"] == "bv" for g in st["tables"][q]) else [])
+            raid[q] = opts[dice.below(len(opts), lab + " raid " + q)]
+        step["raid"] = raid
+    return step
+
+
+def bot_orders(st: dict, p: str, dice: Dice) -> str:
+    if st.get("outcome") or p != st["player"]:
+        return ""
+    lab = f"bot H{st['hand_no']}.T{st['turn_no']}.{st['step']} {p}"
+    scratch = R.dry_copy(st)
+    t = scratch["turn"]
+    steps: list[dict] = []
+    if t["stage"] == "draw":
+        src = "discard" if st["discard"] and dice.below(5, lab + " source") == 0 else "deck"
+        step = {"op": "draw", "from": src}
+        R.apply_step(scratch, p, step, [])
+        steps.append(step)
+        if src == "deck" and dice.below(4, lab + " whole") == 0:
+            return steps_text(steps)  # only the draw: see the card, then play
+    for _ in range(12):
+        if dice.below(10, lab + " stop") < 2:
+            break
+        cands = _candidates(scratch, p)
+        done = False
+        while cands:
+            step = cands.pop(dice.below(len(cands), lab + " choose"))
+            step = _choices(scratch, p, step, dice, lab)
+            try:
+                R.apply_step(scratch, p, step, [], dry=True)
+            except R.Illegal:
+                continue
+            steps.append(step)
+            done = True
+            break
+        if not done:
+            break
+        if t["hoka"]:
+            steps.append({"op": "discard", "cards": [C.kind(c) for c in scratch["hands"][p] if not c.startswith(C.UNKNOWN)] or ["drawn"]})
+            return steps_text(steps)
+        if any(c.startswith(C.UNKNOWN) and c != t["drawn"] for c in scratch["hands"][p]):
+            return steps_text(steps)  # drew extra cards: look at them before going on
+    hand = scratch["hands"][p]
+    options = [c for c in hand if c != t["taken"]]
+    c = options[dice.below(len(options), lab + " discard")]
+    steps.append({"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]})
+    return steps_text(steps)

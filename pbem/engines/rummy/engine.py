@@ -1,0 +1,248 @@
+"""Little Bighorn Rummy (John Longstreet, Ft. Fairfield Games, 2012) played by mail.
+
+Turns are sequential: only the player whose turn it is is awaited. A mail may
+hold the whole turn (draw, melds, lay-offs, plays, discard) or only part of it;
+a partial turn is resolved at once and the same player is awaited again at a
+new phase id (``H2.T14`` -> ``H2.T14b``) with the card drawn told privately.
+See ``docs/games/rummy.md``.
+"""
+
+from __future__ import annotations
+
+from pbem.dice import Dice
+from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, event
+from pbem.engines.rummy import cards as C
+from pbem.engines.rummy import orders as O
+from pbem.engines.rummy import rules as R
+
+SCENARIOS = {
+    "two": ("Two players", ("p1", "p2"), None),
+    "three": ("Three players", ("p1", "p2", "p3"), None),
+    "four": ("Four players", ("p1", "p2", "p3", "p4"), None),
+    "teams": ("Four players in two teams (p1 & p3 against p2 & p4)", ("p1", "p2", "p3", "p4"), [["p1", "p3"], ["p2", "p4"]]),
+}
+
+
+def default_target(scenario: str) -> int:
+    if scenario == "teams":
+        return C.TARGETS["teams"]
+    return C.TARGETS[str(len(SCENARIOS[scenario][1]))]
+
+
+def phase_id(st: dict) -> str:
+    if st.get("outcome"):
+        return f"H{st['hand_no']}.END"
+    step = st["step"]
+    suffix = "" if step <= 1 else (chr(ord("a") + step - 1) if step <= 26 else f"z{step}")
+    return f"H{st['hand_no']}.T{st['turn_no']}{suffix}"
+
+
+def _group_view(groups: list[dict], g: dict) -> dict:
+    return {
+        "id": g["id"], "key": g["key"], "label": R.group_label(groups, g),
+        "cards": [C.card_view(c) for c in g["cards"]],
+        "wild": C.card_view(g["wild"]) if g.get("wild") else None,
+        "on": [C.card_view(c) for c in g.get("on", [])],
+        "escaped": bool(g.get("escaped")),
+        "points": R.group_points(g),
+    }
+
+
+class RummyEngine(Engine):
+    name = "rummy"
+    title = "Little Bighorn Rummy"
+    reveals_orders = False  # a turn's orders name cards still in the hand
+    seals_seeds = True  # see secret_seeds()
+
+    # -- setup ----------------------------------------------------------------------------
+    def scenarios(self) -> dict[str, Scenario]:
+        out = {}
+        for key, (title, roles, teams) in SCENARIOS.items():
+            out[key] = Scenario(
+                name=key, title=title, roles=roles,
+                description=f"{title}; the first to {default_target(key)} points wins (option 'target' to agree another).",
+                options={"target": None},
+            )
+        return out
+
+    def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
+        if scenario not in SCENARIOS:
+            raise ValueError(f"no scenario {scenario!r}")
+        _, roles, teams = SCENARIOS[scenario]
+        target = (options or {}).get("target") or default_target(scenario)
+        target = int(target)
+        if target < 1:
+            raise ValueError("the target score must be positive")
+        return R.new_game(scenario, list(roles), teams, target, dice, [])
+
+    # -- phases -----------------------------------------------------------------------------
+    def phase(self, state: dict) -> Phase:
+        if state.get("outcome"):
+            return Phase(id=phase_id(state), awaited=(), mode="sequential")
+        return Phase(id=phase_id(state), awaited=(state["player"],), mode="sequential", immediate=True, deadline="turn")
+
+    # -- orders ------------------------------------------------------------------------------
+    def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
+        steps, where, errors = O.read(text or "", state["roles"])
+        if state.get("outcome") or role != state["player"]:
+            if steps:
+                errors.insert(0, OrderError(where[0]["line"], where[0]["text"], "it is not your turn: %(player)s is to play", ILLEGAL,
+                                            None, {"player": state["player"] if not state.get("outcome") else "nobody"}))
+            return ParseResult(orders={"steps": []}, canonical="", errors=sorted(errors, key=lambda e: e.line))
+        scratch = R.dry_copy(state)
+        bad, _ = R.run_steps(scratch, role, steps, [], dry=True)
+        drop = set()
+        for i, e in bad:
+            drop.add(i)
+            line, txt = where[i]["line"], where[i]["text"]
+            if e.part and e.part in where[i]["parts"]:
+                line, txt = where[i]["parts"][e.part]
+            errors.append(OrderError(line, txt, e.msg, ILLEGAL, None, dict(e.args_)))
+        kept = [s for i, s in enumerate(steps) if i not in drop]
+        missing = []
+        if state["turn"]["stage"] == "draw" and not any(s["op"] == "draw" for s in kept):
+            missing.append("a draw: DRAW DECK or DRAW DISCARD (without one the server draws from the deck)")
+        return ParseResult(orders={"steps": kept}, canonical=O.steps_text(kept),
+                           errors=sorted(errors, key=lambda e: e.line), missing=missing)
+
+    def default_orders(self, state: dict, role: str) -> dict:
+        if state.get("outcome") or role != state["player"]:
+            return {"steps": []}
+        t = state["turn"]
+        if t["stage"] == "draw":
+            return {"steps": [{"op": "draw", "from": "deck"}, {"op": "discard", "cards": ["drawn"]}], "default": True}
+        c = R.fallback_discard(state, role)
+        if c is None:
+            return {"steps": [], "default": True}
+        return {"steps": [{"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]}], "default": True}
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        if state.get("outcome"):
+            return R.copy_state(state), []
+        st = R.copy_state(state)
+        p = st["player"]
+        label = phase_id(state)
+        mine = orders.get(p)
+        if mine is None:
+            mine = self.default_orders(state, p)
+        steps = list(mine.get("steps", []))
+        default = bool(mine.get("default"))
+        events: list[dict] = []
+        if default:
+            if st["turn"]["stage"] == "draw":
+                events.append(event("default", "%(player)s sent no orders in time: the server drew from the deck and discarded the drawn card for them.", player=p))
+            else:
+                events.append(event("default", "%(player)s sent no more orders in time: the server discarded for them.", player=p))
+        R.run_steps(st, p, steps, events, dry=False, default=default)
+        if st["turn"]["done"]:
+            R.end_turn(st, dice, label, events)
+        else:
+            st["step"] += 1
+            if st["turn"]["stage"] == "play":
+                events.append(event("waiting", "%(player)s continues the turn.", player=p))
+        return st, events
+
+    # -- what each role sees ---------------------------------------------------------------------
+    def view(self, state: dict, role: str | None) -> dict:
+        st = state
+        roles = st["roles"]
+        t = st["turn"]
+        v = {
+            "game": "rummy", "scenario": st["scenario"], "roles": list(roles), "teams": st.get("teams"),
+            "target": st["target"], "hand_no": st["hand_no"], "turn_no": st["turn_no"], "phase": phase_id(st),
+            "first": st["first"], "player": None if st.get("outcome") else st["player"], "stage": t["stage"],
+            "me": role,
+            "partner": next((q for q in R.allies(st, role)[1:]), None) if role in roles else None,
+            "hand_sizes": {p: len(st["hands"][p]) for p in roles},
+            "deck_size": len(st["deck"]),
+            "discard": [C.card_view(c) for c in st["discard"]],
+            "tables": {p: [_group_view(st["tables"][p], g) for g in st["tables"][p]] for p in roles},
+            "table_points": {p: R.score_table(st, p)[0] for p in roles},
+            "sundance": st["sundance"],
+            "this_turn": {
+                "taken": C.card_view(t["taken"]) if t["taken"] else None,
+                "support": C.card_view(t["support"]) if t["support"] else None,
+            },
+            "scores": [{"hand": s["hand"], "points": dict(s["points"]), "out": s["out"], "ended": s["ended"]} for s in st["scores"]],
+            "totals": dict(st["totals"]),
+            "sides": [{"members": s, "total": v} for s, v in R.side_totals(st)],
+            "outcome": st.get("outcome"),
+        }
+        if role in roles:
+            v["hand"] = [C.card_view(c) for c in C.sort_cards(st["hands"][role])]
+            if role == st["player"] and not st.get("outcome"):
+                drawn = t["drawn"]
+                v["this_turn"]["drawn"] = C.card_view(drawn) if drawn and drawn in st["hands"][role] else None
+                v["this_turn"]["picked"] = [C.card_view(c) for c in t["picked"] if c in st["hands"][role]]
+        elif role == MODERATOR:
+            v["hands"] = {p: [C.card_view(c) for c in C.sort_cards(st["hands"][p])] for p in roles}
+            v["deck"] = [C.card_view(c) for c in st["deck"]]
+            v["this_turn"]["drawn"] = C.card_view(t["drawn"]) if t["drawn"] else None
+            v["this_turn"]["picked"] = [C.card_view(c) for c in t["picked"]]
+            v["deal"] = st.get("deal")
+        return v
+
+    def outcome(self, state: dict) -> dict | None:
+        return state.get("outcome")
+
+    def order_template(self, state: dict, role: str) -> str:
+        if state.get("outcome"):
+            return "# The game is over."
+        if role != state["player"]:
+            return f"# It is {state['player']}'s turn: no orders are needed from you now."
+        t = state["turn"]
+        lines = []
+        if t["stage"] == "draw":
+            lines += ["DRAW DECK", "DISCARD drawn"]
+        else:
+            c = R.fallback_discard(state, role)
+            if c is not None:
+                lines.append("DISCARD " + ("drawn" if c == t["drawn"] else C.name(c)))
+        lines.append("# Your hand: " + _hand_text(state["hands"][role]))
+        if t["stage"] == "play" and t["drawn"] in state["hands"][role]:
+            lines.append("# You drew: " + C.name(t["drawn"]))
+        if state["discard"]:
+            lines.append("# Top of the discard pile: " + C.name(state["discard"][-1]))
+        lines.append("# Orders: DRAW DECK|DISCARD; MELD a, b, c; LAYOFF a; PLAY card [ON target]; DISCARD card|drawn (HELP for more)")
+        return "\n".join(lines)
+
+    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+        from pbem.engines.rummy.bot import bot_orders
+        return bot_orders(state, role, dice)
+
+    def picture(self, view: dict) -> bytes | None:
+        from pbem.engines.rummy.picture import draw
+        return draw(view)
+
+    def validate_state(self, state: dict) -> list[str]:
+        problems = []
+        try:
+            found = R.all_cards(state)
+        except (KeyError, TypeError) as e:
+            return [f"malformed state: {e!r}"]
+        if sorted(found) != sorted(C.ORDER):
+            missing = sorted(set(C.ORDER) - set(found))
+            extra = sorted(c for c in set(found) if found.count(c) > 1 or c not in C.CARDS)
+            problems.append(f"the 102 cards are not each in one place (missing {missing}, doubled or unknown {extra})")
+        if any(C.CUSTER in h for h in state["hands"].values()):
+            problems.append("Custer is in a hand: he is always played at once")
+        if C.CUSTER in state["discard"]:
+            problems.append("Custer is in the discard pile")
+        if not state.get("outcome") and state["player"] not in state["roles"]:
+            problems.append("the player to move is not a role")
+        return problems
+
+    def secret_seeds(self, state: dict) -> list[str]:
+        """Labels of the phases whose seeds must stay unpublished: the dice that shuffled
+        the hand now in play (``setup`` for the first hand). Once the hand ends the
+        engine reveals the deal (event ``deal_reveal``) and the seed may be published."""
+        if state.get("outcome") or not state.get("deal"):
+            return []
+        return [state["deal"]["phase"]]
+
+
+def _hand_text(ids) -> str:
+    counts: dict[str, int] = {}
+    for c in C.sort_cards(ids):
+        counts[C.kind(c)] = counts.get(C.kind(c), 0) + 1
+    return ", ".join(C.name(k) + (f" x{n}" if n > 1 else "") for k, n in counts.items()) or "(empty)"

@@ -1,0 +1,1003 @@
+"""Little Bighorn Rummy: the state and every rule, as plain functions on a mutable state.
+
+The engine (``engine.py``) copies the state before it calls anything here. Every
+action checks all its conditions first and raises :class:`Illegal` before it
+changes anything, so an illegal order leaves the state as it was.
+
+State (plain JSON)::
+
+    roles, teams (None or [[p1, p3], [p2, p4]]), scenario, target
+    hand_no, turn_no, step, first (who began this hand), player (whose turn)
+    hands {role: [card ids]}        secret: each role sees its own
+    deck [card ids], deck[0] on top secret: nobody sees it
+    discard [card ids], last on top public
+    tables {role: [group]}          public
+    turn {stage draw|play, drawn, taken, support, picked, hoka, done, out}
+    sundance (bool: the Sundance is on Sitting Bull this hand)
+    gid (next group number), deal {hand, phase, labels, decks} (secret until the hand ends)
+    scores [{hand, points {role: n}, detail, out, ended}], totals {role: n}
+    outcome (None or the outcome dict)
+
+A table group: ``{"id": "g4", "key": k, "cards": [...]}`` with ``key`` one of
+``co-C`` (a company; ``wild`` holds its Scout), ``staff``, ``scouts``, ``braves``,
+``villages``, ``bv`` (three Braves and a Village, locked), ``lone`` (a raided
+Village), ``chief`` (``on`` holds its Coup Stick or Sundance), ``custer`` (``on``
+holds the Staff played on him, ``escaped``), ``support`` (the support cards played).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from pbem.engines.base import event
+from pbem.engines.rummy import cards as C
+
+HAND_SIZE = {2: 12, 3: 11, 4: 10}
+STEAL_POINTS = 3
+RAID_BRAVES = 3
+ESCAPE_POINTS = 4
+SET_KEYS = ("staff", "scouts", "braves", "villages")
+KEY_LABEL = {"staff": "Staff", "scouts": "Scouts", "braves": "Braves", "villages": "Villages",
+             "bv": "Braves/Village", "lone": "Raided Village", "custer": "Custer", "support": "Support cards"}
+
+
+class Illegal(Exception):
+    """An order the rules forbid: ``msg`` is a message id, ``args`` its arguments.
+    ``part`` names the choice line it belongs to (steal, pick, raid) if not the order itself."""
+
+    def __init__(self, msg: str, part: str | None = None, **args):
+        super().__init__(msg % args if args else msg)
+        self.msg, self.args_, self.part = msg, args, part
+
+
+class Unknown(Exception):
+    """The orders check met a card it cannot see (the card drawn from the deck)."""
+
+
+# -- seats and sides ----------------------------------------------------------------
+def allies(st: dict, p: str) -> list[str]:
+    """p and, in the team game, p's partner (p first)."""
+    if st.get("teams"):
+        for team in st["teams"]:
+            if p in team:
+                return [p] + [q for q in team if q != p]
+    return [p]
+
+
+def opponents(st: dict, p: str) -> list[str]:
+    """The other side, in seat order starting after p."""
+    mine = allies(st, p)
+    n, i = len(st["roles"]), st["roles"].index(p)
+    seq = [st["roles"][(i + k) % n] for k in range(1, n)]
+    return [q for q in seq if q not in mine]
+
+
+def layoff_tables(st: dict, p: str) -> list[str]:
+    """Whose melds p may lay off on: everyone's; in the team game only p's side."""
+    return allies(st, p) if st.get("teams") else list(st["roles"])
+
+
+def sides(st: dict) -> list[list[str]]:
+    return [list(t) for t in st["teams"]] if st.get("teams") else [[p] for p in st["roles"]]
+
+
+def next_seat(st: dict, p: str) -> str:
+    roles = st["roles"]
+    return roles[(roles.index(p) + 1) % len(roles)]
+
+
+# -- groups ---------------------------------------------------------------------------
+def group_label(groups: list[dict], g: dict) -> str:
+    key = g["key"]
+    if key == "chief":
+        return C.name(g["cards"][0])
+    base = "Co. " + key[3:] if key.startswith("co-") else KEY_LABEL.get(key, key)
+    same = [x for x in groups if x["key"] == key]
+    if len(same) > 1:
+        return f"{base} {same.index(g) + 1}"
+    return base
+
+
+def new_group(st: dict, p: str, key: str, cards: list[str], **extra) -> dict:
+    g = {"id": f"g{st['gid']}", "key": key, "cards": list(cards)}
+    g.update(extra)
+    st["gid"] += 1
+    st["tables"][p].append(g)
+    return g
+
+
+def is_meld(g: dict) -> bool:
+    """An established meld others may lay off on: three or more of one kind, not locked."""
+    return (g["key"].startswith("co-") or g["key"] in SET_KEYS) and len(g["cards"]) >= 3
+
+
+def meld_exists(st: dict, key: str, tables) -> bool:
+    return any(g["key"] == key and len(g["cards"]) >= 3 for q in tables for g in st["tables"][q])
+
+
+def card_value(g: dict, cid: str) -> int:
+    """What a card is worth where it lies."""
+    key = g["key"]
+    if g.get("wild") == cid:
+        return 1
+    if key == "scouts":
+        return 2
+    if key == "bv":
+        return 2 if C.category(cid) == "village" else 1
+    if key == "lone":
+        return 1
+    return C.points(cid)
+
+
+def group_points(g: dict) -> int:
+    key = g["key"]
+    if key == "custer":
+        return (0 if g.get("escaped") else C.points(C.CUSTER)) + sum(C.points(c) for c in g["on"])
+    if key == "chief":
+        return sum(C.points(c) for c in g["cards"] + g["on"])
+    total = sum(card_value(g, c) for c in g["cards"])
+    if g.get("wild"):
+        total += 1
+    return total
+
+
+def score_table(st: dict, p: str) -> tuple[int, list[dict]]:
+    detail = []
+    groups = st["tables"][p]
+    for g in groups:
+        detail.append({"group": group_label(groups, g), "points": group_points(g)})
+    return sum(d["points"] for d in detail), detail
+
+
+def table_cards(g: dict) -> list[str]:
+    return g["cards"] + g.get("on", []) + ([g["wild"]] if g.get("wild") else [])
+
+
+# -- hands ------------------------------------------------------------------------------
+def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list[str]:
+    """Distinct card ids in p's hand for the kinds named (``drawn`` = the card drawn this turn)."""
+    hand = st["hands"][p]
+    t = st["turn"]
+    used: list[str] = []
+    for k in kinds:
+        if k == "drawn":
+            d = t["drawn"]
+            if d is None:
+                raise Illegal("you have drawn no card this turn")
+            if d.startswith(C.UNKNOWN):
+                raise Unknown()
+            if d not in hand or d in used:
+                raise Illegal("the card you drew is no longer in your hand")
+            if purpose == "play" and d in t["picked"]:
+                raise Illegal("%(card)s was picked from the discard pile this turn: it may not be played before your next turn", card=C.name(d))
+            used.append(d)
+            continue
+        cands = [c for c in hand if C.KIND_OF.get(c) == k and c not in used]
+        if not cands:
+            if t["drawn"] and t["drawn"].startswith(C.UNKNOWN):
+                raise Illegal("you do not hold %(card)s (write 'drawn' for the card you draw from the deck)", card=C.name(k))
+            raise Illegal("you do not hold %(card)s", card=C.name(k))
+        if purpose == "play":
+            ok = [c for c in cands if c not in t["picked"]]
+            if not ok:
+                raise Illegal("%(card)s was picked from the discard pile this turn: it may not be played before your next turn", card=C.name(k))
+            ok.sort(key=lambda c: c != t["taken"])
+        else:
+            ok = sorted(cands, key=lambda c: c == t["taken"])
+        used.append(ok[0])
+    return used
+
+
+def _keeps_a_discard(st: dict, p: str, used: list[str]) -> None:
+    t = st["turn"]
+    left = [c for c in st["hands"][p] if c not in used and c != t["taken"]]
+    if not left:
+        raise Illegal("you must keep a card to discard: a player goes out only by discarding the last card")
+
+
+def _remove(st: dict, p: str, ids: list[str]) -> None:
+    hand = st["hands"][p]
+    for c in ids:
+        hand.remove(c)
+
+
+def _names(ids) -> str:
+    return ", ".join(C.name(c) for c in ids)
+
+
+def _add_to_hand(st: dict, p: str, cid: str) -> None:
+    st["hands"][p].append(cid)
+
+
+# -- the deck -------------------------------------------------------------------------
+def _custer_to_table(st: dict, p: str, events: list, when: str) -> None:
+    st["hands"][p] = [c for c in st["hands"][p] if c != C.CUSTER]
+    new_group(st, p, "custer", [C.CUSTER], on=[], escaped=False)
+    if when == "deal":
+        events.append(event("custer", "%(player)s was dealt Lt. Col. Custer and plays him to the table at once, then draws a card to replace him.", player=p))
+    else:
+        events.append(event("custer", "%(player)s drew Lt. Col. Custer and plays him to the table at once, then draws again.", player=p))
+
+
+def draw_from_deck(st: dict, p: str, events: list) -> str | None:
+    """The top card of the deck into p's hand; Custer goes to p's table and p draws again.
+    None when the deck ran out."""
+    deck = st["deck"]
+    while deck:
+        c = deck.pop(0)
+        if c == C.CUSTER:
+            _custer_to_table(st, p, events, "draw")
+            continue
+        _add_to_hand(st, p, c)
+        return c
+    return None
+
+
+# -- the turn ---------------------------------------------------------------------------
+def new_turn() -> dict:
+    return {"stage": "draw", "drawn": None, "taken": None, "support": None, "picked": [],
+            "hoka": False, "done": False, "out": False}
+
+
+def do_draw(st: dict, p: str, source: str, events: list) -> None:
+    t = st["turn"]
+    if t["stage"] != "draw":
+        raise Illegal("you have already drawn this turn")
+    if source == "discard":
+        if not st["discard"]:
+            raise Illegal("the discard pile is empty: draw from the deck")
+        c = st["discard"].pop()
+        _add_to_hand(st, p, c)
+        t["taken"] = t["drawn"] = c
+        t["stage"] = "play"
+        events.append(event("draw", "%(player)s takes %(card)s from the discard pile.", player=p, card=C.name(c), id=c, source="discard"))
+        return
+    if not st["deck"]:
+        raise Illegal("the deck is empty")
+    events.append(event("draw", "%(player)s draws from the deck.", player=p, source="deck"))
+    c = draw_from_deck(st, p, events)
+    t["drawn"] = c
+    t["stage"] = "play"
+    if c is not None and not c.startswith(C.UNKNOWN):
+        events.append(event("drawn", "You draw %(card)s.", to=[p], player=p, card=C.name(c), id=c))
+    if not st["deck"]:
+        events.append(event("deck_out", "%(player)s has drawn the last card of the deck: the hand ends after this turn.", player=p))
+
+
+def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
+    ids = _pick_ids(st, p, kinds)
+    if len(ids) < 3:
+        raise Illegal("a meld needs three cards or more")
+    keys = [C.set_key(c) for c in ids]
+    for c, k in zip(ids, keys):
+        if k is None:
+            raise Illegal("%(card)s is not a set card: it cannot be melded", card=C.name(c))
+    braves = [c for c, k in zip(ids, keys) if k == "braves"]
+    villages = [c for c, k in zip(ids, keys) if k == "villages"]
+    scouts = [c for c, k in zip(ids, keys) if k == "scouts"]
+    company = {k for k in keys if k.startswith("co-")}
+    wild = None
+    if len(braves) == 3 and len(villages) == 1 and len(ids) == 4:
+        key = "bv"
+    elif len(set(keys)) == 1:
+        key = keys[0]
+    elif len(company) == 1 and len(scouts) >= 1 and len(company) + 1 == len(set(keys)):
+        key = next(iter(company))
+        naturals = [c for c in ids if C.set_key(c) == key]
+        if len(scouts) > 1:
+            raise Illegal("only one Scout may join a company as a wild card")
+        if len(naturals) < 3:
+            raise Illegal("a Scout joins only a full company meld: three company cards or more besides the Scout")
+        if _company_has_scout(st, key):
+            raise Illegal("%(company)s already has its Scout on a table: one Scout per company", company="Co. " + key[3:])
+        wild = scouts[0]
+        ids = naturals
+    else:
+        raise Illegal("a meld is three or more cards of one category (one company, Staff, Scouts, Braves or Villages), or three Braves and a Village")
+    _keeps_a_discard(st, p, ids + ([wild] if wild else []))
+    _remove(st, p, ids + ([wild] if wild else []))
+    if key == "bv":
+        g = new_group(st, p, "bv", braves + villages)
+    elif wild:
+        g = new_group(st, p, key, ids, wild=wild)
+    else:
+        g = new_group(st, p, key, ids)
+    events.append(event("meld", "%(player)s melds %(cards)s.", player=p, cards=_names(table_cards(g)),
+                        ids=table_cards(g), group=group_label(st["tables"][p], g)))
+
+
+def _company_has_scout(st: dict, key: str) -> bool:
+    return any(g["key"] == key and g.get("wild") for q in st["roles"] for g in st["tables"][q])
+
+
+def _own_group(st: dict, p: str, key: str) -> dict | None:
+    for g in st["tables"][p]:
+        if g["key"] == key:
+            return g
+    return None
+
+
+def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) -> None:
+    ids = _pick_ids(st, p, kinds)
+    tables = layoff_tables(st, p)
+    if on is not None:
+        if on not in st["roles"]:
+            raise Illegal("there is no player %(player)s", player=on)
+        if on not in tables:
+            raise Illegal("in the team game you lay off only on your own side's melds, not on %(player)s's", player=on)
+        tables = [on]
+    for c in ids:
+        key = C.set_key(c)
+        if key is None:
+            raise Illegal("%(card)s is not a set card: only set cards are laid off", card=C.name(c))
+        if key == "braves" and not meld_exists(st, "braves", tables):
+            raise Illegal("no open meld of Braves to lay off on (a locked Braves/Village meld takes no more cards): meld three Braves first")
+        if key == "villages" and not meld_exists(st, "villages", tables):
+            raise Illegal("no meld of Villages to lay off on (a Village locks three Braves with PLAY Village ON Braves)")
+        if not meld_exists(st, key, tables):
+            if on:
+                raise Illegal("there is no meld of %(meld)s on %(player)s's table to lay %(card)s off on",
+                              meld=_key_name(key), card=C.name(c), player=on)
+            raise Illegal("there is no meld of %(meld)s on any table you may play on to lay %(card)s off on",
+                          meld=_key_name(key), card=C.name(c))
+    _keeps_a_discard(st, p, ids)
+    _remove(st, p, ids)
+    for c in ids:
+        key = C.set_key(c)
+        g = _own_group(st, p, key)
+        if g is None:
+            new_group(st, p, key, [c])
+        else:
+            g["cards"].append(c)
+    events.append(event("layoff", "%(player)s lays off %(cards)s.", player=p, cards=_names(ids), ids=ids))
+
+
+def _key_name(key: str) -> str:
+    return "Co. " + key[3:] if key.startswith("co-") else KEY_LABEL.get(key, key)
+
+
+def do_wild(st: dict, p: str, kind: str, company: str, owner: str | None, events: list) -> None:
+    (c,) = _pick_ids(st, p, [kind])
+    key = "co-" + company
+    if C.category(c) != "scout":
+        if C.set_key(c) == key:  # "LAYOFF drawn ON Co. C" when the drawn card is a Co. C card
+            do_layoff(st, p, [kind], None, events)
+            return
+        raise Illegal("only a Scout is a wild card")
+    side = allies(st, p)
+    if owner is not None and owner not in side:
+        raise Illegal("a Scout joins a company card on your own side's table")
+    targets = [owner] if owner else side
+    g = next((x for q in targets for x in st["tables"][q] if x["key"] == key), None)
+    if g is None:
+        raise Illegal("there is no Co. %(company)s card on your table for the Scout to join: lay one down first", company=company)
+    if g.get("wild"):
+        raise Illegal("Co. %(company)s already has its Scout", company=company)
+    if not meld_exists(st, key, layoff_tables(st, p)):
+        raise Illegal("a Scout joins only a full company: Co. %(company)s is not melded three cards strong on any table you may play on", company=company)
+    if _company_has_scout(st, key):
+        raise Illegal("Co. %(company)s already has its Scout on a table: one Scout per company", company=company)
+    _keeps_a_discard(st, p, [c])
+    _remove(st, p, [c])
+    g["wild"] = c
+    events.append(event("wild", "%(player)s adds a Scout to Co. %(company)s as a wild card.", player=p, company=company, id=c))
+
+
+def _find_target(st: dict, p: str, owner: str | None, pred, what: str) -> tuple[str, dict]:
+    side = allies(st, p)
+    if owner is not None and owner not in side:
+        if st.get("teams"):
+            raise Illegal("you play on %(what)s only on your own table or your partner's", what=what)
+        raise Illegal("you play on %(what)s only on your own table", what=what)
+    for q in ([owner] if owner else side):
+        for g in st["tables"][q]:
+            if pred(g):
+                return q, g
+    if st.get("teams"):
+        raise Illegal("there is no %(what)s on your table or your partner's", what=what)
+    raise Illegal("there is no %(what)s on your table", what=what)
+
+
+def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> None:
+    kinds = step["cards"]
+    ids = _pick_ids(st, p, kinds)
+    cats = {C.category(c) for c in ids}
+    on = step.get("on")
+    owner = step.get("owner")
+    if len(ids) > 1 and cats != {"staff"}:
+        raise Illegal("play one card at a time (several only for Staff played on Custer)")
+    c = ids[0]
+    cat = C.category(c)
+    if cat == "staff":
+        if on not in (None, "custer"):
+            raise Illegal("Staff cards are played on Custer (or melded)")
+        _staff_on_custer(st, p, ids, owner, events)
+        return
+    if cat == "chief":
+        if on is not None:
+            raise Illegal("a Chief is played alone to your table")
+        _keeps_a_discard(st, p, ids)
+        _remove(st, p, ids)
+        new_group(st, p, "chief", [c], on=[])
+        events.append(event("chief", "%(player)s plays the chief %(card)s.", player=p, card=C.name(c), id=c))
+        return
+    if cat == "coup_stick":
+        _coup_stick(st, p, c, step, events)
+        return
+    if cat == "sundance":
+        if on not in (None, C.SITTING_BULL):
+            raise Illegal("the Sundance is played only on Sitting Bull")
+        q, g = _find_target(st, p, owner, lambda g: g["key"] == "chief" and g["cards"][0] == C.SITTING_BULL, "Sitting Bull")
+        if any(C.category(x) == "sundance" for x in g["on"]):
+            raise Illegal("the Sundance is already on Sitting Bull")
+        _keeps_a_discard(st, p, ids)
+        _remove(st, p, ids)
+        g["on"].append(c)
+        st["sundance"] = True
+        events.append(event("sundance", "%(player)s plays the Sundance on Sitting Bull: from now on no Custer can escape this hand.", player=p, owner=q))
+        return
+    if cat == "village":
+        if on is None or not on.startswith("braves"):
+            raise Illegal("a single Village is played ON three Braves (PLAY Village ON Braves); to lay it off on a meld of Villages write LAYOFF")
+        _village_on_braves(st, p, c, on, owner, events)
+        return
+    if cat in C.SUPPORT:
+        if on is not None:
+            raise Illegal("%(card)s is played alone", card=C.name(c))
+        _support(st, p, c, step, events, dry)
+        return
+    if C.set_key(c):
+        raise Illegal("%(card)s is a set card: MELD it or LAYOFF it", card=C.name(c))
+    raise Illegal("%(card)s cannot be played", card=C.name(c))
+
+
+def _staff_on_custer(st: dict, p: str, ids: list[str], owner: str | None, events: list) -> None:
+    q, g = _find_target(st, p, owner, lambda g: g["key"] == "custer", "Custer")
+    _keeps_a_discard(st, p, ids)
+    _remove(st, p, ids)
+    g["on"].extend(ids)
+    events.append(event("staff", "%(player)s plays %(cards)s on Custer.", player=p, cards=_names(ids), ids=ids, owner=q))
+    pts = sum(C.points(x) for x in g["on"])
+    if not g["escaped"]:
+        if st["sundance"]:
+            events.append(event("no_escape", "The Sundance has been played: Custer cannot escape (the Staff on him still score)."))
+        elif pts >= ESCAPE_POINTS:
+            g["escaped"] = True
+            events.append(event("escape", "Custer escapes: %(points)s points of Staff are on him. He no longer counts -20 this hand.", points=pts, owner=q))
+
+
+def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, events: list) -> None:
+    which = on.split()[1:]
+    n = int(which[0]) if which and which[0].isdigit() else None
+    side = allies(st, p)
+    if owner is not None and owner not in side:
+        raise Illegal("a Village locks three Braves on your own side's table only")
+    cands = []
+    for q in ([owner] if owner else side):
+        braves = [g for g in st["tables"][q] if g["key"] == "braves"]
+        if n is not None:
+            if 1 <= n <= len(braves):
+                cands.append((q, braves[n - 1]))
+        else:
+            cands.extend((q, g) for g in braves)
+    fit = [(q, g) for q, g in cands if len(g["cards"]) == 3]
+    if not fit:
+        if cands:
+            raise Illegal("a Village locks a meld of exactly three Braves")
+        raise Illegal("there is no meld of three Braves on your table for the Village")
+    q, g = fit[0]
+    _keeps_a_discard(st, p, [c])
+    _remove(st, p, [c])
+    g["key"] = "bv"
+    g["cards"].append(c)
+    events.append(event("lock", "%(player)s plays a Village on three Braves: a locked Braves/Village meld worth 5.", player=p, owner=q))
+
+
+# -- Chiefs and Coup Sticks ---------------------------------------------------------------
+def stealable(st: dict, q: str) -> list[dict]:
+    """The cards a Coup Stick may take from q's table, each with its worth there.
+    Immune: Braves/Village melds (and a raided Village), a Chief with a Coup Stick,
+    Custer and the Staff on him. A Chief goes with his Sundance, if any."""
+    units = []
+    for g in st["tables"][q]:
+        key = g["key"]
+        if key in ("bv", "lone", "custer"):
+            continue
+        if key == "chief":
+            if any(C.category(x) == "coup_stick" for x in g["on"]):
+                continue
+            units.append({"kind": C.kind(g["cards"][0]), "value": group_points(g), "gid": g["id"], "card": g["cards"][0], "chief": True})
+            continue
+        for c in g["cards"]:
+            units.append({"kind": C.kind(c), "value": card_value(g, c), "gid": g["id"], "card": c})
+        if g.get("wild"):
+            units.append({"kind": C.kind(g["wild"]), "value": 1, "gid": g["id"], "card": g["wild"]})
+    return units
+
+
+def best_steal(units: list[dict]) -> list[dict]:
+    """The most points up to three, fewest cards, first on the table first."""
+    ones = [u for u in units if u["value"] == 1]
+    twos = [u for u in units if u["value"] == 2]
+    threes = [u for u in units if u["value"] == 3]
+    for combo in ([threes[:1]] if threes else []) + ([twos[:1] + ones[:1]] if twos and ones else []) \
+            + ([ones[:3]] if len(ones) >= 3 else []) + ([twos[:1]] if twos else []) \
+            + ([ones[:2]] if len(ones) >= 2 else []) + ([ones[:1]] if ones else []):
+        return combo
+    return []
+
+
+def default_steal(st: dict, p: str) -> tuple[str | None, list[dict]]:
+    best_q, best, best_v = None, [], 0
+    for q in opponents(st, p):
+        units = best_steal(stealable(st, q))
+        v = sum(u["value"] for u in units)
+        if v > best_v:
+            best_q, best, best_v = q, units, v
+    return best_q, best
+
+
+def _choose_steal(st: dict, p: str, spec: dict | None) -> tuple[str | None, list[dict]]:
+    if spec is None:
+        return default_steal(st, p)
+    if spec.get("nothing"):
+        return None, []
+    q = spec["from"]
+    if q not in st["roles"]:
+        raise Illegal("there is no player %(player)s", part="steal", player=q)
+    if q in allies(st, p):
+        raise Illegal("a Coup Stick steals from an opponent's table", part="steal")
+    units = stealable(st, q)
+    chosen: list[dict] = []
+    for k in spec["cards"]:
+        cands = [u for u in units if u["kind"] == k and u not in chosen]
+        if not cands:
+            if any(c for g in st["tables"][q] for c in table_cards(g) if C.kind(c) == k):
+                raise Illegal("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)",
+                              part="steal", card=C.name(k), player=q)
+            raise Illegal("%(player)s has no %(card)s on the table to steal", part="steal", card=C.name(k), player=q)
+        cands.sort(key=lambda u: -u["value"])
+        chosen.append(cands[0])
+    total = sum(u["value"] for u in chosen)
+    if total > STEAL_POINTS:
+        raise Illegal("a Coup Stick steals at most three points' worth of cards (these are worth %(points)s)", part="steal", points=total)
+    return q, chosen
+
+
+def _coup_stick(st: dict, p: str, c: str, step: dict, events: list) -> None:
+    on = step.get("on")
+    if on is None or on not in C.CHIEFS:
+        raise Illegal("a Coup Stick is played ON a Chief: PLAY Coup Stick ON <chief>")
+    if on == C.SITTING_BULL:
+        raise Illegal("a Coup Stick may not be played on Sitting Bull")
+    q, g = _find_target(st, p, step.get("owner"), lambda g: g["key"] == "chief" and g["cards"][0] == on, C.name(on))
+    if any(C.category(x) == "coup_stick" for x in g["on"]):
+        raise Illegal("%(chief)s already has a Coup Stick: one per Chief", chief=C.name(on))
+    _keeps_a_discard(st, p, [c])
+    victim, units = _choose_steal(st, p, step.get("steal"))
+    _remove(st, p, [c])
+    g["on"].append(c)
+    events.append(event("coup_stick", "%(player)s plays a Coup Stick on %(chief)s.", player=p, chief=C.name(on), owner=q))
+    if not units:
+        if step.get("steal", {}) and step["steal"].get("nothing"):
+            events.append(event("steal", "%(player)s steals nothing.", player=p, points=0, ids=[]))
+        else:
+            events.append(event("steal", "There is nothing %(player)s may steal.", player=p, points=0, ids=[]))
+        return
+    moved = _take_units(st, victim, units)
+    for item in moved:
+        _place(st, p, item)
+    ids = [i for item in moved for i in item["cards"]]
+    events.append(event("steal", "%(player)s steals %(cards)s (%(points)s points) from %(victim)s's table.",
+                        player=p, victim=victim, cards=_names(ids), ids=ids, points=sum(u["value"] for u in units)))
+
+
+def _take_units(st: dict, q: str, units: list[dict]) -> list[dict]:
+    moved = []
+    groups = st["tables"][q]
+    for u in units:
+        g = next(x for x in groups if x["id"] == u["gid"])
+        if u.get("chief"):
+            groups.remove(g)
+            moved.append({"chief": True, "cards": [g["cards"][0]] + g["on"]})
+            continue
+        if g.get("wild") == u["card"]:
+            g["wild"] = None
+        else:
+            g["cards"].remove(u["card"])
+        moved.append({"cards": [u["card"]]})
+    st["tables"][q] = [g for g in groups if g["cards"] or g.get("wild")]
+    return moved
+
+
+def _place(st: dict, p: str, item: dict) -> None:
+    """A stolen card onto the thief's table, beside cards of its kind."""
+    if item.get("chief"):
+        new_group(st, p, "chief", item["cards"][:1], on=item["cards"][1:])
+        return
+    c = item["cards"][0]
+    key = C.set_key(c)
+    if key is None:
+        key = "support"
+    g = _own_group(st, p, key)
+    if g is None:
+        new_group(st, p, key, [c])
+    else:
+        g["cards"].append(c)
+
+
+# -- support cards --------------------------------------------------------------------------
+def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> None:
+    t = st["turn"]
+    cat = C.category(c)
+    if t["support"] is not None:
+        raise Illegal("only one support card per turn (you played %(card)s)", card=C.name(t["support"]))
+    if cat == "hoka_hey":
+        left = [x for x in st["hands"][p] if x != c]
+        if not 1 <= len(left) <= 2:
+            raise Illegal("Hóka Héy is played only when you can then go out by discarding your last one or two cards (you would hold %(n)s)", n=len(left))
+    else:
+        _keeps_a_discard(st, p, [c])
+    pick = raid = None
+    if cat == "pick_two":
+        pick = _choose_pick(st, step.get("pick"))
+    elif cat == "sabers":
+        raid = _choose_raid(st, p, step.get("raid"))
+    _remove(st, p, [c])
+    g = _own_group(st, p, "support")
+    if g is None:
+        new_group(st, p, "support", [c])
+    else:
+        g["cards"].append(c)
+    t["support"] = c
+    if cat == "draw_two":
+        events.append(event("support", "%(player)s plays %(card)s and draws two cards.", player=p, card=C.name(c), id=c))
+        got = []
+        for _ in range(2):
+            x = draw_from_deck(st, p, events)
+            if x is None:
+                break
+            got.append(x)
+        if got and not dry:
+            events.append(event("drawn", "You draw %(cards)s.", to=[p], player=p, cards=_names(got), ids=got))
+        if len(got) < 2:
+            events.append(event("deck_short", "The deck held only %(n)s of the two cards.", n=len(got)))
+        if not st["deck"]:
+            events.append(event("deck_out", "%(player)s has drawn the last card of the deck: the hand ends after this turn.", player=p))
+    elif cat == "pick_two":
+        for x in pick:
+            st["discard"].remove(x)
+            _add_to_hand(st, p, x)
+        t["picked"].extend(pick)
+        events.append(event("support", "%(player)s plays %(card)s and picks %(cards)s from the discard pile (they may not be played this turn).",
+                            player=p, card=C.name(c), id=c, cards=_names(pick) or "-", ids=pick))
+    elif cat == "sabers":
+        events.append(event("support", "%(player)s plays %(card)s.", player=p, card=C.name(c), id=c))
+        for q, what in raid:
+            _raid(st, q, what, events)
+    elif cat == "hoka_hey":
+        t["hoka"] = True
+        events.append(event("support", "%(player)s plays %(card)s and goes out.", player=p, card=C.name(c), id=c))
+
+
+def _choose_pick(st: dict, spec: list[str] | None) -> list[str]:
+    pile = st["discard"]
+    if spec is None:
+        ranked = sorted(range(len(pile)), key=lambda i: (-C.points(pile[i]), -i))
+        return [pile[i] for i in ranked[:2]]
+    if len(spec) > 2:
+        raise Illegal("pick at most two cards", part="pick")
+    chosen: list[str] = []
+    for k in spec:
+        cands = [x for x in reversed(pile) if C.KIND_OF.get(x) == k and x not in chosen]
+        if not cands:
+            raise Illegal("there is no %(card)s in the discard pile", part="pick", card=C.name(k))
+        chosen.append(cands[0])
+    return chosen
+
+
+def _raid_default(st: dict, q: str) -> str:
+    return "bv" if any(g["key"] == "bv" for g in st["tables"][q]) else "braves"
+
+
+def _choose_raid(st: dict, p: str, spec: dict | None) -> list[tuple[str, str]]:
+    spec = spec or {}
+    opp = opponents(st, p)
+    for q, what in spec.items():
+        if q not in opp:
+            raise Illegal("Sabers raid only the opponents' tables, not %(player)s's", part="raid", player=q)
+        if what == "bv" and not any(g["key"] == "bv" for g in st["tables"][q]):
+            raise Illegal("%(player)s has no Braves/Village meld", part="raid", player=q)
+    return [(q, spec.get(q) or _raid_default(st, q)) for q in opp]
+
+
+def _raid(st: dict, q: str, what: str, events: list) -> None:
+    groups = st["tables"][q]
+    removed: list[str] = []
+    if what == "none":
+        events.append(event("raid", "The Sabers spare %(victim)s.", victim=q, ids=[]))
+        return
+    if what == "bv":
+        g = next(x for x in groups if x["key"] == "bv")
+        braves = [c for c in g["cards"] if C.category(c) == "brave"]
+        removed = braves[:RAID_BRAVES]
+        g["cards"] = [c for c in g["cards"] if c not in removed]
+        g["key"] = "lone"
+    else:
+        for g in groups:
+            if g["key"] != "braves":
+                continue
+            while g["cards"] and len(removed) < RAID_BRAVES:
+                removed.append(g["cards"].pop())
+        st["tables"][q] = [g for g in groups if g["cards"] or g.get("wild")]
+    st["discard"].extend(removed)
+    if what == "bv":
+        events.append(event("raid", "The Sabers raid %(victim)s's Braves/Village meld: %(n)s Braves go to the discard pile, a lone Village worth 1 remains.",
+                            victim=q, n=len(removed), ids=removed))
+    else:
+        events.append(event("raid", "The Sabers remove %(n)s Braves from %(victim)s's table to the discard pile.", victim=q, n=len(removed), ids=removed))
+
+
+# -- the discard ----------------------------------------------------------------------------------
+def do_discard(st: dict, p: str, kinds: list[str], events: list) -> None:
+    t = st["turn"]
+    hand = st["hands"][p]
+    if t["hoka"]:
+        gone = list(hand)
+        hand.clear()
+        st["discard"].extend(gone)
+        t["done"] = t["out"] = True
+        events.append(event("discard", "%(player)s discards %(cards)s and goes out.", player=p, cards=_names(gone), ids=gone, out=True))
+        return
+    if len(kinds) != 1:
+        raise Illegal("discard exactly one card (one or two only after Hóka Héy)")
+    (c,) = _pick_ids(st, p, kinds, purpose="discard")
+    if c == t["taken"]:
+        raise Illegal("you may not discard the card you took from the discard pile this turn")
+    hand.remove(c)
+    st["discard"].append(c)
+    t["done"] = True
+    if not hand:
+        t["out"] = True
+        events.append(event("discard", "%(player)s discards %(card)s, the last card in hand, and goes out.", player=p, card=C.name(c), id=c, out=True))
+    else:
+        events.append(event("discard", "%(player)s discards %(card)s.", player=p, card=C.name(c), id=c, out=False))
+
+
+def fallback_discard(st: dict, p: str) -> str | None:
+    """The card discarded for a player who named none that can go: the drawn card, else the first."""
+    t = st["turn"]
+    hand = st["hands"][p]
+    if t["drawn"] in hand and t["drawn"] != t["taken"]:
+        return t["drawn"]
+    rest = [c for c in C.sort_cards(hand) if c != t["taken"]]
+    return rest[0] if rest else None
+
+
+# -- running a mail's orders ---------------------------------------------------------------
+def apply_step(st: dict, p: str, step: dict, events: list, dry: bool = False) -> None:
+    op = step["op"]
+    t = st["turn"]
+    if t["done"]:
+        raise Illegal("your turn ended with the discard: nothing more can be played")
+    if op == "draw":
+        do_draw(st, p, step["from"], events)
+        return
+    if t["stage"] == "draw":
+        raise Illegal("draw first: DRAW DECK or DRAW DISCARD")
+    if op == "discard":
+        do_discard(st, p, step["cards"], events)
+    elif t["hoka"]:
+        raise Illegal("after Hóka Héy only the discard of your last cards follows")
+    elif op == "meld":
+        do_meld(st, p, step["cards"], events)
+    elif op == "layoff":
+        do_layoff(st, p, step["cards"], step.get("on"), events)
+    elif op == "wild":
+        do_wild(st, p, step["card"], step["company"], step.get("owner"), events)
+    elif op == "play":
+        do_play(st, p, step, events, dry)
+    else:
+        raise Illegal("unknown order %(op)s", op=op)
+
+
+def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = False, default: bool = False):
+    """Carry out a mail's orders in order. Returns (errors, unchecked): errors is
+    [(index, Illegal)] for orders not carried out; in a dry run, ``unchecked`` is the
+    index from which orders depend on an unseen card (None if every order was checked)."""
+    errors: list[tuple[int, Illegal]] = []
+    t = st["turn"]
+    if steps and t["stage"] == "draw" and steps[0]["op"] != "draw":
+        do_draw(st, p, "deck", events)
+        events.append(event("auto_draw", "%(player)s gave no draw order: drew from the deck.", player=p))
+    for i, step in enumerate(steps):
+        try:
+            apply_step(st, p, step, events, dry)
+        except Illegal as e:
+            errors.append((i, e))
+            if not dry:
+                from pbem.engines.rummy.orders import step_lines
+                events.append(event("skipped", "Order not carried out (%(order)s): %(reason)s", to=[p], player=p,
+                                    order=" / ".join(step_lines(step)), reason=e.msg % e.args_ if e.args_ else e.msg))
+        except Unknown:
+            if dry:
+                return errors, i
+            raise  # pragma: no cover - only placeholders raise it
+        if t["done"] and i + 1 < len(steps) and not dry:
+            events.append(event("ignored", "Orders after your discard were ignored.", to=[p], player=p))
+            break
+    if t["hoka"] and not t["done"]:
+        do_discard(st, p, [], events)
+    if default and not t["done"] and t["stage"] == "play":
+        c = fallback_discard(st, p)
+        if c is not None:
+            do_discard(st, p, [C.KIND_OF[c]] if c != t["drawn"] else ["drawn"], events)
+    return errors, None
+
+
+# -- dealing, hand end, game end ----------------------------------------------------------------
+def deal(st: dict, dice, label_phase: str, events: list) -> None:
+    """Shuffle the 102 cards and deal the hand ``st["hand_no"]``."""
+    h = st["hand_no"]
+    roles = st["roles"]
+    n = len(roles)
+    first = roles[(h - 1) % n]
+    label = f"hand {h} deal"
+    deck = dice.shuffle(list(C.ORDER), label)
+    record = {"hand": h, "phase": label_phase, "labels": [label], "decks": [list(deck)]}
+    st.update(first=first, player=first, turn_no=1, step=1, sundance=False, gid=1, turn=new_turn())
+    st["hands"] = {p: [] for p in roles}
+    st["tables"] = {p: [] for p in roles}
+    st["discard"] = []
+    seats = [roles[(roles.index(first) + k) % n] for k in range(n)]
+    size = HAND_SIZE[n]
+    for _ in range(size):
+        for p in seats:
+            st["hands"][p].append(deck.pop(0))
+    st["deck"] = deck
+    events.append(event("deal", "Hand %(hand)s: %(player)s plays first; each player is dealt %(n)s cards. Deck commitment (SHA-256 of the dealt order): %(sha256)s.",
+                        hand=h, player=first, n=size, sha256=deck_hash(record["decks"][0])))
+    for p in seats:
+        if C.CUSTER in st["hands"][p]:
+            _custer_to_table(st, p, events, "deal")
+            c = st["deck"].pop(0)
+            st["hands"][p].append(c)
+    k = 0
+    while True:
+        top = st["deck"].pop(0)
+        if top != C.CUSTER:
+            st["discard"].append(top)
+            events.append(event("first_discard", "The first card of the discard pile is %(card)s.", card=C.name(top), id=top))
+            break
+        k += 1
+        label = f"hand {h} reshuffle {k}"
+        deck = dice.shuffle([C.CUSTER] + st["deck"], label)
+        record["labels"].append(label)
+        record["decks"].append(list(deck))
+        st["deck"] = deck
+        events.append(event("reshuffle", "Lt. Col. Custer turned up as the first discard: he goes back into the deck, which is reshuffled (%(label)s).", label=label))
+    for p in seats:
+        st["hands"][p] = C.sort_cards(st["hands"][p])
+        events.append(event("hand", "Your hand: %(cards)s.", to=[p], player=p, cards=_names(st["hands"][p]), ids=list(st["hands"][p])))
+    st["deal"] = record
+
+
+def deck_hash(order: list[str]) -> str:
+    return hashlib.sha256(",".join(order).encode("utf-8")).hexdigest()
+
+
+def end_turn(st: dict, dice, label_phase: str, events: list) -> None:
+    """After the discard: the next player's turn, or the end of the hand."""
+    t = st["turn"]
+    p = st["player"]
+    if t["out"] or not st["deck"]:
+        end_hand(st, p if t["out"] else None, dice, label_phase, events)
+        return
+    st["player"] = next_seat(st, p)
+    st["turn_no"] += 1
+    st["step"] = 1
+    st["turn"] = new_turn()
+
+
+def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) -> None:
+    h = st["hand_no"]
+    if out:
+        events.append(event("hand_end", "Hand %(hand)s ends: %(player)s went out.", hand=h, player=out, how="out"))
+    else:
+        events.append(event("hand_end", "Hand %(hand)s ends: the deck is exhausted.", hand=h, player=None, how="deck"))
+    points, detail = {}, {}
+    for p in st["roles"]:
+        total, d = score_table(st, p)
+        if p == out:
+            d.append({"group": "Bonus for going out", "points": C.BONUS_OUT})
+            total += C.BONUS_OUT
+        points[p], detail[p] = total, d
+        st["totals"][p] += total
+        events.append(event("score", "%(player)s scores %(points)s this hand (total %(total)s).", player=p, points=total,
+                            total=st["totals"][p], detail=d))
+    st["scores"].append({"hand": h, "points": points, "detail": detail, "out": out, "ended": "out" if out else "deck"})
+    rec = st["deal"]
+    events.append(event("deal_reveal", "Hand %(hand)s was dealt with the dice of phase %(phase)s (labels: %(labels)s): its seed may now be published, and the deck orders are in this event's data so anyone can check the deal.",
+                        hand=h, phase=rec["phase"], labels=", ".join(rec["labels"]), label_list=rec["labels"], decks=rec["decks"],
+                        sha256=[deck_hash(d) for d in rec["decks"]]))
+    totals = side_totals(st)
+    reached = [(s, v) for s, v in totals if v >= st["target"]]
+    if reached:
+        top = max(v for _, v in totals)
+        leaders = [s for s, v in totals if v == top]
+        if len(leaders) == 1:
+            side = leaders[0]
+            st["outcome"] = {
+                "winner": side[0],
+                "summary": ("Team %(team)s wins with %(points)s points after %(hands)s hands." if len(side) > 1
+                            else "%(winner)s wins with %(points)s points after %(hands)s hands."),
+                "args": {"winner": side[0], "team": " & ".join(side), "members": side, "points": top, "hands": h, "target": st["target"]},
+                "scores": dict(st["totals"]),
+            }
+            st["turn"] = new_turn()
+            st["turn"]["done"] = True
+            events.append(event("game_end", st["outcome"]["summary"], **st["outcome"]["args"]))
+            return
+        events.append(event("tie", "%(n)s sides are level on %(points)s points past the target: another hand is played.", n=len(leaders), points=top))
+    st["hand_no"] = h + 1
+    deal(st, dice, label_phase, events)
+
+
+def side_totals(st: dict) -> list[tuple[list[str], int]]:
+    return [(s, sum(st["totals"][p] for p in s)) for s in sides(st)]
+
+
+def new_game(scenario: str, roles: list[str], teams, target: int, dice, events: list) -> dict:
+    st = {
+        "v": 1, "scenario": scenario, "roles": list(roles), "teams": teams, "target": target,
+        "hand_no": 1, "turn_no": 1, "step": 1, "first": roles[0], "player": roles[0],
+        "hands": {}, "tables": {}, "deck": [], "discard": [], "turn": new_turn(), "sundance": False, "gid": 1,
+        "deal": None, "scores": [], "totals": {p: 0 for p in roles}, "outcome": None,
+    }
+    deal(st, dice, "setup", events)
+    return st
+
+
+def _copy_group(g: dict) -> dict:
+    d = dict(g)
+    d["cards"] = list(g["cards"])
+    if "on" in g:
+        d["on"] = list(g["on"])
+    return d
+
+
+def copy_state(st: dict) -> dict:
+    """A copy safe to change: every list and dict the rules change is copied; the
+    parts they only ever replace (the deal record, finished hands' scores) are shared."""
+    out = dict(st)
+    out["hands"] = {p: list(h) for p, h in st["hands"].items()}
+    out["tables"] = {p: [_copy_group(g) for g in gs] for p, gs in st["tables"].items()}
+    out["deck"] = list(st["deck"])
+    out["discard"] = list(st["discard"])
+    turn = dict(st["turn"])
+    turn["picked"] = list(turn["picked"])
+    out["turn"] = turn
+    out["totals"] = dict(st["totals"])
+    out["scores"] = list(st["scores"])
+    return out
+
+
+_PLACEHOLDERS = tuple(f"{C.UNKNOWN}{i}" for i in range(len(C.ORDER)))
+
+
+def dry_copy(st: dict) -> dict:
+    """A copy in which the deck is replaced by placeholders: to check orders without seeing it."""
+    out = copy_state(st)
+    out["deck"] = list(_PLACEHOLDERS[:len(st["deck"])])
+    out["deal"] = None
+    return out
+
+
+def all_cards(st: dict) -> list[str]:
+    """Every card where it is: hands, tables, deck, discard pile (the 102, each once)."""
+    out = list(st["deck"]) + list(st["discard"])
+    for p in st["roles"]:
+        out.extend(st["hands"][p])
+        for g in st["tables"][p]:
+            out.extend(table_cards(g))
+    return out
