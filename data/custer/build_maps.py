@@ -495,6 +495,90 @@ def _west_or_south(side, centre_hex=None, block=None) -> bool:
     return (x2 - x1) * -1 + (y2 - y1) * 1 > 0
 
 
+# ----------------------------------------------------------------- Rosebud
+
+def rosebud() -> dict:
+    """Crook's fight on the Rosebud, 17 June 1876 (about 0.25 mile a hex, north up).
+    Rosebud Creek runs east along the valley where Crook's column halted, turns
+    north at the big bend and leaves by the canyon at the north-east."""
+    m = MapBuilder("rosebud", "The Rosebud, 17 June 1876", 32, 24)
+    g = m.grid
+    m.river(
+        [
+            ("0118", "0119"),   # enters from the west
+            ("0519", "0520"),
+            ("0919", "0920"),
+            ("1320", "1321"),
+            ("1720", "1721"),
+            ("2119", "2120"),
+            ("2319", "2419"),   # the big bend: the creek turns north...
+            ("2417", "2517"),
+            ("2514", "2614"),   # ...into the canyon
+            ("2511", "2611"),
+            ("2608", "2708"),
+            ("2605", "2705"),
+            ("2702", "2802"),
+            ("2701", "2801"),   # leaves by the north edge
+        ],
+        fords={"Kollmar crossing": [("1320", "1321")], "Crook's crossing": [("2119", "2120")],
+               "west ford": [("0519", "0520")]},
+    )
+    north = m.region("0101")
+    south = m.region("0124")
+    nbank = {h for h in north if _on_river(m, h)}
+    sbank = {h for h in south if _on_river(m, h)}
+    # The canyon: steep walls one hex either side of the creek, north of row 15
+    walls = []
+    for bank, side in ((nbank, north), (sbank, south)):
+        for h in sorted(bank):
+            if cr(h)[1] > 15:
+                continue
+            for n in neighbours(h, g.cols, g.rows):
+                if n in side and n not in bank:
+                    walls.append(tuple(sorted((h, n))))
+    m.add_sides("steep_ridge", walls)
+    # the canyon floor: timber on the east bank, the trail Mills took on the west bank
+    m.hexes("woods", sorted(h for h in sbank if cr(h)[1] <= 15 and cr(h)[1] % 3 != 1))
+    # willows along the creek in the valley
+    for col in (3, 7, 11, 16, 19, 22):
+        for bank in (nbank, sbank):
+            here = sorted(h for h in bank if cr(h)[0] == col)
+            if here and col % 2 == (0 if bank is nbank else 1):
+                m.hexes("woods", [here[0]])
+    # The rim of the valley north of the creek
+    m.line("ridge", [("1316", "1317"), ("1716", "1717"), ("2115", "2116")])
+    # Crook's Hill, where Crook put his headquarters after Mills's charge
+    m.add_sides("ridge", around(["1813", "1913", "1814"], g))
+    # Conical Hill, three quarters of a mile north-west, where the warriors regrouped
+    m.add_sides("steep_ridge", around(["1510"], g))
+    # The main ridge to the north, over which the warriors came
+    m.line("ridge", [("0306", "0307"), ("0906", "0907"), ("1405", "1406"), ("1906", "1907"), ("2305", "2306")])
+    # Royall's ridge, the long ridge from the bluffs into the valley on Crook's left,
+    # with Andrews' Point at its head
+    m.line("ridge", [("0410", "0510"), ("0712", "0812"), ("0914", "1014"), ("1016", "1116")])
+    m.add_sides("steep_ridge", around(["0409"], g))
+    # Packers' Rocks, the boulders at the gap below Crook's Hill
+    m.add_sides("ridge", around(["2216"], g))
+    # The hills south of the creek
+    m.line("ridge", [("0322", "0323"), ("1022", "1023"), ("1722", "1723"), ("2322", "2323")])
+    # Kollmar Creek, a ravine from the north into the Rosebud
+    m.hexes("coulee", hex_chain(["1002", "1107", "1212", "1319"]), overwrite=True)
+    for h, text in [
+        ("0621", "Rosebud Creek"), ("2421", "The big bend"), ("2908", "The canyon"),
+        ("1812", "Crook's Hill"), ("1509", "Conical Hill"), ("1105", "Kollmar Creek"),
+        ("0613", "Royall's ridge"), ("0408", "Andrews' Point"), ("2217", "Packers' Rocks"),
+        ("1922", "Crook's halt"), ("1304", "The main ridge"),
+    ]:
+        m.label(h, text)
+    m.exits["cavalry"] = sorted(h for h in nbank | sbank if cr(h)[1] == 1)
+    return m
+
+
+def _on_river(m: "MapBuilder", h: str) -> bool:
+    return any(m.sides.get(tuple(sorted((h, n)))) in ("river", "ford")
+               for n in neighbours(h, m.grid.cols, m.grid.rows))
+
+
 # --------------------------------------------------------------- scenarios
 
 
@@ -574,6 +658,7 @@ def _place_camp(tribe, display, cfs, n_villages, leaders, hexes):
     pieces = [("village", i + 1) for i in range(n_villages)] + [("warriors", i + 1) for i in range(len(cfs))]
     slots = [h for h in hexes for _ in range(2)]
     assert len(pieces) <= len(slots), f"{tribe}: not enough camp hexes"
+    assert slots
     # interleave so each hex gets one village and one warrior band where possible
     order = []
     vill = [p for p in pieces if p[0] == "village"]
@@ -659,6 +744,105 @@ def little_bighorn_scenario() -> dict:
     }
 
 
+RB_GROUPS = [
+    # group, warriors' CF, leaders (id, name, CF), set-up hexes (west to east)
+    ("d", [4, 3, 3, 3], [("spotted_wolf", "Spotted Wolf", 2)], ["0505", "0605"]),
+    ("c", [4, 4, 3, 3, 3], [("two_moons", "Two Moons", 2), ("comes_in_sight", "Comes in Sight", 1)],
+     ["0804", "0905", "1104"]),
+    ("a", [4, 4, 4, 3, 3, 3], [("crazy_horse", "Crazy Horse", 3)], ["1405", "1505", "1604"]),
+    ("b", [4, 3, 3, 3, 3], [("sitting_bull", "Sitting Bull", 1)], ["1904", "2005", "2104"]),
+    ("e", [4, 3, 3, 3], [], ["2303", "2404"]),
+]
+
+
+def rosebud_scenario() -> dict:
+    units = [
+        # Crook's column at its halt by the big bend, about 8:30 am
+        us_leader("crook", "Crook", 2, "1919"),
+        cav("miners", "Miners", 3, "1919", type_="miners"),
+        us_leader("chambers", "Chambers", 1, "1819"),
+        cav("inf_4", "4th Infantry", 4, "1819", type_="infantry"),
+        cav("inf_9", "9th Infantry", 4, "1819", type_="infantry"),
+        cav("pack_train", "Pack train", 2, "1721", type_="pack_train"),
+        # 3rd Cavalry: Mills's battalion (A, E, I, M), Henry's (B, D, F, L), Van Vliet's (C, G) under Royall
+        us_leader("mills", "Mills", 2, "2018"),
+        cav("co_a3", "Co. A/3", 4, "2018"),
+        cav("co_e3", "Co. E/3", 4, "2018"),
+        cav("co_i3", "Co. I/3", 4, "2118"),
+        cav("co_m3", "Co. M/3", 4, "2118"),
+        us_leader("royall", "Royall", 2, "1619"),
+        cav("co_c3", "Co. C/3", 4, "1619"),
+        cav("co_g3", "Co. G/3", 4, "1619"),
+        us_leader("henry", "Henry", 2, "1520"),
+        cav("co_b3", "Co. B/3", 4, "1520"),
+        cav("co_d3", "Co. D/3", 4, "1520"),
+        cav("co_f3", "Co. F/3", 4, "1420"),
+        cav("co_l3", "Co. L/3", 4, "1420"),
+        # 2nd Cavalry (Noyes): halted south of the creek, horses unsaddled
+        us_leader("noyes", "Noyes", 1, "2021"),
+        cav("co_a2", "Co. A/2", 4, "2021", mounted=False),
+        cav("co_b2", "Co. B/2", 4, "2021", mounted=False),
+        cav("co_d2", "Co. D/2", 4, "2121", mounted=False),
+        cav("co_e2", "Co. E/2", 4, "2121", mounted=False),
+        cav("co_i2", "Co. I/2", 4, "2221", mounted=False),
+        # The Crow and Shoshone scouts, out on the hills to the north
+        cav("crow_1", "Crow scouts 1", 3, "1613", type_="scouts"),
+        cav("crow_2", "Crow scouts 2", 3, "1713", type_="scouts"),
+        cav("shoshone", "Shoshone scouts", 3, "1913", type_="scouts"),
+    ]
+    for group, cfs, leaders, hexes in RB_GROUPS:
+        slots = [h for h in hexes for _ in range(2)]
+        assert len(cfs) <= len(slots), group
+        for i, (cf, h) in enumerate(zip(cfs, slots), start=1):
+            units.append(warriors(f"{group}_w{i}", f"Warriors {group.upper()}{i}", group, cf, h))
+        for (uid, name, cf), h in zip(leaders, hexes):
+            units.append(tribe_leader(uid, name, group, cf, h))
+    markers = [
+        {"id": "m_crook", "name": "Crook", "side": "us", "leader": "crook", "units": 3},
+        {"id": "m_royall", "name": "Royall", "side": "us", "leader": "royall", "units": 3},
+        {"id": "m_mills", "name": "Mills", "side": "us", "leader": "mills", "units": 4},
+        {"id": "m_henry", "name": "Henry", "side": "us", "leader": "henry", "units": 4},
+        {"id": "m_noyes", "name": "Noyes", "side": "us", "leader": "noyes", "units": 5},
+        {"id": "m_chambers", "name": "Chambers", "side": "us", "leader": "chambers", "units": 2},
+    ] + [{"id": f"m_{g}", "name": f"Group {g.upper()}", "side": "indians", "tribe": g} for g, *_ in RB_GROUPS]
+    return {
+        "name": "rosebud",
+        "title": "Rosebud",
+        "description": RB_DESCRIPTION,
+        "map": "rosebud",
+        "roles": ["us", "indians"],
+        "turns": RB_TURNS,
+        "draws": RB_DRAWS,
+        "units": units,
+        "markers": markers,
+        "cup_start": [m["id"] for m in markers],
+        "victory": RB_VICTORY,
+    }
+
+
+RB_DESCRIPTION = (
+    "17 June 1876, about 8:30 am. Crook's column has halted for coffee at the big bend of Rosebud "
+    "Creek; the 2nd Cavalry has unsaddled. Lakota and Cheyenne warriors under Crazy Horse and others "
+    "come over the ridges from the north onto the Crow and Shoshone scouts. Both sides score for "
+    "enemy units destroyed; the US also scores for each cavalry company that rides out down the "
+    "canyon toward the village Crook believed lay there."
+)
+RB_TURNS = 12
+RB_DRAWS = {
+    "us":      [2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4],
+    "indians": [4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2],
+}
+RB_VICTORY = {
+    "points": {
+        "us": {"eliminate": {"tribe_leader": 3, "warriors": 2}, "exit": {"cavalry": 1}},
+        "indians": {"eliminate": {"us_leader": 3, "cavalry": 2, "infantry": 2, "miners": 1, "scouts": 1,
+                                  "pack_train": 2}, "exit": {}},
+    },
+    "win_by": 1,
+    "tie": None,
+}
+
+
 LBH_DESCRIPTION = (
     "25 June 1876, about 3 pm. Reno's battalion has crossed the Little Bighorn at the ford and "
     "rides down the valley at the south end of the great village; Custer's five companies are on "
@@ -685,9 +869,9 @@ LBH_VICTORY = {
 def main() -> None:
     out = HERE / "maps"
     out.mkdir(exist_ok=True)
-    for build in (little_bighorn,):
+    for build in (little_bighorn, rosebud):
         m = build()
-        scen = {"little_bighorn": little_bighorn_scenario}[m.name]()
+        scen = {"little_bighorn": little_bighorn_scenario, "rosebud": rosebud_scenario}[m.name]()
         check_scenario(m, scen)
         (HERE / "scenarios").mkdir(exist_ok=True)
         (HERE / "scenarios" / f"{m.name}.json").write_text(json.dumps(scen, indent=1) + "\n", encoding="utf-8")

@@ -346,7 +346,7 @@ def _short_name(u: dict) -> str:
             return name[:9]
         return ".".join(w[0] for w in words[:-1]) + "." + words[-1][:7]
     words = name.split()
-    num = "".join(ch for ch in name if ch.isdigit())
+    num = words[-1] if len(words) > 1 and words[-1].isdigit() else ""
     return (words[0][:4] + num)[:5]
 
 
