@@ -66,6 +66,17 @@ class Service:
             self._stores.clear()
         self._local = threading.local()
 
+    def release_thread_store(self) -> None:
+        """Close this thread's connection (the web serves each request on a new thread)."""
+        store = getattr(self._local, "store", None)
+        if store is None:
+            return
+        self._local.store = None
+        with self._lock:
+            if store in self._stores:
+                self._stores.remove(store)
+        store.close()
+
     def now(self) -> datetime:
         return self.clock()
 
@@ -89,3 +100,11 @@ class Service:
     from pbem.service.phases import close_phase, close_due, send_reminders, resend_report  # noqa: E402
     from pbem.service.mailroom import receive  # noqa: E402
     from pbem.service.verify import verify_game  # noqa: E402
+    from pbem.service.console import (  # noqa: E402
+        moderator_login, session_moderator, console_dashboard, console_game, console_outbox, console_inbound,
+        console_phase, audit_log, moderator_picture, public_picture, public_games, public_archive, player_page,
+        player_picture, state_for_edit,
+    )
+    from pbem.service.disputes import (  # noqa: E402
+        draft, drafts, start_draft, amend_orders, remove_amendment, readjudicate, discard, publish, adjust_state,
+    )

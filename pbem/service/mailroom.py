@@ -321,7 +321,7 @@ class _Room:
             status = "held"
         elif not errors:
             status = "accepted"
-        elif result.orders:
+        elif (result.canonical or "").strip():  # something was understood
             status = "partial"
         else:
             status = "rejected"
@@ -459,7 +459,7 @@ class _Room:
                 self.problem(player, N_("Those held orders were for phase %(phase)s, which is closed."), phase=ph["label"])
                 return
             errors = loads(sub["errors"], [])
-            status = "accepted" if not errors else ("partial" if loads(sub["orders"]) else "rejected")
+            status = "accepted" if not errors else ("partial" if (sub["canonical"] or "").strip() else "rejected")
             self.store.execute("UPDATE submissions SET status = ?, confirm_code = NULL WHERE id = ?", (status, sub["id"]))
             if status != "rejected":
                 self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ?", (sub["id"], ph["id"], sub["role"]))

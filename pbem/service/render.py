@@ -61,8 +61,8 @@ def environment(lang: str | None) -> Environment:
     return env
 
 
-def render(template: str, lang: str | None, **context) -> str:
-    return environment(lang).get_template(template).render(lang=lang or "en", **context)
+def render(template_name: str, lang: str | None, /, **context) -> str:
+    return environment(lang).get_template(template_name).render(lang=lang or "en", **context)
 
 
 def template_exists(name: str) -> bool:

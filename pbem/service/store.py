@@ -173,6 +173,41 @@ def m001_initial(db: sqlite_utils.Database) -> None:
     )
 
 
+
+@migrations()
+def m002_console(db: sqlite_utils.Database) -> None:
+    """The web console: login rate limiting and dispute drafts."""
+    db.executescript(
+        """
+        CREATE TABLE login_failures (
+            id INTEGER PRIMARY KEY,
+            email TEXT NOT NULL,
+            ip TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
+        CREATE INDEX login_failures_key ON login_failures(email, ip, at);
+        CREATE TABLE drafts (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq INTEGER NOT NULL,
+            phase_id INTEGER NOT NULL REFERENCES phases(id),  -- the phase row it would correct
+            status TEXT NOT NULL DEFAULT 'draft',     -- draft | published | discarded
+            orders TEXT NOT NULL,                     -- role -> orders, the phase's with the amendments
+            amendments TEXT NOT NULL DEFAULT '{}',    -- role -> {text, canonical, reason, by, at}
+            result_state TEXT,                        -- the re-adjudicated result (NULL until run)
+            events TEXT,
+            diff TEXT,
+            error TEXT,                               -- why the engine refused the last re-adjudication
+            created_by TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            closed_at TEXT,
+            reason TEXT
+        );
+        CREATE INDEX drafts_game ON drafts(game_id, seq, status);
+        """
+    )
+
 class Store:
     """A connection to the pbem database, for one thread."""
 
