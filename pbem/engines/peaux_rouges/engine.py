@@ -11,6 +11,7 @@ from . import messages as M
 from .board import board_data, board_for
 from .orders import empty_orders, parse, standing_as_ops, write_standing
 from .pieces import LC, PIECES, PR, ROLES, display_name, kind_of, side_of
+from .textmap import text_map
 from .rules import Match, initial_state, phase_id, resolve_turn
 
 SCENARIO = "little_big_horn"
@@ -31,7 +32,7 @@ class PeauxRougesEngine(Engine):
                 name=SCENARIO,
                 title="La bataille du Little Big Horn",
                 roles=ROLES,
-                description=M.N_("Custer's camp on the ridge, the river and its fords to the north, "
+                description=M.N_("Custer's camp in the middle, the river and its fords to the north, "
                                  "the village by the river, the riders beyond the rocks."),
                 options={"turn_limit": limit},
             )
@@ -75,6 +76,7 @@ class PeauxRougesEngine(Engine):
             })
         flag = state.get("flag")
         m = Match.from_state(state)
+        losses = {r: [c for c in PIECES if side_of(c) == r and not state["pieces"].get(c)] for r in ROLES}
         return {
             "engine": self.name,
             "scenario": state["scenario"],
@@ -88,6 +90,8 @@ class PeauxRougesEngine(Engine):
             "flag": flag,
             "flag_held": m.flag_held(),
             "last": json.loads(json.dumps(state.get("last"))),
+            "losses": losses,
+            "map": text_map(board, state["pieces"], flag),
             "standing": standing,
             "outcome": json.loads(json.dumps(state.get("outcome"))),
         }

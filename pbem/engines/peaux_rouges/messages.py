@@ -22,7 +22,7 @@ MOVE = N_("%(piece)s moves from %(from_sq)s to %(to_sq)s.")
 MOVE_FLAG = N_("%(piece)s carries the flag from %(from_sq)s to %(to_sq)s.")
 MOVE_SKIPPED = N_("%(piece)s cannot move to %(to_sq)s now; the move is dropped.")
 FLAG_LEFT = N_("The flag stays in %(square)s: a soldier falling back cannot take it with him.")
-FLAG_ALONE = N_("The flag in %(square)s has no soldier with it.")
+FLAG_ALONE = N_("No Long Knife is left with the flag in %(square)s.")
 
 # Combat, in order
 MELEE_PHASE = N_("Melee first, then fire at range.")
@@ -104,9 +104,8 @@ E_NOT_ADJACENT = N_("%(target)s is not adjacent to %(piece)s: that is fire at ra
 E_MUST_MELEE = N_("%(piece)s moved into contact with the enemy and must first fight in melee")
 E_STANDING_FORM = N_("standing orders read STANDING ANSWER yes/no, STANDING ANSWER <piece> yes/no, STANDING FIRE yes/no, STANDING TARGETS <pieces>, STANDING ADVANCE yes/no or STANDING DEFAULT")
 E_YES_NO = N_("expected yes or no, not %(word)s")
-E_NOT_YOUR_TURN = N_("it is not your turn: only STANDING lines are taken now")
+E_NOT_YOUR_TURN = N_("it is not your turn")
 E_GAME_OVER = N_("the game is over")
 
 # Suggestions
 S_DID_YOU_MEAN = N_("did you mean %(suggestion)s?")
-S_TRY = N_("for example: %(suggestion)s")

@@ -512,6 +512,8 @@ class Turn:
                 m.do_move(loser, dest)
                 self.emit("result", M.ALONE_BACK if alone else M.WIN_BACK, result="retreat",
                           to_sq=self.name(dest), **args)
+                self.last["moves"].append({"piece": loser, "from": self.name(loser_sq), "to": self.name(dest),
+                                           "flag": False, "retreat": True})
                 result = "retreat"
                 if left_flag and kind_of(loser).name == "soldier":
                     self.emit("flag_left", M.FLAG_LEFT, square=self.name(loser_sq))
