@@ -528,12 +528,16 @@ def best_steal(units: list[dict]) -> list[dict]:
 
 
 def default_steal(st: dict, p: str) -> tuple[str | None, list[dict]]:
-    best_q, best, best_v = None, [], 0
-    for q in opponents(st, p):
+    """The steal made when the orders name none: the most points up to three; between
+    tables that offer as much, the fewest cards, then the opponent with the highest total
+    score, then the next in seat order."""
+    best_q, best, best_key = None, [], None
+    for i, q in enumerate(opponents(st, p)):
         units = best_steal(stealable(st, q))
         v = sum(u["value"] for u in units)
-        if v > best_v:
-            best_q, best, best_v = q, units, v
+        key = (v, -len(units), st["totals"].get(q, 0), -i)
+        if v > 0 and (best_key is None or key > best_key):
+            best_q, best, best_key = q, units, key
     return best_q, best
 
 
@@ -815,6 +819,8 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
             apply_step(st, p, step, events, dry)
         except Illegal as e:
             errors.append((i, e))
+            if step["op"] == "draw" and t["stage"] == "draw" and st["deck"]:
+                do_draw(st, p, "deck", events)  # a draw that cannot be made: the deck instead
             if not dry:
                 from pbem.engines.rummy.orders import step_lines
                 events.append(event("skipped", "Order not carried out (%(order)s): %(reason)s", to=[p], player=p,
