@@ -1,6 +1,6 @@
 """A random but legal player: orders for every marker its side might draw.
 
-Units move toward a random nearby enemy (the route is worked out at run time),
+Units move toward one of the three enemies nearest their group (the route is worked out at run time),
 sometimes dismount, mount or hold; villages head for an exit where they may;
 attacks are ALL ATTACK or explicit attacks on enemies adjacent now (which may
 be skipped if the situation changes). Standing orders are random too.
@@ -8,6 +8,8 @@ All choice comes from the dice, under labels naming the turn, marker and unit.
 """
 
 from __future__ import annotations
+
+import heapq
 
 from pbem.dice import Dice
 
@@ -17,7 +19,7 @@ from .scenario import Scenario
 from .situation import ON_BOARD, WAITING
 
 
-def _unit_ops(sc: Scenario, state: dict, uid: str, enemies: list[tuple[str, str]], dice: Dice, label: str) -> list[dict]:
+def _unit_ops(sc: Scenario, state: dict, uid: str, near: list[tuple[str, str]], dice: Dice, label: str) -> list[dict]:
     info = sc.units[uid]
     u = state["units"][uid]
     ops = []
@@ -25,14 +27,12 @@ def _unit_ops(sc: Scenario, state: dict, uid: str, enemies: list[tuple[str, str]
         if info.type in sc.board.exits and dice.below(3, f"{label} exit"):
             return [{"op": "exit", "units": [uid]}]
         return []
-    here = u["hex"] or info.enter_hex
     roll = dice.below(10, f"{label} plan")
     if info.can_mount and roll == 0:
         ops.append({"op": "mount" if u["mounted"] is False else "dismount", "units": [uid]})
     if roll == 1:
         return ops
-    if enemies:
-        near = sorted(enemies, key=lambda e: (distance(here, e[1]), e[0]))[:3]
+    if near:
         _, target = dice.choice(near, f"{label} target")
         ops.append({"op": "move", "units": [uid], "to": target})
     elif info.type in sc.board.exits and dice.below(2, f"{label} exit"):
@@ -61,8 +61,11 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
             picked = dice.shuffle(pool, f"{label} pick")[: marker.units]
             members = [marker.leader] + sorted(picked)
         ops: list[dict] = []
+        # the three enemies nearest the marker's first unit are the targets of the whole activation
+        here = next((units[u]["hex"] or sc.units[u].enter_hex for u in members), None)
+        near = heapq.nsmallest(3, enemies, key=lambda e: (distance(here, e[1]), e[0])) if here else []
         for uid in members:
-            ops += _unit_ops(sc, state, uid, enemies, dice, f"{label} {uid}")
+            ops += _unit_ops(sc, state, uid, near, dice, f"{label} {uid}")
         ops.sort(key=lambda o: o["op"] not in ("mount", "dismount"))
         style = dice.below(3, f"{label} attack style")
         if style == 0:

@@ -52,13 +52,20 @@ def _axial(col: int, row: int) -> tuple[int, int]:
     return col, row - (col - 1) // 2
 
 
+def axial(hex_id_: str) -> tuple[int, int]:
+    """Axial coordinates (q, r) of a hex: the hex distance is ``axial_distance`` of two of them."""
+    return _axial(*parse_hex(hex_id_))
+
+
+def axial_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
 @lru_cache(maxsize=262144)
 def distance(a: str, b: str) -> int:
     """Hexes between ``a`` and ``b`` (0 for the same hex)."""
-    q1, r1 = _axial(*parse_hex(a))
-    q2, r2 = _axial(*parse_hex(b))
-    dq, dr = q1 - q2, r1 - r2
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return axial_distance(axial(a), axial(b))
 
 
 def adjacent(a: str, b: str) -> bool:

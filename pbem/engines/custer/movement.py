@@ -12,20 +12,15 @@ from .scenario import HEX_MOVE_COST, HEXSIDE_MOVE_COST
 from .situation import Situation
 
 COULEE = "coulee"
+_FAR = 1 << 30
 
 
 def step_cost(sit: Situation, a: str, b: str, ezoc: set[str]) -> int:
-    """MP to move from ``a`` into the adjacent ``b``; modifiers are cumulative."""
-    terrain = sit.board.terrain
-    cost = HEX_MOVE_COST[terrain[b]]
-    side = sit.board.hexside_type(a, b)
-    if side:
-        cost += HEXSIDE_MOVE_COST[side]
-    if (terrain[a] == COULEE) != (terrain[b] == COULEE):
-        cost += 1  # entering or exiting a coulee
-    if b in ezoc:
-        cost += 1
-    return cost
+    """MP to move from ``a`` into the adjacent ``b``: terrain, hexside, coulee, +1 into enemy ZOC."""
+    for n, cost in sit.board.steps[a]:
+        if n == b:
+            return cost + (1 if b in ezoc else 0)
+    raise ValueError(f"{a} and {b} are not adjacent")
 
 
 def cost_breakdown(sit: Situation, a: str, b: str, ezoc: set[str]) -> dict:
@@ -53,6 +48,13 @@ def passable(sit: Situation, side: str, h: str) -> bool:
     return all(info[x].is_leader for x in here)
 
 
+def blocked_hexes(sit: Situation, side: str) -> set[str]:
+    """Hexes ``side`` may not move through: those holding enemy units other than lone leaders."""
+    info = sit.info
+    return {h for h, here in sit.at.items()
+            if info[here[0]].side != side and not all(info[x].is_leader for x in here)}
+
+
 def can_end(sit: Situation, uid: str, h: str) -> bool:
     """Whether ``uid`` may end its move in ``h`` (stacking; a lone enemy leader there will be displaced)."""
     side = sit.info[uid].side
@@ -63,24 +65,39 @@ def can_end(sit: Situation, uid: str, h: str) -> bool:
 
 
 def find_path(sit: Situation, uid: str, start: str, goals: set[str], ezoc: set[str],
-              limit: int | None = None) -> tuple[list[str], list[int]] | None:
-    """Cheapest passable path from ``start`` to any of ``goals`` (ignoring MP unless ``limit``):
-    the hexes (start first) and the cost of each step, or None."""
+              aim: str | None = None, slack: int = 0) -> tuple[list[str], list[int]] | None:
+    """Cheapest passable path from ``start`` to any of ``goals``: the hexes (start first) and
+    the cost of each step, or None. The heuristic is the distance to ``aim`` less ``slack``
+    (goals all within ``slack`` of ``aim``), else the distance to the nearest goal."""
     if not goals:
         return None
-    side = sit.info[uid].side
-    nb = sit.board.neighbours
-    goal_list = list(goals)
+    board = sit.board
+    steps, ax = board.steps, board.axial
+    blocked = blocked_hexes(sit, sit.info[uid].side)
+    field = None
+    if aim is None and len(goals) > 1:
+        field = distance_field(board, frozenset(goals))
+        hq = hr = 0
+    else:
+        hq, hr = ax[aim if aim is not None else next(iter(goals))]
+        if aim is None:
+            slack = 0
 
     def h(x: str) -> int:
-        return min(distance(x, g) for g in goal_list) if len(goal_list) > 1 else distance(x, goal_list[0])
+        if field is not None:
+            return field[x]
+        q, r = ax[x]
+        dq, dr = q - hq, r - hr
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+        return d - slack if d > slack else 0
 
     best = {start: 0}
     came: dict[str, tuple[str, int]] = {}
     heap = [(h(start), 0, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        _, g, cur = heapq.heappop(heap)
-        if g > best.get(cur, 1 << 30):
+        _, g, cur = pop(heap)
+        if g > best[cur]:
             continue
         if cur in goals:
             path, costs = [cur], []
@@ -90,35 +107,67 @@ def find_path(sit: Situation, uid: str, start: str, goals: set[str], ezoc: set[s
                 costs.append(c)
                 cur = prev
             return path[::-1], costs[::-1]
-        for nxt in nb[cur]:
-            if not passable(sit, side, nxt):
+        for nxt, c in steps[cur]:
+            if nxt in blocked:
                 continue
-            c = step_cost(sit, cur, nxt, ezoc)
+            if nxt in ezoc:
+                c += 1
             ng = g + c
-            if limit is not None and ng > limit:
-                continue
-            if ng < best.get(nxt, 1 << 30):
+            if ng < best.get(nxt, _FAR):
                 best[nxt] = ng
                 came[nxt] = (cur, c)
-                heapq.heappush(heap, (ng + h(nxt), ng, nxt))
+                if field is None:
+                    q, r = ax[nxt]
+                    dq, dr = q - hq, r - hr
+                    d = (abs(dq) + abs(dr) + abs(dq + dr)) >> 1
+                    est = d - slack if d > slack else 0
+                else:
+                    est = field[nxt]
+                push(heap, (ng + est, ng, nxt))
     return None
+
+
+_FIELDS: dict[tuple[int, frozenset], dict[str, int]] = {}
+
+
+def distance_field(board, goals: frozenset) -> dict[str, int]:
+    """Hexes to the nearest of ``goals`` for every hex of the board (breadth-first, cached):
+    the A* heuristic toward a set of hexes such as the exits."""
+    key = (id(board), goals)
+    field = _FIELDS.get(key)
+    if field is None:
+        field = {g: 0 for g in goals}
+        frontier = list(goals)
+        while frontier:
+            nxt = []
+            for h in frontier:
+                d = field[h] + 1
+                for n in board.neighbours[h]:
+                    if n not in field:
+                        field[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        if len(_FIELDS) > 256:
+            _FIELDS.clear()
+        _FIELDS[key] = field
+    return field
 
 
 def reachable(sit: Situation, uid: str, start: str, mp: int, ezoc: set[str]) -> dict[str, int]:
     """Every hex ``uid`` can reach from ``start`` with ``mp`` (Dijkstra), with its cost."""
-    side = sit.info[uid].side
-    nb = sit.board.neighbours
+    steps = sit.board.steps
+    blocked = blocked_hexes(sit, sit.info[uid].side)
     best = {start: 0}
     heap = [(0, start)]
     while heap:
         g, cur = heapq.heappop(heap)
         if g > best[cur]:
             continue
-        for nxt in nb[cur]:
-            if not passable(sit, side, nxt):
+        for nxt, c in steps[cur]:
+            if nxt in blocked:
                 continue
-            ng = g + step_cost(sit, cur, nxt, ezoc)
-            if ng <= mp and ng < best.get(nxt, 1 << 30):
+            ng = g + c + (1 if nxt in ezoc else 0)
+            if ng <= mp and ng < best.get(nxt, _FAR):
                 best[nxt] = ng
                 heapq.heappush(heap, (ng, nxt))
     return best
@@ -132,13 +181,13 @@ def route_to(sit: Situation, uid: str, target: str, ezoc: set[str]) -> tuple[lis
     if target == start:
         return [start], []
     if passable(sit, side, target):
-        found = find_path(sit, uid, start, {target}, ezoc)
+        found = find_path(sit, uid, start, {target}, ezoc, aim=target)
         if found:
             return found
     around = {n for n in sit.board.neighbours[target] if passable(sit, side, n)}
     if start in around:
         return [start], []
-    return find_path(sit, uid, start, around, ezoc)
+    return find_path(sit, uid, start, around, ezoc, aim=target, slack=1)
 
 
 def walk(sit: Situation, uid: str, path: list[str], costs: list[int], mp: int) -> tuple[list[str], list[int]]:
@@ -169,7 +218,7 @@ def follow_waypoints(sit: Situation, uid: str, waypoints: list[str], ezoc: set[s
         if distance(cur, wp) == 1:
             leg = ([cur, wp], [step_cost(sit, cur, wp, ezoc)])
         else:
-            leg = find_path(sit, uid, cur, {wp}, ezoc)
+            leg = find_path(sit, uid, cur, {wp}, ezoc, aim=wp)
             if leg is None:
                 break
         path += leg[0][1:]

@@ -335,8 +335,10 @@ def _short_name(u: dict) -> str:
         return name[4:].split()[0][:3]
     if t == "warriors":
         tribe = u.get("tribe") or ""
+        if tribe not in TRIBE_SHORT:
+            return name[:5]
         num = "".join(ch for ch in name if ch.isdigit())
-        return (TRIBE_SHORT.get(tribe, tribe[:3].title()) + num)[:5]
+        return (TRIBE_SHORT[tribe] + num)[:5]
     if t == "village":
         num = "".join(ch for ch in name if ch.isdigit())
         return ("V" + num)[:4]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pbem.resources import load_json
 
-from .hexgrid import hex_id, neighbours, on_board, parse_hex
+from .hexgrid import axial, hex_id, neighbours, on_board, parse_hex
 
 SCENARIO_NAMES = ("little_bighorn", "rosebud")
 
@@ -38,14 +38,12 @@ class UnitInfo:
     mounted: bool | None = None
     enter_turn: int | None = None
     enter_hex: str | None = None
+    is_leader: bool = field(init=False)
+    can_mount: bool = field(init=False)
 
-    @property
-    def is_leader(self) -> bool:
-        return self.type in LEADER_TYPES
-
-    @property
-    def can_mount(self) -> bool:
-        return self.type in MOUNTABLE_TYPES
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_leader", self.type in LEADER_TYPES)
+        object.__setattr__(self, "can_mount", self.type in MOUNTABLE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -73,6 +71,10 @@ class Board:
     exits: dict[str, frozenset[str]]
     labels: list[dict]
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # hex -> ((neighbour, MP to enter it from hex, before any ZOC), ...): the movement
+    # costs that never change, looked up on every step of every path search
+    steps: dict[str, tuple[tuple[str, int], ...]] = field(default_factory=dict)
+    axial: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def hexside_type(self, a: str, b: str) -> str | None:
         return self.hexsides.get((a, b) if a < b else (b, a))
@@ -132,7 +134,20 @@ def build_board(data: dict) -> Board:
     board = Board(name=data.get("name", ""), title=data.get("title", ""), columns=columns, rows=rows,
                   terrain=terrain, hexsides=sides, exits=exits, labels=list(data.get("labels") or []))
     board.neighbours = {h: neighbours(h, columns, rows) for h in terrain}
+    board.steps = {h: tuple((n, terrain_step_cost(board, h, n)) for n in board.neighbours[h]) for h in terrain}
+    board.axial = {h: axial(h) for h in terrain}
     return board
+
+
+def terrain_step_cost(board: Board, a: str, b: str) -> int:
+    """MP to move from ``a`` into the adjacent ``b`` for the terrain alone; modifiers are cumulative."""
+    cost = HEX_MOVE_COST[board.terrain[b]]
+    side = board.hexside_type(a, b)
+    if side:
+        cost += HEXSIDE_MOVE_COST[side]
+    if (board.terrain[a] == "coulee") != (board.terrain[b] == "coulee"):
+        cost += 1  # entering or exiting a coulee
+    return cost
 
 
 def build_scenario(map_data: dict, data: dict) -> Scenario:
