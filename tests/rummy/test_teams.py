@@ -33,13 +33,13 @@ def test_team_players_cannot_lay_off_on_opponents_cards():
 
 def test_team_scores_are_combined():
     """"...and combine their scores at the end"."""
-    st = build("teams", hands={"p1": ["brave"]}, totals={"p1": 60, "p2": 10, "p3": 80, "p4": 20},
+    st = build("teams", hands={"p1": ["brave"]}, totals={"p1": 61, "p2": 10, "p3": 80, "p4": 20},
                tables={"p3": [group("co-C", *C3)]})
     new, events, _ = play(st, "DISCARD Brave")
     out = ENGINE.outcome(new)
-    assert out["winner"] == "p1" and out["args"]["members"] == ["p1", "p3"] and out["args"]["points"] == 65 + 84
+    assert out["winner"] == "p1" and out["args"]["members"] == ["p1", "p3"] and out["args"]["points"] == 66 + 84
     view = ENGINE.view(new, "p2")
-    assert view["sides"] == [{"members": ["p1", "p3"], "total": 149}, {"members": ["p2", "p4"], "total": 30}]
+    assert view["sides"] == [{"members": ["p1", "p3"], "total": 150}, {"members": ["p2", "p4"], "total": 30}]
 
 
 def test_sabers_and_coup_sticks_strike_only_the_other_team():
