@@ -101,6 +101,12 @@ def _pretty(value) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
 
 
+def has_picture(engine) -> bool:
+    """Whether the engine draws pictures at all (the base class draws none)."""
+    from pbem.engines.base import Engine
+    return type(engine).picture is not Engine.picture
+
+
 def _engine_title(self, name: str) -> str:
     try:
         return self.engine(name).title or name
@@ -159,10 +165,13 @@ def console_game(self, game_id: str) -> dict | None:
     resolved = [p for p in phases if p["status"] == "resolved"]
     return {
         "game": g, "summary": s, "engine_title": engine.title or g["engine"], "left": _left(self, s["deadline"]),
+        "has_picture": has_picture(engine),
         "missing": [r for r in s["awaited"] if r not in s["ordered"]],
         "view": view, "view_json": _pretty(view), "outcome_text": _outcome_text(g["outcome"]),
         "players": players, "phases": list(reversed(phases)), "resolved": resolved,
-        "outbox": console_outbox(self, game_id, limit=30),
+        "outbox": console_outbox(self, game_id, limit=12),
+        "inbound": self.store.all(
+            "SELECT id, received_at, from_addr, subject, status, note FROM inbound WHERE game_id = ? ORDER BY id DESC LIMIT 30", (game_id,)),
         "audit": audit_log(self, game_id, public_only=False, limit=50),
         "drafts": self.drafts(game_id),
         "timing": g["timing"],
@@ -380,7 +389,7 @@ def public_archive(self, game_id: str) -> dict | None:
                     "awaited": loads(current["awaited"], [])} if current else None,
         "history": list(reversed(history)),
         "audit": audit_log(self, game_id, public_only=True),
-        "reveals_orders": engine.reveals_orders,
+        "reveals_orders": engine.reveals_orders, "has_picture": has_picture(engine),
     }
 
 
@@ -453,7 +462,7 @@ def player_page(self, game_id: str, token: str) -> dict | None:
         "player": {"role": role, "name": p["name"], "email": p["email"], "tz": p["tz"], "lang": lang, "reminder_hours": p["reminder_hours"]},
         "orders_address": self.orders_address(game_id, p["id"]),
         "phase": phase, "view_json": _pretty(view), "hand": hand, "reports": reports, "history": history,
-        "outcome": _outcome_text(g["outcome"]),
+        "outcome": _outcome_text(g["outcome"]), "has_picture": has_picture(engine),
     }
 
 

@@ -239,7 +239,8 @@ _ABSENT = object()
 
 def flatten(value, prefix: str = "", out: dict | None = None) -> dict:
     """A view as {path: value}: dicts by key, lists of dicts with an ``id`` by
-    that id (``units[co_c].hex``), lists of plain values kept whole (a hand)."""
+    that id (``units[co_c].hex``), short lists of plain values kept whole (a
+    hand), anything else by index."""
     out = {} if out is None else out
     if isinstance(value, dict):
         if not value and prefix:
@@ -251,8 +252,8 @@ def flatten(value, prefix: str = "", out: dict | None = None) -> dict:
         if value and len(ids) == len(value) and all(isinstance(i, (str, int)) for i in ids) and len(set(ids)) == len(ids):
             for item in value:
                 flatten({k: v for k, v in item.items() if k != "id"}, f"{prefix}[{item['id']}]", out)
-        elif all(not isinstance(x, (dict, list)) for x in value):
-            out[prefix] = list(value)
+        elif all(not isinstance(x, (dict, list)) for x in value) and len(value) <= 12:
+            out[prefix] = list(value)  # a hand, a cup of markers: one value
         else:
             for i, item in enumerate(value):
                 flatten(item, f"{prefix}[{i}]", out)

@@ -1,0 +1,104 @@
+"""The web side of pbem: the moderators' console, dispute review, the public
+archive and the players' private pages.
+
+``create_app(svc)`` builds the Flask app; ``pbem serve`` runs it. Every page
+asks the service for what it shows (the web never touches the store). One
+blueprint per area: ``auth`` (login, logout), ``console`` (dashboard, game,
+actions), ``disputes`` (corrections, manual adjustment) and ``public``
+(archive, pictures, a player's token page).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Flask, g, render_template, request
+from flask_wtf.csrf import CSRFError, CSRFProtect
+
+from pbem.resources import templates_dir
+from pbem.web import filters
+
+csrf = CSRFProtect()
+
+# Pages that carry secrets (console, a player's token page) are never cached or
+# sent as a Referer (a token link must not leak to another site).
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+        "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'"
+    ),
+}
+
+
+def create_app(svc, *, testing: bool = False) -> Flask:
+    app = Flask(__name__, template_folder=str(templates_dir() / "web"), static_folder="static")
+    app.secret_key = svc.settings.secret_key
+    app.config.update(
+        TESTING=testing,
+        SESSION_COOKIE_NAME="pbem_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=svc.settings.web_url.startswith("https://"),
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=12),
+        WTF_CSRF_TIME_LIMIT=12 * 3600,
+        MAX_CONTENT_LENGTH=max(svc.settings.max_orders_chars * 8, 1_000_000),
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+    )
+    app.extensions["pbem.service"] = svc
+    csrf.init_app(app)
+    filters.install(app)
+
+    from pbem.web import auth, console, disputes, public
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(console.bp)
+    app.register_blueprint(disputes.bp)
+    app.register_blueprint(public.bp)
+
+    @app.before_request
+    def _moderator():
+        g.moderator = auth.current_moderator()
+
+    @app.teardown_request
+    def _release(exc=None):
+        # werkzeug serves each request on a fresh thread: close its connection.
+        release = getattr(svc, "release_thread_store", None)
+        if release is not None:
+            release()
+
+    @app.after_request
+    def _headers(response):
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.path.startswith(("/console", "/play", "/login")):
+            response.headers["Cache-Control"] = "no-store"
+        return response
+
+    @app.errorhandler(CSRFError)
+    def _csrf(exc):
+        return render_template("error.html", code=400, title="The form could not be used",
+                               message="The form expired or was not sent from this site. Go back, reload the page and try again."), 400
+
+    for code, title, message in (
+        (401, "Log in first", "This page is for moderators: log in first."),
+        (403, "Not yours", "You do not moderate this game."),
+        (404, "Not found", "There is nothing here. A link from an old mail may have been withdrawn: use the link in the latest mail from your game."),
+        (405, "Not allowed", "That address does not take this kind of request."),
+        (413, "Too large", "What you sent is larger than the server accepts."),
+    ):
+        app.register_error_handler(code, _error_page(code, title, message))
+    return app
+
+
+def _error_page(code: int, title: str, message: str):
+    def handler(exc):
+        return render_template("error.html", code=code, title=title, message=message), code
+    return handler
+
+
+def service():
+    """The Service behind the current app."""
+    from flask import current_app
+    return current_app.extensions["pbem.service"]

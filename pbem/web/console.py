@@ -1,0 +1,234 @@
+"""The moderators' console: dashboard, one game, one phase, and the actions."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
+
+from pbem.service.clock import from_iso
+from pbem.service.core import ServiceError
+from pbem.service.timing import TimingError, parse_duration
+from pbem.web.auth import game_guard, require_login
+
+bp = Blueprint("console", __name__, url_prefix="/console")
+bp.before_request(require_login)
+
+MAX_REASON = 2000
+MAX_NOTICE = 10_000
+
+
+def _svc():
+    from pbem.web import service
+    return service()
+
+
+def _field(name: str, label: str, *, required: bool = True, limit: int = 500) -> str:
+    """A form value, stripped; a ValueError saying what is wrong."""
+    value = (request.form.get(name) or "").strip()
+    if required and not value:
+        raise ValueError(f"{label} is required.")
+    if len(value) > limit:
+        raise ValueError(f"{label} is longer than {limit} characters.")
+    return value
+
+
+def _role(game_id: str) -> str:
+    role = _field("role", "The role")
+    if role not in {p["role"] for p in _svc().players(game_id)}:
+        raise ValueError(f"This game has no role {role!r}.")
+    return role
+
+
+def _act(game_id: str, anchor: str, action) -> Response:
+    """Run an action; flash its result or what was wrong; back to the game page."""
+    try:
+        message = action()
+    except (ValueError, TimingError, ServiceError) as exc:
+        flash(str(exc), "error")
+    else:
+        flash(message, "ok")
+    return redirect(url_for("console.game", game_id=game_id) + f"#{anchor}")
+
+
+# -- pages --------------------------------------------------------------------------
+@bp.route("/")
+def dashboard():
+    return render_template("dashboard.html", data=_svc().console_dashboard(g.moderator))
+
+
+@bp.route("/games/<game_id>")
+@game_guard
+def game(game_id):
+    data = _svc().console_game(game_id)
+    return render_template("game.html", data=data, game=data["game"])
+
+
+@bp.route("/games/<game_id>/map.png")
+@game_guard
+def picture(game_id):
+    png = _svc().moderator_picture(game_id)
+    if not png:
+        abort(404)
+    return Response(png, mimetype="image/png")
+
+
+@bp.route("/games/<game_id>/phases/<int:seq>")
+@game_guard
+def phase(game_id, seq):
+    data = _svc().console_phase(game_id, seq)
+    if data is None:
+        abort(404)
+    return render_template("phase.html", data=data, game=data["game"])
+
+
+@bp.route("/games/<game_id>/inbound/<int:inbound_id>")
+@game_guard
+def inbound(game_id, inbound_id):
+    row = _svc().console_inbound(inbound_id)
+    if row is None or row["game_id"] != game_id:
+        abort(404)
+    return render_template("inbound.html", row=row, game=_svc().game(game_id))
+
+
+@bp.route("/inbound/<int:inbound_id>")
+def inbound_unassigned(inbound_id):
+    """Mail not tied to any game (for moderators of every game)."""
+    row = _svc().console_inbound(inbound_id)
+    if row is None or row["game_id"] is not None or g.moderator["games"] is not None:
+        abort(404)
+    return render_template("inbound.html", row=row, game=None)
+
+
+@bp.route("/games/<game_id>/outbox")
+@game_guard
+def outbox(game_id):
+    return render_template("outbox.html", rows=_svc().console_outbox(game_id), game=_svc().game(game_id))
+
+
+# -- actions ------------------------------------------------------------------------
+_ABSOLUTE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})\s*(?:UTC|Z)?\s*$", re.I)
+
+
+def parse_new_deadline(text: str, current: datetime | None, now: datetime) -> datetime:
+    """'+24h' / '-6h' (from the current deadline) or '2026-03-01 18:00' (UTC)."""
+    text = (text or "").strip()
+    if not text:
+        raise ValueError("Write the change (+24h, -6h) or a new UTC time (2026-03-01 18:00).")
+    if text[0] in "+-":
+        try:
+            seconds = parse_duration(text[1:])
+        except TimingError as exc:
+            raise ValueError(f"Cannot read {text!r}: write +24h, +90m, -6h or +2d.") from exc
+        base = current or now
+        return base + timedelta(seconds=seconds if text[0] == "+" else -seconds)
+    match = _ABSOLUTE.match(text)
+    if not match:
+        raise ValueError(f"Cannot read {text!r}: write +24h, -6h, or a UTC time such as 2026-03-01 18:00.")
+    try:
+        y, mo, d, h, mi = (int(x) for x in match.groups())
+        return datetime(y, mo, d, h, mi, tzinfo=timezone.utc)
+    except ValueError as exc:
+        raise ValueError(f"There is no such moment as {text!r}.") from exc
+
+
+@bp.route("/games/<game_id>/deadline", methods=["POST"])
+@game_guard
+def deadline(game_id):
+    svc = _svc()
+
+    def run():
+        reason = _field("reason", "A reason", limit=MAX_REASON)
+        ph = svc.current_phase(game_id)
+        if ph is None:
+            raise ValueError("The game has no open phase.")
+        if svc.game(game_id)["status"] != "active":
+            raise ValueError("The game is paused or waiting: resume it to set a deadline.")
+        new = parse_new_deadline(request.form.get("when", ""), from_iso(ph["deadline"]), svc.now())
+        svc.set_deadline(game_id, new, actor=g.moderator["email"], reason=reason)
+        return f"The deadline of {ph['label']} is now {new.strftime('%a %d %b %Y %H:%M UTC')}."
+    return _act(game_id, "timing", run)
+
+
+@bp.route("/games/<game_id>/pause", methods=["POST"])
+@game_guard
+def pause(game_id):
+    def run():
+        _svc().pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        return "The game is paused; its deadline is kept until you resume it."
+    return _act(game_id, "timing", run)
+
+
+@bp.route("/games/<game_id>/resume", methods=["POST"])
+@game_guard
+def resume(game_id):
+    def run():
+        _svc().resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        return "The game runs again."
+    return _act(game_id, "timing", run)
+
+
+@bp.route("/games/<game_id>/close", methods=["POST"])
+@game_guard
+def close(game_id):
+    svc = _svc()
+
+    def run():
+        reason = _field("reason", "A reason", limit=MAX_REASON)
+        result = svc.close_phase(game_id, reason=reason, actor=g.moderator["email"])
+        if result is None:
+            raise ValueError("There was no open phase to close.")
+        if result.get("waiting"):
+            return "The game waits for a moderator."
+        return f"Phase {result['phase']} resolved" + (f"; {result['next']} is open." if result.get("next") else "; the game is over.")
+    return _act(game_id, "timing", run)
+
+
+@bp.route("/games/<game_id>/replace", methods=["POST"])
+@game_guard
+def replace(game_id):
+    def run():
+        role = _role(game_id)
+        email = _field("email", "The new address", limit=320)
+        if not re.match(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", email):
+            raise ValueError(f"{email!r} is not an email address.")
+        reason = _field("reason", "A reason", limit=MAX_REASON)
+        _svc().replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
+        return f"{role} now plays from {email}; the old orders address no longer works, and a welcome mail is on its way."
+    return _act(game_id, "players", run)
+
+
+@bp.route("/games/<game_id>/rotate", methods=["POST"])
+@game_guard
+def rotate(game_id):
+    def run():
+        role = _role(game_id)
+        _svc().rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        return f"{role} has a new orders address (mailed); the old one no longer works."
+    return _act(game_id, "players", run)
+
+
+@bp.route("/games/<game_id>/resend", methods=["POST"])
+@game_guard
+def resend(game_id):
+    def run():
+        role = _role(game_id)
+        try:
+            seq = int(_field("seq", "The phase"))
+        except ValueError as exc:
+            raise ValueError("Choose a resolved phase.") from exc
+        reason = _field("reason", "A reason", limit=MAX_REASON)
+        mid = _svc().resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
+        return "The report was queued again." if mid else "That report is already queued."
+    return _act(game_id, "players", run)
+
+
+@bp.route("/games/<game_id>/notice", methods=["POST"])
+@game_guard
+def notice(game_id):
+    def run():
+        text = _field("text", "The notice", limit=MAX_NOTICE)
+        n = _svc().send_notice(game_id, text, actor=g.moderator["email"])
+        return f"Notice queued for {n} player(s)."
+    return _act(game_id, "notice", run)

@@ -1,0 +1,167 @@
+"""Dispute review: amend a resolved phase's orders, re-adjudicate, read the
+difference, publish or discard; and the manual adjustment of a game's state."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
+
+from pbem.service.core import ServiceError
+from pbem.web.auth import game_guard, require_login
+
+bp = Blueprint("disputes", __name__, url_prefix="/console")
+bp.before_request(require_login)
+
+MAX_REASON = 2000
+
+
+def _svc():
+    from pbem.web import service
+    return service()
+
+
+def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None):
+    svc = _svc()
+    phase = svc.console_phase(game_id, seq)
+    if phase is None:
+        abort(404)
+    drafts = [d for d in svc.drafts(game_id) if d["seq"] == seq]
+    draft = drafts[0] if drafts else None
+    if draft is not None and draft["phase_id"] != phase["phase"]["id"]:
+        draft = None  # about a result that no longer stands; the next amendment starts afresh
+    roles = phase["roles"] or sorted(phase["used"])
+    forms = {}
+    for r in roles:
+        amended = (draft or {}).get("amendments", {}).get(r)
+        forms[r] = {
+            "text": amended["text"] if amended else phase["revealed"].get(r, ""),
+            "amended": amended, "used": phase["used"].get(r), "defaulted": r in phase["defaulted"],
+        }
+    if role is not None and role in forms:
+        forms[role]["text"] = text
+        forms[role]["reason"] = reason
+    return render_template("correct.html", data=phase, game=phase["game"], draft=draft, forms=forms,
+                           errors=errors or [], message=message, error_role=role), status
+
+
+@bp.route("/games/<game_id>/phases/<int:seq>/correct")
+@game_guard
+def correct(game_id, seq):
+    return _correction_page(game_id, seq)
+
+
+@bp.route("/games/<game_id>/phases/<int:seq>/amend", methods=["POST"])
+@game_guard
+def amend(game_id, seq):
+    role = (request.form.get("role") or "").strip()
+    text = request.form.get("text") or ""
+    reason = (request.form.get("reason") or "").strip()
+    problem = None
+    if not role:
+        problem = "Choose the role whose orders you amend."
+    elif not reason:
+        problem = "A reason is required: it goes into the game's public moderation log and the correction mail."
+    elif len(reason) > MAX_REASON:
+        problem = f"The reason is longer than {MAX_REASON} characters."
+    if problem:
+        return _correction_page(game_id, seq, status=400, message=problem, role=role, text=text, reason=reason)
+    try:
+        _svc().amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
+    except ServiceError as exc:
+        return _correction_page(game_id, seq, status=400, message=str(exc), errors=getattr(exc, "errors", []),
+                                role=role, text=text, reason=reason)
+    flash(f"The orders of {role} are amended in the draft. Re-adjudicate to see what changes.", "ok")
+    return redirect(url_for("disputes.correct", game_id=game_id, seq=seq) + "#draft")
+
+
+def _draft(game_id: str, draft_id: int) -> dict:
+    d = _svc().draft(draft_id)
+    if d is None or d["game_id"] != game_id:
+        abort(404)
+    return d
+
+
+@bp.route("/games/<game_id>/drafts/<int:draft_id>/unamend", methods=["POST"])
+@game_guard
+def unamend(game_id, draft_id):
+    d = _draft(game_id, draft_id)
+    try:
+        _svc().remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
+    except ServiceError as exc:
+        flash(str(exc), "error")
+    else:
+        flash("The amendment was withdrawn from the draft.", "ok")
+    return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#draft")
+
+
+@bp.route("/games/<game_id>/drafts/<int:draft_id>/readjudicate", methods=["POST"])
+@game_guard
+def readjudicate(game_id, draft_id):
+    d = _draft(game_id, draft_id)
+    try:
+        result = _svc().readjudicate(draft_id)
+    except ServiceError as exc:
+        flash(str(exc), "error")
+    else:
+        n = len(result["diff"]["changes"])
+        flash("Re-adjudicated with the same seed: " + ("nothing changes." if result["diff"]["identical"] else f"{n} change(s) in the result."), "ok")
+    return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#difference")
+
+
+@bp.route("/games/<game_id>/drafts/<int:draft_id>/publish", methods=["POST"])
+@game_guard
+def publish(game_id, draft_id):
+    d = _draft(game_id, draft_id)
+    reason = (request.form.get("reason") or "").strip()
+    if not reason or len(reason) > MAX_REASON:
+        flash("A reason (up to 2000 characters) is required to publish: the players read it in the correction mail.", "error")
+        return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
+    try:
+        result = _svc().publish(draft_id, reason, g.moderator["email"])
+    except ServiceError as exc:
+        flash(str(exc), "error")
+        return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
+    text = f"Phase {result['phase']} is corrected (revision {result['revision']}); {result['mails']} correction mail(s) queued."
+    if result["rerun"]:
+        text += f" Re-resolved: {', '.join(result['rerun'])}."
+    if result["rolled_back_from"]:
+        text += f" The orders of {result['rolled_back_from']} no longer fitted: the game is back at {result['reopened']}."
+    flash(text, "ok")
+    return redirect(url_for("console.game", game_id=game_id))
+
+
+@bp.route("/games/<game_id>/drafts/<int:draft_id>/discard", methods=["POST"])
+@game_guard
+def discard(game_id, draft_id):
+    d = _draft(game_id, draft_id)
+    try:
+        _svc().discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
+    except ServiceError as exc:
+        flash(str(exc), "error")
+    else:
+        flash("The draft was thrown away; the game is unchanged.", "ok")
+    return redirect(url_for("console.phase", game_id=game_id, seq=d["seq"]))
+
+
+@bp.route("/games/<game_id>/adjust", methods=["GET", "POST"])
+@game_guard
+def adjust(game_id):
+    svc = _svc()
+    data = svc.state_for_edit(game_id)
+    if request.method == "GET":
+        return render_template("adjust.html", data=data, game=data["game"], text=data["state_json"], reason="", errors=[], message=None)
+    text = request.form.get("state") or ""
+    reason = (request.form.get("reason") or "").strip()
+    errors, message = [], None
+    if not reason:
+        message = "A reason is required: it goes into the game's public moderation log and the notice to the players."
+    elif len(reason) > MAX_REASON:
+        message = f"The reason is longer than {MAX_REASON} characters."
+    else:
+        try:
+            result = svc.adjust_state(game_id, text, reason, g.moderator["email"])
+        except ServiceError as exc:
+            message, errors = str(exc), getattr(exc, "errors", [])
+        else:
+            flash(f"The state was adjusted ({len(result['changes'])} change(s)); the game is at {result['phase'] or 'its end'}.", "ok")
+            return redirect(url_for("console.game", game_id=game_id))
+    return render_template("adjust.html", data=data, game=data["game"], text=text, reason=reason, errors=errors, message=message), 400

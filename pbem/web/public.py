@@ -1,0 +1,55 @@
+"""What anyone may read: the games, each game's archive and its pictures; and
+a player's private page, opened only by the token link from their mail."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, redirect, render_template, url_for
+
+bp = Blueprint("public", __name__)
+
+
+def _svc():
+    from pbem.web import service
+    return service()
+
+
+@bp.route("/")
+def index():
+    return redirect(url_for("public.games"))
+
+
+@bp.route("/games")
+def games():
+    return render_template("public_games.html", games=_svc().public_games())
+
+
+@bp.route("/games/<game_id>")
+def archive(game_id):
+    data = _svc().public_archive(game_id)
+    if data is None:
+        abort(404)
+    return render_template("archive.html", data=data)
+
+
+@bp.route("/games/<game_id>/phase/<int:seq>.png")
+def phase_picture(game_id, seq):
+    png = _svc().public_picture(game_id, seq)
+    if not png:
+        abort(404)
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "public, max-age=60"})
+
+
+@bp.route("/play/<game_id>/<token>")
+def play(game_id, token):
+    data = _svc().player_page(game_id, token)
+    if data is None:
+        abort(404)
+    return render_template("play.html", data=data, token=token)
+
+
+@bp.route("/play/<game_id>/<token>/map.png")
+def play_picture(game_id, token):
+    png = _svc().player_picture(game_id, token)
+    if not png:
+        abort(404)
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})

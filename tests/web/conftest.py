@@ -1,0 +1,154 @@
+"""Shared fixtures for the web tests: a service with a game played a few
+phases through the mail room, a Flask test client, a moderator, and for the
+browser tests a real `pbem serve` (pbem.server.Server) on loopback with an
+SMTP sink as the outside world."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pbem.dice import Dice
+from pbem.mail.addresses import orders_address
+from pbem.resources import templates_dir
+from pbem.service.moderators import add_moderator
+from pbem.service.store import loads
+from pbem.web import create_app
+from tests.support import free_port, mail
+
+ENGINE, SCENARIO = "custer", "little_bighorn"
+if not (templates_dir() / ENGINE / "report.txt.j2").is_file():  # until the Custer report templates land
+    ENGINE, SCENARIO = "peaux_rouges", "little_big_horn"
+
+MOD_EMAIL, MOD_PASSWORD = "mod@pbem.test", "correct horse battery"
+SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+def roles_of(svc=None) -> tuple[str, ...]:
+    from pbem.engines import get_engine
+    return get_engine(ENGINE).scenarios()[SCENARIO].roles
+
+
+def player_email(role: str) -> str:
+    return f"{role.replace('_', '')}@players.example"
+
+
+def new_game(svc, **kwargs) -> str:
+    return svc.create_game(ENGINE, SCENARIO, {r: player_email(r) for r in roles_of()},
+                           timing={"phase": {"kind": "duration", "seconds": 48 * 3600}}, **kwargs)
+
+
+def active_player(svc, game_id: str, role: str) -> dict:
+    return next(p for p in svc.players(game_id) if p["role"] == role and p["status"] == "active")
+
+
+def address_of(svc, game_id: str, role: str) -> str:
+    return orders_address(game_id, svc.token_for(active_player(svc, game_id, role)["id"]), svc.settings.mail_domain)
+
+
+def send_orders(svc, game_id: str, role: str, body: str, *, subject: str = "orders", from_name: str | None = None) -> dict:
+    phase = svc.current_phase(game_id)["label"]
+    sender = player_email(role) if from_name is None else f"{from_name} <{player_email(role)}>"
+    raw = mail(sender, address_of(svc, game_id, role), f"My orders.\n\nORDERS {game_id} {phase}\n{body}\nEND\n", subject=subject)
+    return svc.receive(raw)
+
+
+def bot_text(svc, game_id: str, role: str, salt: str) -> str:
+    ph = svc.current_phase(game_id)
+    engine = svc.engine(svc.game(game_id)["engine"])
+    seed = (salt.encode().hex() * 64)[:64]
+    return engine.bot_orders(loads(ph["state"]), role, Dice(seed))
+
+
+def play_phases(svc, game_id: str, n: int, salt: str = "p") -> None:
+    """Every awaited role sends a bot's orders, then the phase closes; n times."""
+    for i in range(n):
+        ph = svc.current_phase(game_id)
+        if ph is None:
+            return
+        for role in loads(ph["awaited"]):
+            result = send_orders(svc, game_id, role, bot_text(svc, game_id, role, f"{salt}{i}{role}"))
+            assert result["status"] == "processed", result
+        if svc.current_phase(game_id) and svc.current_phase(game_id)["id"] == ph["id"]:
+            assert svc.close_phase(game_id, reason="test", actor="test") is not None
+
+
+@pytest.fixture
+def game(svc):
+    gid = new_game(svc)
+    play_phases(svc, gid, 2)
+    return gid
+
+
+@pytest.fixture
+def moderator(svc):
+    add_moderator(svc, MOD_EMAIL, MOD_PASSWORD)
+    return MOD_EMAIL
+
+
+@pytest.fixture
+def app(svc):
+    svc.settings = svc.settings.with_(secret_key=svc.settings.secret_key or "test-secret")
+    return create_app(svc, testing=True)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def csrf_token(client, url: str = "/login") -> str:
+    html = client.get(url).get_data(as_text=True)
+    match = CSRF_RE.search(html)
+    assert match, f"no CSRF token on {url}"
+    return match.group(1)
+
+
+def login(client, email: str = MOD_EMAIL, password: str = MOD_PASSWORD):
+    token = csrf_token(client, "/login")
+    return client.post("/login", data={"email": email, "password": password, "csrf_token": token})
+
+
+def post(client, url: str, data: dict, *, token_from: str = "/console/", follow: bool = False):
+    """A form post as the browser sends it: with the CSRF token of a page."""
+    token = csrf_token(client, token_from)
+    return client.post(url, data={**data, "csrf_token": token}, follow_redirects=follow)
+
+
+@pytest.fixture
+def logged_in(client, moderator):
+    response = login(client)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return client
+
+
+# -- a real server for the browser tests --------------------------------------------------
+@pytest.fixture
+def live(settings, sink, tmp_path):
+    """`pbem serve` on loopback (SMTP in, web, scheduler, outbox to the sink)."""
+    from pbem.server import Server
+    server = Server(settings.with_(smtp_url=sink.url, http_port=free_port(), secret_key="browser-test-secret")).start()
+    try:
+        add_moderator(server.svc, MOD_EMAIL, MOD_PASSWORD)
+        yield server
+    finally:
+        server.stop()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests need Debian's chromium at {CHROMIUM} (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
