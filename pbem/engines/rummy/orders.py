@@ -64,6 +64,11 @@ def _card_list(text: str, allow_drawn: bool = True) -> list[str]:
             out.append("drawn")
             continue
         k, suggestion = C.match(item)
+        if k is None and re.fullmatch(r"(?:(?:co|company) )?(trooper|guidon|commander)s?", key):
+            raise ParseFail("which company's %(card)s?", AMBIGUOUS, hint="write it with its letter, e.g. %(suggestion)s",
+                            card=item, suggestion="Co. C " + key.split()[-1].rstrip("s").capitalize())
+        if k is None and key in ("chief", "chiefs", "a chief"):
+            raise ParseFail("which chief?", AMBIGUOUS, hint="name him, e.g. %(suggestion)s", suggestion="Gall")
         if k is None:
             if suggestion:
                 raise ParseFail("unknown card %(card)s", hint="did you mean %(suggestion)s?", card=item, suggestion=suggestion)
