@@ -61,9 +61,18 @@ class UnitNames:
         return self.index.get(normalise(text), [])
 
     def suggest(self, text: str, side: str | None = None) -> str | None:
-        names = {normalise(u.name): u.name for u in self.scenario.units.values() if side is None or u.side == side}
-        close = difflib.get_close_matches(normalise(text), list(names), n=1, cutoff=0.5)
-        return names[close[0]] if close else None
+        """The closest unit name (ties go to the unit listed first in the scenario)."""
+        return closest(text, [u.name for u in self.scenario.units.values() if side is None or u.side == side])
+
+
+def closest(text: str, names: list[str], cutoff: float = 0.5) -> str | None:
+    key = normalise(text)
+    best, best_score = None, cutoff
+    for name in names:
+        score = difflib.SequenceMatcher(None, key, normalise(name)).ratio()
+        if score > best_score:
+            best, best_score = name, score
+    return best
 
 
 _NAMES_CACHE: dict[int, UnitNames] = {}
@@ -95,11 +104,10 @@ def _resolve_marker(scenario: Scenario, role: str, text: str) -> list[str]:
     by_label = [m.id for m in scenario.markers.values() if normalise(m.label) == key]
     found = by_label or [m.id for m in scenario.markers.values() if normalise(m.name) == key or normalise(m.id) == key]
     if not found:
-        labels = {normalise(m.label): m.label for m in scenario.markers.values() if m.side == role}
-        close = difflib.get_close_matches(key, list(labels), n=1, cutoff=0.5)
-        raise _LineError("no activation marker %(name)s", SYNTAX,
-                         "did you mean %(suggestion)s?" if close else None,
-                         name=text, suggestion=labels[close[0]] if close else "")
+        close = closest(text, [m.label for m in scenario.markers.values() if m.side == role])
+        raise _LineError("no activation marker '%(name)s'", SYNTAX,
+                         "did you mean '%(suggestion)s'?" if close else None,
+                         name=text, suggestion=close or "")
     mine = [m for m in found if scenario.markers[m].side == role]
     if not mine:
         raise _LineError("the marker %(name)s belongs to the other side", ILLEGAL, name=text)
@@ -128,7 +136,7 @@ def _parse_units(scenario: Scenario, state: dict, role: str, marker_ids: list[st
         found = names.lookup(part)
         if not found:
             suggestion = names.suggest(part, role)
-            raise _LineError("no unit %(name)s", SYNTAX, "did you mean %(suggestion)s?" if suggestion else None,
+            raise _LineError("no unit '%(name)s'", SYNTAX, "did you mean '%(suggestion)s'?" if suggestion else None,
                              name=part, suggestion=suggestion or "")
         if len(found) > 1:
             raise _LineError("%(name)s could be any of %(ids)s", AMBIGUOUS, "write its id, e.g. %(suggestion)s",
