@@ -51,6 +51,9 @@ from functools import lru_cache
 __all__ = ["Command", "commands_from", "find_commands", "parse_command_line"]
 
 BLOCKS = ("ORDERS", "PRESS")
+#: find_commands reads at most this many lines and returns at most this many commands
+MAX_LINES = 100_000
+MAX_COMMANDS = 100
 
 _KEYWORDS = {
     "orders": "ORDERS",
@@ -150,10 +153,21 @@ def _valid_zone(name: str) -> str | None:
 
 
 def _is_end(line: str) -> bool:
+    if len(line) > 100 or not _MAYBE_KEYWORD.match(line):
+        return False
     s = _clean(line).strip().strip("*_").strip().rstrip(".!:;").strip()
     if len(s) > 20:
         return False
     return " ".join(s.split()).casefold() in _END_WORDS
+
+
+#: cheap first test: does the line start with something that may be a keyword?
+_MAYBE_KEYWORD = re.compile(
+    r"^[\s\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u00ad\u00a0*]*"
+    r"(?:orders?|ordres|press|presse|end|fin|help|aide|status|[eé]\u0301?tat|resign|abandon|join|rejoindre|set|"
+    r"r[eé]\u0301?gler|confirm|confirmer)(?![^\W\d_])",
+    re.IGNORECASE,
+)
 
 
 def parse_command_line(line: str) -> Command | None:
@@ -161,7 +175,7 @@ def parse_command_line(line: str) -> Command | None:
 
     Block commands come back without body; :func:`find_commands` fills it in.
     """
-    if len(line) > 1000:
+    if len(line) > 1000 or not _MAYBE_KEYWORD.match(line):
         return None
     s = _clean(line).strip()
     if len(s) >= 2 and s[0] == "*" and s[-1] == "*":  # Gmail's plain text of bold: *ORDERS g1 S1*
@@ -298,6 +312,8 @@ def parse_command_line(line: str) -> Command | None:
 
 def _starts_block_in_capitals(line: str) -> bool:
     """Inside a block, only ORDERS/PRESS typed in capitals starts the next block (a press message is prose)."""
+    if not _MAYBE_KEYWORD.match(line):
+        return False
     words = _clean(line).strip().strip("*").split()[:1]
     if not words or not words[0].rstrip(":").isupper():
         return False
@@ -318,7 +334,7 @@ def _strip_subject(subject: str) -> str:
 def find_commands(text: str, subject: str | None = None) -> list[Command]:
     """All commands in ``text`` (the new text of a mail), in order; the subject when the text has none.
 
-    Never raises.
+    At most :data:`MAX_COMMANDS` commands from the first :data:`MAX_LINES` lines. Never raises.
     """
     try:
         return _find(text or "", subject)
@@ -327,11 +343,11 @@ def find_commands(text: str, subject: str | None = None) -> list[Command]:
 
 
 def _find(text: str, subject: str | None) -> list[Command]:
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", MAX_LINES)[:MAX_LINES]
     out: list[Command] = []
     n = len(lines)
     i = 0
-    while i < n:
+    while i < n and len(out) < MAX_COMMANDS:
         cmd = parse_command_line(lines[i])
         if cmd is None or cmd.name == "END":
             i += 1

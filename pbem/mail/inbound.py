@@ -34,6 +34,7 @@ import codecs
 import email
 import email.header
 import email.message
+import email.parser
 import email.policy
 import email.utils
 import re
@@ -60,7 +61,7 @@ __all__ = [
 ]
 
 MAX_TEXT_CHARS = 1_000_000
-MAX_HTML_CHARS = 2_000_000
+MAX_HTML_CHARS = 500_000
 MAX_PARTS = 200
 MAX_DEPTH = 20
 MAX_HEADERS = 500
@@ -320,6 +321,11 @@ _CHARSET_ALIASES = {
 }
 
 
+#: Python text codecs that are no character set a mail may declare (punycode decoding is quadratic)
+_NOT_CHARSETS = {"idna", "punycode", "unicode_escape", "raw_unicode_escape", "undefined", "mbcs", "oem", "charmap",
+                 "unicode_internal", "palmos"}
+
+
 def _codec(charset: str | None) -> tuple[str | None, bool]:
     """(Python codec name or None, whether the label was unknown)."""
     if not charset:
@@ -333,8 +339,8 @@ def _codec(charset: str | None) -> tuple[str | None, bool]:
         info = codecs.lookup(label)
     except (LookupError, ValueError, TypeError):
         return None, True
-    if not getattr(info, "_is_text_encoding", True):
-        return None, True  # e.g. "base64", "rot13": not a character set
+    if not getattr(info, "_is_text_encoding", True) or info.name.replace("-", "_") in _NOT_CHARSETS:
+        return None, True  # e.g. "base64", "rot13", "idna", "unicode_escape": not a mail character set
     name = info.name.replace("-", "_")
     if name in ("utf_8", "utf8"):
         return "utf-8", False
@@ -611,6 +617,48 @@ class _Walker:
 
 # --------------------------------------------------------------------------- entry point
 
+#: a Content-Type/-Disposition header (with its continuation lines) longer than this is cut before parsing
+MAX_CONTENT_HEADER_BYTES = 4_000
+
+
+def _tame_content_headers(raw: bytes) -> bytes:
+    """Cut absurdly long Content-Type/Content-Disposition headers (anywhere in the message).
+
+    The stdlib splits their parameters with a quadratic loop (``email.message._parseparam``),
+    and the parser itself reads the boundary parameter, so 50 KB of ``;`` inside quotes
+    would take seconds. No real header comes near :data:`MAX_CONTENT_HEADER_BYTES`.
+    Linear: plain ``bytes.find`` over a lower-cased copy.
+    """
+    if len(raw) < MAX_CONTENT_HEADER_BYTES:
+        return raw
+    low = raw.lower()
+    cuts: list[tuple[int, int]] = []
+    for name in (b"content-type", b"content-disposition"):
+        pos = low.find(name)
+        while pos >= 0:
+            if pos == 0 or low[pos - 1] == 0x0A:  # at the start of a line
+                end = low.find(b"\n", pos)
+                while end >= 0 and low[end + 1:end + 2] in (b" ", b"\t"):
+                    end = low.find(b"\n", end + 1)
+                end = len(low) if end < 0 else end
+                if end - pos > MAX_CONTENT_HEADER_BYTES:
+                    cuts.append((pos, end))
+                pos = low.find(name, max(end, pos + 1))
+            else:
+                pos = low.find(name, pos + 1)
+    if not cuts:
+        return raw
+    out: list[bytes] = []
+    last = 0
+    for start, end in sorted(cuts):
+        if start < last:
+            continue
+        head = raw[start:start + MAX_CONTENT_HEADER_BYTES].replace(b"\r", b"").replace(b"\n", b" ")
+        out += [raw[last:start], head, b"\r" if raw[end - 1:end] == b"\r" else b""]
+        last = end
+    out.append(raw[last:])
+    return b"".join(out)
+
 
 def parse_message(
     raw: bytes,
@@ -668,11 +716,15 @@ def _parse_into(
     if len(raw) > MAX_RAW_BYTES:
         problems.append(f"the message was larger than {MAX_RAW_BYTES} bytes; only the start was read")
         raw = raw[:MAX_RAW_BYTES]
+    raw = _tame_content_headers(raw)
+    headers_only = False
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.compat32)
-    except Exception:
-        msg = email.message_from_string(raw.decode("latin-1"), policy=email.policy.compat32)
-        problems.append("the message structure could not be parsed normally")
+    except Exception as exc:  # RecursionError on thousands of nested multiparts, or a parser bug
+        msg = email.parser.BytesParser(policy=email.policy.compat32).parsebytes(raw, headersonly=True)
+        headers_only = True
+        why = "it is nested too deeply" if isinstance(exc, RecursionError) else f"{type(exc).__name__}"
+        problems.append(f"the body of the message could not be read ({why}); only its headers were")
     headers = _Headers(msg, problems)
 
     # --- headers
@@ -711,7 +763,7 @@ def _parse_into(
     # --- body
     walker = _Walker(problems, max_text)
     try:
-        text, kind = walker.best(msg, 0)
+        text, kind = ("", "") if headers_only else walker.best(msg, 0)
     except RecursionError:
         text, kind = "", ""
         walker.problem("the message is nested too deeply to read")

@@ -105,8 +105,16 @@ _MOBILE = re.compile(
 )
 
 
-def _norm(line: str) -> str:
-    return _SPACES.sub(" ", line.translate(_INVISIBLE)).rstrip()
+#: new_text reads at most this many lines (a longer text is not a reply a person wrote)
+MAX_LINES = 100_000
+
+#: lines that may be anything but ordinary text: a digit or "@" (attributions, dates), a colon
+#: (attributions, header blocks), a rule/marker/footer start
+_MAYBE_SPECIAL = re.compile(
+    r"[\d@:]|^\s*[-_=*#~+—–ᐧ<(\[]|^\s*(?:sent|envoy|von|diese|gesendet|enviado|inviato|verzonden|verstuurd|skickat|"
+    r"sendt|wys|get|obtenir|from|iphone|ipad|android|begin|d[ée]but|anfang|inicio|inizio|forwarded)",
+    re.IGNORECASE,
+)
 
 
 def _quoted(line: str) -> bool:
@@ -163,6 +171,8 @@ def _attribution_end(lines: list[str], s: int) -> int | None:
             total += len(stripped)
             if total > 500:
                 return None
+        if not parts[-1].endswith(":"):
+            continue  # both end patterns need the final colon: skip the regexes
         text = _join(parts)
         if _END_PLAIN.search(text) or _END_ADDR.search(text):
             if opener or "@" in text or "<" in text or '"' in text or "«" in text:
@@ -175,7 +185,7 @@ def _attribution_end(lines: list[str], s: int) -> int | None:
 def _single_attribution(lines: list[str], i: int) -> bool:
     """A lone "X wrote:" line that has an address in it or is followed by a quote."""
     line = lines[i]
-    if len(line) > 300 or _quoted(line):
+    if not line.endswith(":") or len(line) > 300 or _quoted(line):
         return False
     text = " ".join(line.split())
     if not (_END_PLAIN.search(text) or _END_ADDR.search(text)):
@@ -212,7 +222,11 @@ def _header_block(lines: list[str], s: int) -> bool:
 
 def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
     """Low-level: (normalised lines, keep flags, hard-cut index, soft-cut candidates). See :func:`new_text`."""
-    lines = [_norm(x) for x in text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "").split("\n")]
+    text = _SPACES.sub(" ", text.translate(_INVISIBLE).replace("\r\n", "\n").replace("\r", "\n").replace("\x00", ""))
+    lines = text.split("\n", MAX_LINES)
+    if len(lines) > MAX_LINES:
+        lines.pop()  # the rest of an absurdly long text is not read
+    lines = [x.rstrip() for x in lines]
     n = len(lines)
     keep = [True] * n
     soft: list[int] = []
@@ -220,13 +234,16 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
     i = 0
     while i < n:
         line = lines[i]
-        if not line.strip():
+        if not line:
             i += 1
             continue
-        if _quoted(line) or (i and _quoted(lines[i - 1]) and lines[i - 1].endswith("=")):
+        if line.lstrip(" \t")[:1] == ">" or (i and not keep[i - 1] and lines[i - 1].endswith("=") and _quoted(lines[i - 1])):
             # a quoted line, or the rest of one whose QP soft break ("=") was left undecoded
             keep[i] = False
             i += 1
+            continue
+        if not _MAYBE_SPECIAL.search(line):
+            i += 1  # an ordinary line: no digit, no "@", no colon, no rule/footer start
             continue
         if _MARKERS.match(line) if len(line) < 400 else False:
             if _next_is_quote(lines, i):
