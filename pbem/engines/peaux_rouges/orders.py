@@ -107,9 +107,9 @@ class Parser:
         self.board = self.m.board
 
     # helpers ---------------------------------------------------------------------
-    def error(self, line: _Line, reason: str, kind: str = SYNTAX, suggestion: str | None = None, **args) -> None:
+    def error(self, line: _Line, reason: str, kind: str = SYNTAX, hint: str | None = None, **args) -> None:
         self.errors.append(OrderError(line=line.no, text=line.text.strip(), reason=reason, kind=kind,
-                                      suggestion=suggestion, args=args))
+                                      suggestion=hint, args=args))
 
     def piece(self, line: _Line, toks: list[str], side: str | None):
         """A piece code from the tokens naming it, or None (error recorded)."""
