@@ -281,7 +281,8 @@ def compute_diff(engine, before_state: dict, before_events: list, after_state: d
     before = flatten(engine.view(before_state, role))
     after = flatten(engine.view(after_state, role))
     changes = []
-    for path in sorted(set(before) | set(after)):
+    # What a phase left behind (last moves, last combats) matters less than where things are now.
+    for path in sorted(set(before) | set(after), key=lambda p: (_section(p).startswith("last"), p)):
         b, a = before.get(path, _ABSENT), after.get(path, _ABSENT)
         if b is _ABSENT or a is _ABSENT or dumps(b) != dumps(a):
             changes.append({"path": path, "section": _section(path), "before": show_value(b), "after": show_value(a)})

@@ -76,6 +76,33 @@ def play_phases(svc, game_id: str, n: int, salt: str = "p") -> None:
             assert svc.close_phase(game_id, reason="test", actor="test") is not None
 
 
+class _SeededSecrets:
+    """Stands in for the ``secrets`` module in the service, so a test game's
+    setup and phase seeds (and so its dice) are the same on every run."""
+
+    def __init__(self):
+        import secrets
+        self._real, self._n = secrets, 0
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        import hashlib
+        self._n += 1
+        return hashlib.sha256(f"web-test-{self._n}".encode()).hexdigest()[: 2 * nbytes]
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+@pytest.fixture(autouse=True)
+def seeded(monkeypatch):
+    import pbem.service.games as games_module
+    import pbem.service.phases as phases_module
+    fake = _SeededSecrets()
+    monkeypatch.setattr(games_module, "secrets", fake)
+    monkeypatch.setattr(phases_module, "secrets", fake)
+    return fake
+
+
 @pytest.fixture
 def game(svc):
     gid = new_game(svc)
