@@ -242,11 +242,13 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
             moved.add(uid)
             _move(ctx, uid, o, ezoc, mp_left.get(uid, sit.movement_points(uid)), label)
     attacked_hexes: set[str] = set()
-    combat_no = 0
     for o in orders:
         if o["op"] == "attack":
-            combat_no += 1
-            _attack(ctx, o["hex"], expand(o["units"]), active_set, attacked_hexes, o.get("advance"),
+            units = expand(o["units"])
+            if ALL in o["units"]:
+                # "ATTACK <hex>" alone: every active unit that can attack it, without a word about the others
+                units = [u for u in units if _can_attack(ctx, u, o["hex"], active_set, label, report=False)]
+            _attack(ctx, o["hex"], units, active_set, attacked_hexes, o.get("advance"),
                     f"{label} combat {o['hex']}", label)
         elif o["op"] == "all_attack":
             _attack_everything(ctx, side, active_set, attacked_hexes, label)

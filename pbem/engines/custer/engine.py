@@ -157,6 +157,11 @@ class CusterEngine(Engine):
             "over": bool(state.get("over")), "result": state.get("result"),
         }
 
+    def picture(self, view: dict) -> bytes | None:
+        from .picture import draw_map  # Pillow is loaded only when a picture is wanted
+
+        return draw_map(view)
+
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))
 
