@@ -158,10 +158,11 @@ class RummyEngine(Engine):
             "discard": [C.card_view(c) for c in st["discard"]],
             "tables": {p: [_group_view(st["tables"][p], g) for g in st["tables"][p]] for p in roles},
             "table_points": {p: R.score_table(st, p)[0] for p in roles},
-            "sundance": st["sundance"],
+            "sundance_played": st["sundance"],
             "this_turn": {
                 "taken": C.card_view(t["taken"]) if t["taken"] else None,
                 "support": C.card_view(t["support"]) if t["support"] else None,
+                "drawn": None, "picked": [],
             },
             "scores": [{"hand": s["hand"], "points": dict(s["points"]), "out": s["out"], "ended": s["ended"]} for s in st["scores"]],
             "totals": dict(st["totals"]),

@@ -1,0 +1,121 @@
+"""Hidden information: each report shows its own hand; others see only hand sizes, the
+tables and the discard pile; nobody sees the deck's order."""
+
+import re
+
+import pytest
+
+from pbem.dice import Dice
+from pbem.engines.base import MODERATOR
+from pbem.engines.rummy import cards as C
+
+from .helpers import ENGINE
+from .render import report
+
+SCENARIOS = ["two", "three", "four", "teams"]
+TOKEN = re.compile(r"[A-Za-z][\w-]*")
+
+
+def _games(scenario, phases, seed=1):
+    """(state after, events, phase id) for each phase of a bot game."""
+    st = ENGINE.setup(scenario, {}, Dice(f"{seed:064x}"))
+    yield st, [], "setup"
+    for i in range(phases):
+        ph = ENGINE.phase(st)
+        if not ph.awaited:
+            return
+        p = ph.awaited[0]
+        res = ENGINE.parse_orders(st, p, ENGINE.bot_orders(st, p, Dice(f"{seed * 7919 + i:064x}")))
+        st, events = ENGINE.resolve(st, {p: res.orders}, Dice(f"{seed * 104729 + i:064x}"))
+        yield st, events, ph.id
+
+
+def _pattern(words):
+    words = sorted(set(words), key=len, reverse=True)
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") if words else None
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_no_report_shows_another_players_cards_or_the_deck(scenario):
+    """Every role's report (mail text, HTML, JSON attachment), after every phase of a
+    bot game, names no card id held by another player or lying in the deck, and no card
+    name found only there. (When a hand ends, the events of the finished hand, the revealed
+    deal among them, speak of cards now shuffled into the new deck: they are left out here;
+    the reveal is tested in test_dealing.)"""
+    for st, events, _ in _games(scenario, 150):
+        # when a hand ended in this phase, the events before the new deal speak of cards
+        # since shuffled back into the deck: they tell nothing of the new hand
+        deal = [i for i, e in enumerate(events) if e["type"] == "deal"]
+        events = events[deal[0]:] if deal else events
+        # cards that went face up from the discard pile into a hand are known to all
+        taken = {e["args"]["id"] for e in events if e["type"] == "draw" and e["args"]["source"] == "discard"}
+        taken |= {c for e in events if e["type"] == "support" for c in e["args"].get("ids", [])}
+        for role in st["roles"] + [None]:
+            own = [] if role is None else st["hands"][role]
+            shown = set(own) | set(st["discard"]) | taken | {c for p in st["roles"] for g in st["tables"][p]
+                                                            for c in g["cards"] + g.get("on", []) + ([g["wild"]] if g.get("wild") else [])}
+            secret = [c for p in st["roles"] if p != role for c in st["hands"][p] if c not in taken] + st["deck"]
+            assert not shown & set(secret)
+            secret_ids = set(secret)
+            names = {C.name(c) for c in secret} - {C.name(c) for c in shown}
+            for part, text in report(st, events, role).items():
+                leaked = set(TOKEN.findall(text)) & secret_ids
+                assert not leaked, (role, part, leaked)
+                for name in names:
+                    if name in text:
+                        found = _pattern([name]).search(text)
+                        assert not found, (role, part, found.group(0))
+
+
+def _scramble(st, role, seed):
+    """The same game as ``role`` knows it: the cards ``role`` cannot see dealt out again."""
+    t = st["turn"]
+    public = {t["taken"], *t["picked"]}
+    others = [p for p in st["roles"] if p != role]
+    pool = list(st["deck"]) + [c for p in others for c in st["hands"][p] if c not in public]
+    pool = Dice(f"{seed:064x}").shuffle(pool, "scramble")
+    new = dict(st, hands=dict(st["hands"]), deck=pool[:len(st["deck"])])
+    rest = pool[len(st["deck"]):]
+    for p in others:
+        keep = [c for c in st["hands"][p] if c in public]
+        n = len(st["hands"][p]) - len(keep)
+        new["hands"][p] = keep + rest[:n]
+        rest = rest[n:]
+    if role is None or role != st["player"]:
+        new["turn"] = dict(t, drawn=None)
+    return new
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_a_view_does_not_change_when_the_unseen_cards_change(scenario):
+    """The strongest form of the rule: deal the cards a role cannot see (the other hands
+    and the deck) out again, and that role's view and picture stay the same."""
+    for n, (st, events, _) in enumerate(_games(scenario, 100, seed=5)):
+        for role in st["roles"] + [None]:
+            other = _scramble(st, role, n)
+            if role is not None and role != st["player"]:
+                st_cmp = dict(st, turn=dict(st["turn"], drawn=None))
+            else:
+                st_cmp = st
+            assert ENGINE.view(other, role) == ENGINE.view(st_cmp, role)
+            if n % 40 == 7:
+                assert ENGINE.picture(ENGINE.view(other, role)) == ENGINE.picture(ENGINE.view(st, role))
+
+
+def test_observer_moderator_and_public_state():
+    st = ENGINE.setup("three", {}, Dice("0c" * 32))
+    assert "hand" not in ENGINE.view(st, None) and "hands" not in ENGINE.view(st, None) and "deck" not in ENGINE.view(st, None)
+    mod = ENGINE.view(st, MODERATOR)
+    assert [c["id"] for c in mod["deck"]] == st["deck"]
+    assert {p: [c["id"] for c in h] for p, h in mod["hands"].items()} == {p: C.sort_cards(h) for p, h in st["hands"].items()}
+    assert ENGINE.public_state(st) is None
+    assert ENGINE.reveals_orders is False  # orders name cards still held
+
+
+def test_the_card_drawn_is_told_to_its_drawer_alone():
+    for st, events, _ in _games("four", 80, seed=3):
+        for ev in events:
+            if ev["type"] in ("drawn", "hand", "skipped", "ignored"):
+                assert ev.get("to") and len(ev["to"]) == 1
+            if ev["type"] == "draw" and ev["args"].get("source") == "deck":
+                assert "id" not in ev["args"] and "card" not in ev["args"]
