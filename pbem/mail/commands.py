@@ -101,6 +101,7 @@ _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fwd?|tr|aw|wg|sv|vs|antw|réf|ref|rif|r|rv|enc|odp|отв|ha)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*|\[[^\]]{0,60}\]\s*)+",
     re.IGNORECASE,
 )
+_SHAPE = " takes: "  # marks a problem with the shape of the line (not with a value)
 _END_WORDS = {"end", "fin", "end orders", "end press", "fin ordres", "fin presse", "end of orders", "fin des ordres"}
 
 
@@ -204,7 +205,7 @@ def parse_command_line(line: str) -> Command | None:
         if not explicit:
             return None
         cmd.args = args
-        cmd.problems.append(f"{name} takes: {usage}")
+        cmd.problems.append(f"{name}{_SHAPE}{usage}")
         return cmd
 
     # trailing lone punctuation ("HELP ?", "STATUS !") is not an argument
@@ -383,8 +384,8 @@ def _find(text: str, subject: str | None) -> list[Command]:
         return out
     head = _strip_subject(subject)
     cmd = parse_command_line(head)
-    if cmd is None or cmd.name == "END":
-        return out
+    if cmd is None or cmd.name == "END" or any(_SHAPE in p for p in cmd.problems):
+        return out  # a subject is often our own words quoted back: only a well-formed command counts
     cmd.line = 0
     if cmd.name in BLOCKS:
         body = []

@@ -112,7 +112,10 @@ class _Headers:
 
     def __init__(self, msg: email.message.Message, problems: list[str]):
         self.items: list[tuple[str, str]] = []
-        raw_items = getattr(msg, "_headers", None) or []
+        try:
+            raw_items = list(msg.raw_items())
+        except Exception:
+            raw_items = []
         if len(raw_items) > MAX_HEADERS:
             problems.append(f"the message has {len(raw_items)} header lines; only the first {MAX_HEADERS} were read")
             raw_items = raw_items[:MAX_HEADERS]
@@ -265,10 +268,9 @@ def automatic_reason(
         return "bounce"
     if "return-path" in h and val("return-path").replace(" ", "") in ("<>", ""):
         return "bounce"
-    locals_ = []
-    for a in (from_addr, normalise_address(envelope_from) if envelope_from else None):
-        if a:
-            locals_.append(a.split("@", 1)[0])
+    locals_ = [a.split("@", 1)[0] for a in (from_addr,) if a]
+    if envelope_from:
+        locals_.append(envelope_from.strip().strip("<>").split("@", 1)[0].strip().lower())
     if any(lp in ("mailer-daemon", "mailer_daemon") for lp in locals_):
         return "bounce"
     if content_type == "multipart/report" and report_type in ("delivery-status", ""):
@@ -358,9 +360,15 @@ def _single_byte(codec_name: str) -> bool:
 def _strict(data: bytes, codec_name: str) -> str | None:
     try:
         return data.decode(codec_name)
-    except (UnicodeDecodeError, LookupError, ValueError, TypeError):
+    except UnicodeDecodeError as exc:
+        # a UTF-8 text cut inside its last character (a truncated message, or our own size cap)
+        if codec_name == "utf-8" and exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
+            try:
+                return data[: exc.start].decode("utf-8")
+            except UnicodeDecodeError:
+                return None
         return None
-    except Exception:
+    except Exception:  # LookupError, ValueError, TypeError from odd codecs
         return None
 
 

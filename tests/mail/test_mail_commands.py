@@ -129,6 +129,11 @@ def test_subject_fallback():
     assert cmd.args == ["g1", "T3"] and cmd.body == "A hold\nB move" and cmd.body_first_line == 2 and cmd.line == 0
     assert find_commands("STATUS", "HELP")[0].name == "STATUS"  # the body wins
     assert find_commands("hello", "Re: Turn 3 of game g1: your orders") == []
+    # a badly shaped command in a subject is most likely our own words quoted back: ignored
+    assert find_commands("thanks", "Re: [g1] ORDERS g1 T3 accepted") == []
+    # ...but a well-shaped one with a bad value is reported
+    [cmd] = find_commands("", "SET LANG de")
+    assert cmd.problems
 
 
 def test_parse_command_line_never_matches_long_or_empty_lines():

@@ -350,6 +350,7 @@ def test_empty_input():
         ("From: bob@x.org", "<>", "bounce"),
         ("From: Mail Delivery System <MAILER-DAEMON@mx.x.org>", None, "bounce"),
         ("From: postmaster@x.org", "MAILER-DAEMON@x.org", "bounce"),
+        ("From: postmaster@x.org", "MAILER-DAEMON", "bounce"),
         ("From: bob@x.org\nReturn-Path: <>", None, "bounce"),
         ("From: bob@x.org\nX-Failed-Recipients: a@b.c", None, "bounce"),
         ("From: bob@x.org\nAuto-Submitted: auto-replied", None, "auto-submitted"),
@@ -393,3 +394,24 @@ def test_read_receipt_is_an_auto_reply():
     body = "--R\r\nContent-Type: text/plain\r\n\r\nDisplayed.\r\n--R\r\nContent-Type: message/disposition-notification\r\n\r\nFinal-Recipient: rfc822; a@b\r\n--R--\r\n"
     m = parse_message(mail("From: bob@x.org", body, ctype='multipart/report; report-type=disposition-notification; boundary="R"'))
     assert m.automatic == "auto-reply"
+
+
+def test_utf8_cut_inside_a_character_stays_utf8():
+    raw = mail(BASIC, "Mêlée ".encode() * 400_000, cte="8bit")
+    m = parse_message(raw, max_text=1000)
+    assert m.text.startswith("Mêlée Mêlée") and len(m.text) == 1000
+    assert "Ã" not in m.text
+
+
+def test_truncated_message_ending_inside_a_character():
+    m = parse_message(mail(BASIC, "Déplacer la Mêlée à".encode()[:-1], cte="8bit"))
+    assert m.text == "Déplacer la Mêlée "
+
+
+def test_hostile_content_type_parameters_are_cut_quickly():
+    raw = (b'From: a@b.c\r\nContent-Type: multipart/mixed; boundary="b"; x="' + b";" * 60_000 + b'"\r\n\r\n'
+           b"--b\r\nContent-Type: text/plain\r\n\r\nORDERS g1 T3\r\n--b--\r\n")
+    t0 = time.process_time()
+    m = parse_message(raw)
+    assert time.process_time() - t0 < 0.5
+    assert m.text == "ORDERS g1 T3"
