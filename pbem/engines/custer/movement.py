@@ -50,9 +50,13 @@ def passable(sit: Situation, side: str, h: str) -> bool:
 
 def blocked_hexes(sit: Situation, side: str) -> set[str]:
     """Hexes ``side`` may not move through: those holding enemy units other than lone leaders."""
-    info = sit.info
-    return {h for h, here in sit.at.items()
+    cached = sit.blocked_cache.get(side)
+    if cached is None:
+        info = sit.info
+        cached = sit.blocked_cache[side] = {
+            h for h, here in sit.at.items()
             if info[here[0]].side != side and not all(info[x].is_leader for x in here)}
+    return cached
 
 
 def can_end(sit: Situation, uid: str, h: str) -> bool:

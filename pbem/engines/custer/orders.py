@@ -52,6 +52,12 @@ class UnitNames:
             for key in {normalise(u.name), normalise(u.id)}:
                 if u.id not in self.index.setdefault(key, []):
                     self.index[key].append(u.id)
+        self.markers: dict[str, list[str]] = {}  # normalised label, then name and id -> marker ids
+        for m in scenario.markers.values():
+            self.markers.setdefault("label:" + normalise(m.label), []).append(m.id)
+            for key in {normalise(m.name), normalise(m.id)}:
+                if m.id not in self.markers.setdefault(key, []):
+                    self.markers[key].append(m.id)
         self.display = {}
         for u in scenario.units.values():
             unique = self.index.get(normalise(u.name)) == [u.id]
@@ -101,8 +107,8 @@ def markers_for(scenario: Scenario, state: dict, role: str) -> list[str]:
 
 def _resolve_marker(scenario: Scenario, role: str, text: str) -> list[str]:
     key = normalise(text)
-    by_label = [m.id for m in scenario.markers.values() if normalise(m.label) == key]
-    found = by_label or [m.id for m in scenario.markers.values() if normalise(m.name) == key or normalise(m.id) == key]
+    index = unit_names(scenario).markers
+    found = index.get("label:" + key) or index.get(key, [])
     if not found:
         close = closest(text, [m.label for m in scenario.markers.values() if m.side == role])
         raise _LineError("no activation marker '%(name)s'", SYNTAX,

@@ -39,6 +39,8 @@ class Situation:
         self.units: dict[str, dict] = state["units"]
         self.info: dict[str, UnitInfo] = scenario.units
         self.at: dict[str, list[str]] = {}
+        # side -> hexes it may not move through; dropped when an enemy of that side moves
+        self.blocked_cache: dict[str, set[str]] = {}
         for uid, u in self.units.items():
             if u["status"] == ON_BOARD:
                 self.at.setdefault(u["hex"], []).append(uid)
@@ -62,8 +64,14 @@ class Situation:
         return [uid for uid, u in self.units.items()
                 if u["status"] == ON_BOARD and (side is None or self.info[uid].side == side)]
 
+    def _enemy_moved(self, uid: str) -> None:
+        side = self.info[uid].side
+        for other in [k for k in self.blocked_cache if k != side]:
+            del self.blocked_cache[other]
+
     def place(self, uid: str, h: str) -> None:
         self.remove(uid)
+        self._enemy_moved(uid)
         u = self.units[uid]
         u["hex"], u["status"] = h, ON_BOARD
         self.at.setdefault(h, []).append(uid)
@@ -71,6 +79,7 @@ class Situation:
     def remove(self, uid: str, status: str | None = None) -> None:
         u = self.units[uid]
         if u["status"] == ON_BOARD:
+            self._enemy_moved(uid)
             lst = self.at.get(u["hex"], [])
             if uid in lst:
                 lst.remove(uid)
