@@ -94,6 +94,14 @@ class _SeededSecrets:
 
 
 @pytest.fixture(autouse=True)
+def cheap_hashes(monkeypatch):
+    """argon2 with test-sized costs: the same code path, a fraction of the time."""
+    from argon2 import PasswordHasher
+    import pbem.service.moderators as moderators_module
+    monkeypatch.setattr(moderators_module, "_hasher", PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+
+
+@pytest.fixture(autouse=True)
 def seeded(monkeypatch):
     import pbem.service.games as games_module
     import pbem.service.phases as phases_module
@@ -103,15 +111,44 @@ def seeded(monkeypatch):
     return fake
 
 
+@pytest.fixture(scope="session")
+def game_template(tmp_path_factory):
+    """A database holding one game two phases in, built once per session."""
+    import pbem.service.games as games_module
+    import pbem.service.phases as phases_module
+    from pbem.config import Settings
+    from pbem.service.core import Service
+    path = tmp_path_factory.mktemp("template") / "pbem.db"
+    saved = games_module.secrets, phases_module.secrets
+    games_module.secrets = phases_module.secrets = _SeededSecrets()
+    try:
+        svc = Service(Settings(db_path=path, maildir=path.parent / "outbox", mail_domain="pbem.test")).init()
+        gid = new_game(svc)
+        play_phases(svc, gid, 2)
+        svc.close()
+    finally:
+        games_module.secrets, phases_module.secrets = saved
+    return path, gid
+
+
 @pytest.fixture
-def game(svc):
-    gid = new_game(svc)
-    play_phases(svc, gid, 2)
+def game(svc, game_template):
+    """That game, copied into this test's database (the fixture's service must use domain pbem.test)."""
+    import sqlite3
+    path, gid = game_template
+    assert svc.settings.mail_domain == "pbem.test"
+    source = sqlite3.connect(str(path))
+    try:
+        source.backup(svc.store.conn)
+    finally:
+        source.close()
     return gid
 
 
 @pytest.fixture
-def moderator(svc):
+def moderator(svc, request):
+    if "game" in request.fixturenames:
+        request.getfixturevalue("game")  # the game's database copy first, then the moderator in it
     add_moderator(svc, MOD_EMAIL, MOD_PASSWORD)
     return MOD_EMAIL
 
