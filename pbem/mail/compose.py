@@ -47,6 +47,11 @@ def _angle(msg_id: str) -> str:
     return msg_id
 
 
+def _one_line(value: str) -> str:
+    """Header text on one line: a subject quoted from a player's mail must not inject headers."""
+    return " ".join(str(value).split())
+
+
 def _addr(value: str | tuple[str, str]) -> str | Address:
     if isinstance(value, tuple):
         name, addr = value
@@ -129,6 +134,7 @@ def compose(
     ``attachments`` are ``(filename, mimetype, data)``; ``calendar`` an iCalendar text
     (see :func:`calendar_event`); ``headers`` extra headers (e.g. ``Auto-Submitted``,
     ``List-Unsubscribe``) -- they cannot replace the ones set from the arguments.
+    Line breaks in the subject and extra headers become spaces (no header injection).
     A naive ``date`` is taken as UTC.
     """
     if date.tzinfo is None:
@@ -171,7 +177,7 @@ def compose(
     msg = EmailMessage(policy=SMTP)
     msg["From"] = _addr(from_addr)
     msg["To"] = _addr(to_addr)
-    msg["Subject"] = subject
+    msg["Subject"] = _one_line(subject)
     msg["Date"] = format_datetime(date)
     msg["Message-ID"] = msg_id
     if reply_to:
@@ -184,7 +190,7 @@ def compose(
     for name, value in headers.items():
         if name.lower() in _RESERVED:
             raise ValueError(f"header {name!r} is set from compose()'s own arguments")
-        msg[name] = value
+        msg[name] = _one_line(value)
     msg["MIME-Version"] = "1.0"
     head = msg.as_bytes(policy=SMTP).rstrip(b"\r\n")  # the header block alone
     return head + b"\r\n" + body.as_bytes(policy=SMTP)

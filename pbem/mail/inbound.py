@@ -688,6 +688,8 @@ def parse_message(
             raw = b""
         problems.append("the message was not given as bytes")
     raw = bytes(raw)
+    if isinstance(envelope_to, str):
+        envelope_to = [envelope_to]
     inbound = Inbound(raw=raw, problems=problems)
     try:
         _parse_into(inbound, raw, envelope_from, envelope_to, max_text)

@@ -182,3 +182,10 @@ def test_fold_never_splits_a_character():
 
 def test_ical_escape():
     assert ical_escape("a,b;c\\d\r\ne\nf") == "a\\,b\\;c\\\\d\\ne\\nf"
+
+
+def test_header_injection_is_neutralised():
+    raw = compose(from_addr="a@pbem.example", to_addr="b@x.org", subject="Re: hi\r\nBcc: victim@x.org",
+                  message_id="m@pbem.example", text="t", date=WHEN, headers={"X-Note": "a\nb"})
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert msg["Subject"] == "Re: hi Bcc: victim@x.org" and msg["Bcc"] is None and msg["X-Note"] == "a b"

@@ -370,3 +370,17 @@ def test_long_pathological_text_is_linear():
     t0 = time.perf_counter()
     new_text(text)
     assert time.perf_counter() - t0 < 3.0
+
+
+def test_outlook_365_html_reply_div_rply_fwd_msg():
+    # the MANIFEST's gap: "new Outlook" HTML replies (divRplyFwdMsg); built from that client's known markup
+    html = (
+        '<html><body><div style="font-family: Aptos"><p>ORDERS g1 T4<br>7C move B4<br>END</p></div>'
+        '<div id="appendonsend"></div><hr style="display:inline-block;width:98%" tabindex="-1">'
+        '<div id="divRplyFwdMsg" dir="ltr"><font face="Calibri, sans-serif" style="font-size:11pt">'
+        '<b>From:</b> pbem &lt;g1+tok@pbem.example&gt;<br><b>Sent:</b> Monday, March 3, 2025 10:00<br>'
+        '<b>To:</b> Bob &lt;bob@x.org&gt;<br><b>Subject:</b> [g1] Report T3</font><div>&nbsp;</div></div>'
+        '<div><p>ORDERS g1 T3</p><p>A hold</p><p>END</p></div></body></html>'
+    )
+    text = html_to_text(html)
+    assert new_text(text) == "ORDERS g1 T4\n7C move B4\nEND"
