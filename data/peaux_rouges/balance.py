@@ -1,8 +1,11 @@
-"""Bot-versus-bot balance run: python data/peaux_rouges/balance.py [games] [first-seed]
+"""Bot-versus-bot balance run for Peaux-Rouges contre Longs-Couteaux.
 
-Plays seeded games with the engine's own bot on both sides (mail text in, parsed,
-resolved), and prints how often each side wins, how, and how long games last.
-Game g uses the seeds sha256("peaux_rouges balance <g> <phase>").
+    .venv/bin/python data/peaux_rouges/balance.py [games] [first-game]
+
+Plays seeded games with the engine's own bot on both sides, as by mail: the bot
+writes order text (French or English), the engine parses it and resolves the
+turn. Game g draws its dice from sha256("peaux_rouges balance <g> <phase>"), so
+a run is reproducible bit for bit. Prints how often each side wins, and how.
 """
 
 from __future__ import annotations
@@ -14,6 +17,15 @@ from collections import Counter
 
 from pbem.dice import Dice
 from pbem.engines.peaux_rouges import PeauxRougesEngine
+from pbem.engines.peaux_rouges import messages as M
+
+HOW = {
+    M.WIN_LC_CHIEFS: "Long Knives: the three chiefs killed",
+    M.WIN_LC_FLAG: "Long Knives: the flag on a blue arrow",
+    M.WIN_PR_LEADERS: "Indians: Custer and his officers killed",
+    M.WIN_PR_FLAG: "Indians: the flag taken",
+    M.DRAW: "draw at the turn limit",
+}
 
 
 def seed(*parts) -> str:
@@ -21,19 +33,20 @@ def seed(*parts) -> str:
 
 
 def play(engine: PeauxRougesEngine, g: int, options: dict | None = None) -> tuple[dict, dict]:
+    """One whole game; returns the final state and its outcome. Raises on a bad order or a stuck turn."""
     state = engine.setup("little_big_horn", options or {}, Dice(seed("peaux_rouges balance", g, "setup")))
-    steps = 0
+    seen = set()
     while engine.outcome(state) is None:
         ph = engine.phase(state)
+        if ph.id in seen or len(ph.awaited) != 1:
+            raise AssertionError(f"game {g}: stuck at {ph.id}")
+        seen.add(ph.id)
         role = ph.awaited[0]
         text = engine.bot_orders(state, role, Dice(seed("peaux_rouges balance", g, ph.id, "bot")))
         parsed = engine.parse_orders(state, role, text)
         if parsed.errors:
             raise AssertionError(f"game {g} {ph.id}: bot orders rejected: {parsed.errors}\n{text}")
         state, _ = engine.resolve(state, {role: parsed.orders}, Dice(seed("peaux_rouges balance", g, ph.id)))
-        steps += 1
-        if steps > 2 * state["turn_limit"] + 2:
-            raise AssertionError(f"game {g} does not end")
     return state, engine.outcome(state)
 
 
@@ -46,16 +59,17 @@ def main(argv: list[str]) -> None:
     for g in range(first, first + games):
         state, out = play(engine, g)
         wins[out["winner"]] += 1
-        how[out["summary"].split(":")[0] + ": " + out["summary"].split(":")[1][:25]] += 1
+        how[HOW[out["summary"]]] += 1
         turns[state["turn"]] += 1
     dt = time.perf_counter() - t0
-    print(f"{games} games in {dt:.1f} s")
-    for side in ("longs_couteaux", "peaux_rouges", None):
-        print(f"  {side or 'draw'}: {wins[side]} ({100 * wins[side] / games:.1f} %)")
-    for k, v in how.most_common():
-        print(f"    {v:5d}  {k}")
+    print(f"{games} games (seeds {first}..{first + games - 1}) in {dt:.1f} s")
+    for side, label in (("longs_couteaux", "Long Knives win"), ("peaux_rouges", "Indians win"), (None, "draw")):
+        print(f"  {label:16s} {wins[side]:5d}  {100 * wins[side] / games:5.1f} %")
+    for label in HOW.values():
+        print(f"    {label:42s} {how[label]:5d}  {100 * how[label] / games:5.1f} %")
     mean = sum(t * n for t, n in turns.items()) / games
-    print(f"  mean last turn: {mean:.1f}")
+    print(f"  mean last turn {mean:.1f}; games lasting all {state['turn_limit']} turns: "
+          f"{turns[state['turn_limit']]}")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,12 @@ class Board:
         self.labels = [dict(x) for x in data.get("labels", [])]
         self.turn_limit = int(data["turn_limit"])
         self.neighbours = [tuple(self._neighbours(i)) for i in range(self.size)]
+        self._x = [i % self.cols for i in range(self.size)]
+        self._y = [i // self.cols for i in range(self.size)]
+        self.dist = [[max(abs(self._x[a] - self._x[b]), abs(self._y[a] - self._y[b])) for b in range(self.size)]
+                     for a in range(self.size)]
         self._between: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._fire: list[dict[int, int] | None] = [None] * self.size
 
     # names ---------------------------------------------------------------
     def name_of(self, sq: int) -> str:
@@ -77,9 +82,7 @@ class Board:
 
     def distance(self, a: int, b: int) -> int:
         """Squares counted the way pieces move: diagonals are contiguous."""
-        ax, ay = a % self.cols, a // self.cols
-        bx, by = b % self.cols, b // self.cols
-        return max(abs(ax - bx), abs(ay - by))
+        return self.dist[a][b]
 
     def between(self, a: int, b: int) -> tuple[int, ...]:
         """The squares a line from a's centre to b's centre passes through
@@ -102,6 +105,24 @@ class Board:
         if d >= 2 and self.crosses_river(a, b):
             d += 1
         return d
+
+    def fire_targets(self, a: int) -> dict[int, int]:
+        """Every square a firearm in ``a`` can hit at range (2 or 3, the river
+        counting one more, line of fire clear) -> the range counted."""
+        got = self._fire[a]
+        if got is None:
+            got = {}
+            ax, ay = self._x[a], self._y[a]
+            for y in range(max(0, ay - 3), min(self.rows, ay + 4)):
+                for x in range(max(0, ax - 3), min(self.cols, ax + 4)):
+                    b = y * self.cols + x
+                    if self.distance(a, b) < 2:
+                        continue
+                    fd = self.fire_distance(a, b)
+                    if fd <= 3 and not self.line_blocked(a, b):
+                        got[b] = fd
+            self._fire[a] = got
+        return got
 
     def passable(self, sq: int, mounted: bool) -> bool:
         return self.terrain[sq] not in (NO_RIDERS if mounted else NO_FOOT)

@@ -25,6 +25,11 @@ NOISE = 100  # noise added to every score, in hundredths of a point
 _EXIT: dict[str, list[int]] = {}
 
 
+def _noise(salt: int, i: int) -> int:
+    """A number in range(NOISE) for option i, spread from one die draw (salt)."""
+    return ((salt ^ (i * 0x9E3779B1)) * 0x85EBCA6B >> 11) % NOISE
+
+
 def exit_distance(board: Board) -> list[int]:
     """Foot moves from each square to the nearer blue arrow (999 if none)."""
     got = _EXIT.get(board.name)
@@ -54,6 +59,7 @@ class Planner:
         self.label = f"{phase_id(state)} bot {role}"
         self.exit = exit_distance(self.board)
         self._threat: dict[str, list[int]] = {}
+        self._foes: dict[str, list[int]] = {}
 
     def threat(self, side: str) -> list[int]:
         """For each square, how many shots the enemies of ``side`` could aim at it
@@ -66,17 +72,19 @@ class Planner:
         for f in m.side_pieces(other(side)):
             k = kind_of(f)
             here = m.pos[f]
-            fx, fy = b.xy(here)
-            span = 1 if k.reach < 2 else 3
-            for y in range(max(0, fy - span), min(b.rows, fy + span + 1)):
-                for x in range(max(0, fx - span), min(b.cols, fx + span + 1)):
-                    sq = y * b.cols + x
-                    if sq == here:
-                        continue
-                    if b.distance(here, sq) == 1 or (b.fire_distance(here, sq) <= 3 and not b.line_blocked(here, sq)):
-                        out[sq] += k.shots
+            for sq in b.neighbours[here]:
+                out[sq] += k.shots
+            if k.reach > 1:
+                for sq in b.fire_targets(here):
+                    out[sq] += k.shots
         self._threat[side] = out
         return out
+
+    def foe_squares(self, side: str) -> list[int]:
+        got = self._foes.get(side)
+        if got is None:
+            got = self._foes[side] = [self.m.pos[f] for f in self.m.side_pieces(other(side))]
+        return got
 
     def rnd(self, n: int, what: str) -> int:
         return self.dice.below(n, f"{self.label} {what}")
@@ -96,13 +104,13 @@ class Planner:
         side = side_of(code)
         kind = kind_of(code)
         cover = (not kind.mounted) and b.terrain[sq] in COVER
-        foes = [c for c in m.side_pieces(other(side))]
-        near = min((b.distance(sq, m.pos[f]) for f in foes), default=9)
+        foe_sqs = self.foe_squares(side)
+        near = min((b.distance(sq, f) for f in foe_sqs), default=9)
         s = 0.0
         if side == LC:
             if with_flag or (code == carrier and sq == m.pos[code]):
                 s -= 4 * self.exit[sq]
-                s -= 1.5 * sum(1 for f in foes if b.distance(sq, m.pos[f]) <= 1)
+                s -= 1.5 * sum(1 for f in foe_sqs if b.distance(sq, f) <= 1)
                 return s
             if m.flag is not None and not m.flag_held() and kind.name == "soldier":
                 return -3 * b.distance(sq, m.flag)
@@ -161,8 +169,9 @@ class Planner:
                 dest, flag = options[self.rnd(len(options), f"{code} pick")]
             else:
                 best, choice = None, options[0]
+                salt = self.rnd(1 << 30, f"{code} noise")
                 for i, (d, flag) in enumerate(options):
-                    val = self.score(code, d, carrier, flag) + self.rnd(NOISE, f"{code} noise {i}") / 100
+                    val = self.score(code, d, carrier, flag) + _noise(salt, i) / 100
                     if best is None or val > best:
                         best, choice = val, (d, flag)
                 dest, flag = choice

@@ -66,6 +66,7 @@ class Match:
         self.pos = dict(pos)
         self.flag = flag
         self.at: dict[int, list[str]] = {}
+        self._zoc: dict[str, set[int]] = {}
         for code in PIECES:
             sq = self.pos.get(code)
             if sq is not None:
@@ -96,7 +97,14 @@ class Match:
         return bool(occ) and side_of(occ[0]) != side
 
     def next_to_enemy(self, sq: int, side: str) -> bool:
-        return any(self.enemy_at(n, side) for n in self.board.neighbours[sq])
+        zone = self._zoc.get(side)
+        if zone is None:
+            zone = set()
+            for other_sq, occ in self.at.items():
+                if side_of(occ[0]) != side:
+                    zone.update(self.board.neighbours[other_sq])
+            self._zoc[side] = zone
+        return sq in zone
 
     def adjacent_enemies(self, sq: int, side: str) -> list[str]:
         out = []
@@ -120,6 +128,7 @@ class Match:
         return self.flag is not None and any(side_of(c) == LC for c in self.at.get(self.flag, ()))
 
     def _place(self, code: str, sq: int | None) -> None:
+        self._zoc.clear()
         old = self.pos.get(code)
         if old is not None:
             self.at[old].remove(code)
@@ -217,6 +226,8 @@ class Match:
             return None
         if kind_of(code).reach < 2:
             return M.E_TOMAHAWK_RANGE, {"piece": code}
+        if t in board.fire_targets(a):
+            return None
         fd = board.fire_distance(a, t)
         if fd > 3:
             return M.E_OUT_OF_RANGE, {"piece": code, "target": target, "range": fd}
@@ -228,15 +239,14 @@ class Match:
         """Enemies ``code`` can attack now."""
         side = side_of(code)
         here = self.pos[code]
-        reach = kind_of(code).reach
+        board = self.board
+        fire = board.fire_targets(here) if kind_of(code).reach > 1 else {}
         out = []
         for t in PIECES:
             sq = self.pos.get(t)
             if sq is None or side_of(t) == side:
                 continue
-            if self.board.distance(here, sq) > reach + 1:
-                continue
-            if self.attack_error(code, t) is None:
+            if sq in fire or board.distance(here, sq) == 1:
                 out.append(t)
         return out
 
