@@ -148,3 +148,23 @@ def test_all_attack_attacks_every_adjacent_enemy_hex():
     assert combats[0]["args"]["hex"] == "0403"
     assert [a["unit"] for a in combats[0]["args"]["attackers"]] == ["w1", "w2"]
     assert len(combats) == 1  # both warriors have attacked: nobody is left for 0405
+
+
+def test_units_defend_any_number_of_times_but_attack_once():
+    """"It may still defend, retreat, etc. as many times as it is attacked but it may not move or
+    attack but once a turn." Two tribes attack the same cavalry in one turn; the second
+    Oglala marker finds every Oglala unit spent, activates nobody and is set aside."""
+    units = [cav("a", "0404", (9, 5)), FAR_CUSTER, warrior("w1", "0403", cf=(1, 1)),
+             warrior("h1", "0504", tribe="hunkpapa", cf=(1, 1))]
+    markers = [{"id": "m_custer", "name": "Custer", "side": "us", "leader": "custer", "units": 2},
+               {"id": "m_oglala_1", "name": "Oglala", "side": "indians", "tribe": "oglala"},
+               {"id": "m_hunkpapa", "name": "Hunkpapa", "side": "indians", "tribe": "hunkpapa"},
+               {"id": "m_oglala_2", "name": "Oglala", "side": "indians", "tribe": "oglala"}]
+    name = fragment("act_defend", columns=10, rows=10, units=units, markers=markers, draws={"us": [0], "indians": [3]})
+    script = {f"T1 A{n} combat 0404 {who}": 5 for n in (1, 2, 3) for who in ("attacker", "defender")}
+    _, events = play_turn(name, {"indians": "ON Oglala 1:\nATTACK 0404 NO ADVANCE\nON Hunkpapa:\nATTACK 0404 WITH h1\n"
+                                            "ON Oglala 2:\nATTACK 0404 WITH w1"}, script)
+    assert [c["args"]["combat"] for c in of_type(events, "combat")] == ["T1 A1 combat 0404", "T1 A2 combat 0404"]
+    assert [e["args"]["activation"] for e in of_type(events, "activation")] == ["T1 A1", "T1 A2"]
+    aside = of_type(events, "set_aside")[0]["args"]
+    assert (aside["marker"], aside["reason"]) == ("m_oglala_2", "no_units")

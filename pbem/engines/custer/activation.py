@@ -169,7 +169,8 @@ def select_active(ctx: Context, marker: MarkerInfo, orders: list[dict], label: s
                  unit_name=ctx.scenario.units[uid].name, marker_name=marker.label, why=why)
             continue
         chosen.append(uid)
-    wants_all = any(ALL in o.get("units", []) for o in orders) or any(o["op"] == "all_attack" for o in orders)
+    wants_all = any(ALL in o.get("units", []) and o["op"] != "hold" for o in orders) or any(
+        o["op"] == "all_attack" for o in orders)
     rest = sorted((u for u in eligible if u not in chosen), key=lambda u: (distance(_position(ctx, u), centre), u))
     for uid in rest:
         if len(chosen) >= slots:
@@ -229,6 +230,7 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
             if usable(uid, o["op"]):
                 _change_mount(ctx, uid, o["op"] == "dismount", ezoc, mp_left, label)
     moved: set[str] = set()
+    routes: dict[tuple, tuple | None] = {}  # units leaving one hex for one goal share the route
     for o in orders:
         if o["op"] not in ("move", "via", "exit"):
             continue
@@ -240,14 +242,15 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
                      unit_name=sc.units[uid].name)
                 continue
             moved.add(uid)
-            _move(ctx, uid, o, ezoc, mp_left.get(uid, sit.movement_points(uid)), label)
+            _move(ctx, uid, o, ezoc, mp_left.get(uid, sit.movement_points(uid)), label, routes)
     attacked_hexes: set[str] = set()
     for o in orders:
         if o["op"] == "attack":
             units = expand(o["units"])
             if ALL in o["units"]:
                 # "ATTACK <hex>" alone: every active unit that can attack it, without a word about the others
-                units = [u for u in units if _can_attack(ctx, u, o["hex"], active_set, label, report=False)]
+                units = [u for u in units if not sc.units[u].is_leader  # leaders join their troops anyway
+                         and _can_attack(ctx, u, o["hex"], active_set, label, report=False)]
             _attack(ctx, o["hex"], units, active_set, attacked_hexes, o.get("advance"),
                     f"{label} combat {o['hex']}", label)
         elif o["op"] == "all_attack":
@@ -300,7 +303,9 @@ def _change_mount(ctx: Context, uid: str, dismount: bool, ezoc: set[str], mp_lef
                    in_enemy_zoc=cost == 3, zoc_note=" (in enemy ZOC)" if cost == 3 else "", activation=label))
 
 
-def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: str) -> None:
+def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: str, routes: dict) -> None:
+    """One unit's move order. The route does not depend on the unit (only on its side, the
+    same for the whole activation), so it is looked up in ``routes`` first."""
     sit = ctx.sit
     info = sit.info[uid]
     start = sit.hex_of(uid)
@@ -310,7 +315,11 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
         if not exit_hexes:
             skip(ctx, label, "%(unit_name)s may not leave the board in this scenario.", unit=uid, unit_name=info.name)
             return
-        found = movement.find_path(sit, uid, start, set(exit_hexes), ezoc) if start not in exit_hexes else ([start], [])
+        key = ("exit", start, info.type)
+        if key not in routes:
+            routes[key] = (movement.find_path(sit, uid, start, set(exit_hexes), ezoc)
+                           if start not in exit_hexes else ([start], []))
+        found = routes[key]
         if found is None:
             skip(ctx, label, "%(unit_name)s finds no way to an exit.", unit=uid, unit_name=info.name)
             return
@@ -319,7 +328,10 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
         path, costs = movement.follow_waypoints(sit, uid, order["path"], ezoc)
     else:
         target = order["to"]
-        found = movement.route_to(sit, uid, target, ezoc)
+        key = ("to", start, target)
+        if key not in routes:
+            routes[key] = movement.route_to(sit, uid, target, ezoc)
+        found = routes[key]
         if found is None:
             skip(ctx, label, "%(unit_name)s finds no way toward %(to_hex)s.", unit=uid, unit_name=info.name, to_hex=target)
             return

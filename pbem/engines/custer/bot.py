@@ -33,7 +33,8 @@ def _unit_ops(sc: Scenario, state: dict, uid: str, near: list[tuple[str, str]], 
     if roll == 1:
         return ops
     if near:
-        _, target = dice.choice(near, f"{label} target")
+        # most units follow the group's target; some pick their own among the nearest enemies
+        _, target = near[0] if dice.below(4, f"{label} follow") else dice.choice(near, f"{label} target")
         ops.append({"op": "move", "units": [uid], "to": target})
     elif info.type in sc.board.exits and dice.below(2, f"{label} exit"):
         ops.append({"op": "exit", "units": [uid]})
@@ -64,6 +65,9 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
         # the three enemies nearest the marker's first unit are the targets of the whole activation
         here = next((units[u]["hex"] or sc.units[u].enter_hex for u in members), None)
         near = heapq.nsmallest(3, enemies, key=lambda e: (distance(here, e[1]), e[0])) if here else []
+        if near:
+            first = dice.below(len(near), f"{label} group target")
+            near = near[first:] + near[:first]
         for uid in members:
             ops += _unit_ops(sc, state, uid, near, dice, f"{label} {uid}")
         ops.sort(key=lambda o: o["op"] not in ("mount", "dismount"))
