@@ -547,12 +547,14 @@ def correction_note(label: str, reason: str, amended: dict, diff: dict, rerun: l
     if diff["identical"]:
         lines.append("What you can see of the result did not change.")
     else:
-        if diff["changes"]:
+        # The record of what the phase did (last moves...) is told by the events below.
+        changes = [c for c in diff["changes"] if not c["section"].startswith("last")] or diff["changes"]
+        if changes:
             lines.append("Changes in the result:")
-            for c in diff["changes"][:MAX_NOTE_CHANGES]:
+            for c in changes[:MAX_NOTE_CHANGES]:
                 lines.append(f"  {c['path']}: {c['before']} -> {c['after']}")
-            if len(diff["changes"]) > MAX_NOTE_CHANGES:
-                lines.append(f"  ... and {len(diff['changes']) - MAX_NOTE_CHANGES} more")
+            if len(changes) > MAX_NOTE_CHANGES:
+                lines.append(f"  ... and {len(changes) - MAX_NOTE_CHANGES} more")
         if diff["events_removed"]:
             lines.append("No longer happened:")
             lines.extend(f"  - {t}" for t in diff["events_removed"][:MAX_NOTE_CHANGES])

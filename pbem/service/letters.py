@@ -170,6 +170,11 @@ def _state_sha(state) -> str:
     return state_hash(state)
 
 
+def _engine_template(engine_name: str, name: str, fallback: str) -> str:
+    own = f"{engine_name}/{name}"
+    return own if template_exists(own) else fallback
+
+
 def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
     lang = player["lang"]
     parts = report_parts(self, game_id, player, player["role"], phase, next_phase, lang)
@@ -183,7 +188,9 @@ def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict
         "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
         "deadline": _deadline_text(self, next_phase, player), "view": parts["view"], "events": parts["events"],
         "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,
-        "engine_txt": f"{g['engine']}/report.txt.j2", "engine_html": f"{g['engine']}/report.html.j2",
+        # An engine without report templates of its own gets the plain event list.
+        "engine_txt": _engine_template(g["engine"], "report.txt.j2", "mail/_events.txt.j2"),
+        "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
         "link": player_link(self, game_id, player), "note": note, "kind": kind,
         "defaulted": loads(phase["defaulted"], []) or [],
     }

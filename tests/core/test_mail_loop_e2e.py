@@ -3,6 +3,7 @@ with players writing over SMTP and an SMTP sink on loopback as the outside world
 
 import smtplib
 import time
+from email.policy import SMTP
 
 from pbem.demo import ScriptedPlayer
 from pbem.server import Server
@@ -32,7 +33,7 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
         players = {US: ScriptedPlayer("custer", "us", US), IND: ScriptedPlayer("custer", "indians", IND)}
         started = time.monotonic()
         reply = players[US].reply_to(welcome_us)
-        _send(server, reply.as_bytes(), welcome_us["Reply-To"], US)
+        _send(server, reply.as_bytes(policy=SMTP), welcome_us["Reply-To"], US)
         ack = sink.wait_for(to(US, "ack"))[0]
         assert time.monotonic() - started < 5, "an acknowledgement comes within seconds"
         assert ack["X-PBEM-Status"] == "accepted"
@@ -53,7 +54,7 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
             for addr, msg in latest.items():
                 r = players[addr].reply_to(msg)
                 if r is not None:
-                    _send(server, r.as_bytes(), msg["Reply-To"], addr)
+                    _send(server, r.as_bytes(policy=SMTP), msg["Reply-To"], addr)
             sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2 * (turn + 2), timeout=20)
         result = svc.verify_game(gid)
         assert result["ok"] and result["phases"] >= 3, result
