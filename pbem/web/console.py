@@ -49,7 +49,8 @@ def _act(game_id: str, anchor: str, action) -> Response:
         flash(str(exc), "error")
     else:
         flash(message, "ok")
-    return redirect(url_for("console.game", game_id=game_id) + f"#{anchor}")
+    # Back to the top of the game page, where the message and the phase's state are.
+    return redirect(url_for("console.game", game_id=game_id))
 
 
 # -- pages --------------------------------------------------------------------------

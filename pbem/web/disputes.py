@@ -39,7 +39,12 @@ def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, 
     if role is not None and role in forms:
         forms[role]["text"] = text
         forms[role]["reason"] = reason
-    return render_template("correct.html", data=phase, game=phase["game"], draft=draft, forms=forms,
+    groups: list[tuple[str, list]] = []
+    for change in ((draft or {}).get("diff") or {}).get("changes", []):
+        if not groups or groups[-1][0] != change["section"]:
+            groups.append((change["section"], []))
+        groups[-1][1].append(change)
+    return render_template("correct.html", data=phase, game=phase["game"], draft=draft, forms=forms, diff_groups=groups,
                            errors=errors or [], message=message, error_role=role), status
 
 

@@ -19,8 +19,8 @@ def test_dashboard_lists_each_game_with_its_phase_deadline_orders_and_mail(logge
     assert "in 47 h" in page, "time left to the deadline"
     assert s["ordered"] == ["us"]
     row = page[page.index('id="games"'):]
-    assert "in: <span class=\"roles\"><span class=\"pill ok\">us</span>" in row
-    assert "awaited: <span class=\"roles\"><span class=\"pill warn\">indians</span>" in row
+    assert "ordered: <span class=\"roles\"><span class=\"pill ok\">us</span>" in row
+    assert "waiting for: <span class=\"roles\"><span class=\"pill warn\">indians</span>" in row
     assert "no mail in" not in row and "processed" in row and "queued" in row
 
 
