@@ -84,11 +84,24 @@ def test_attack_on_a_hex_no_longer_adjacent_is_skipped_and_reported():
 
 def test_a_hex_is_attacked_at_most_once_per_activation():
     """"Defending units can only be attacked once in an activation but may be attacked more than
-    once in a turn." """
+    once in a turn." (Tracked by unit, so a retreated defender is not attacked again either.)"""
     units = [warrior("w1", "0403", cf=(1, 1)), warrior("w2", "0504", cf=(1, 1)), cav("a", "0404", (9, 5)), FAR_CUSTER]
     name = fragment("act_once_hex", columns=10, rows=10, units=units, draws={"us": [0], "indians": [1]})
     _, events = play_turn(name, {"indians": "ON Oglala:\nATTACK 0404 WITH w1\nATTACK 0404 WITH w2"},
                           {"T1 A1 combat 0404 attacker": 5, "T1 A1 combat 0404 defender": 5})
+    assert len(of_type(events, "combat")) == 1
+    assert any("already attacked in this activation" in e["msg"] for e in of_type(events, "skipped"))
+
+
+def test_a_retreated_defender_is_not_attacked_again_in_the_same_activation():
+    """"Defending units can only be attacked once in an activation" even in the hex they retreated to."""
+    units = [warrior("w1", "0403", cf=(9, 5)), warrior("w2", "0506"), warrior("w3", "0205"), cav("a", "0404", (9, 5)),
+             FAR_CUSTER]
+    name = fragment("act_once_unit", columns=10, rows=10, units=units, draws={"us": [0], "indians": [1]})
+    _, events = play_turn(name, {"indians": "ON Oglala:\nATTACK 0404 WITH w1 NO ADVANCE\nATTACK 0505 WITH w2",
+                                 "us": "RETREAT TOWARD 0505"},
+                          {"T1 A1 combat 0404 attacker": 2, "T1 A1 combat 0404 defender": 1})
+    assert of_type(events, "retreat")[0]["args"]["to_hex"] == "0505"
     assert len(of_type(events, "combat")) == 1
     assert any("already attacked in this activation" in e["msg"] for e in of_type(events, "skipped"))
 

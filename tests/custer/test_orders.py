@@ -155,3 +155,14 @@ def test_standing_orders_persist_until_changed(game):
     state, _ = engine.resolve(state, {"us": orders}, ScriptedDice())
     assert state["standing"]["us"] == {"losses": ["co_e"], "advance": True}
     assert "LOSSES Co. E FIRST" in engine.order_template(state, "us")
+
+
+def test_a_name_shared_by_two_units_is_ambiguous():
+    units = UNITS + [dict(UNITS[2], id="co_e2")]
+    name = fragment("orders_ambiguous", columns=10, rows=10, units=units, markers=MARKERS)
+    engine = CusterEngine()
+    state = engine.setup(name, {}, ScriptedDice())
+    error = engine.parse_orders(state, "us", "ON Custer 1:\nCo. E MOVE TO 0303").errors[0]
+    assert error.kind == "ambiguous" and error.args["suggestion"] == "co_e"
+    assert engine.parse_orders(state, "us", "ON Custer 1:\nco_e2 MOVE TO 0303").ok
+    assert "co_e2 (cavalry" in engine.order_template(state, "us")  # the template names it by id

@@ -243,7 +243,7 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
                 continue
             moved.add(uid)
             _move(ctx, uid, o, ezoc, mp_left.get(uid, sit.movement_points(uid)), label, routes)
-    attacked_hexes: set[str] = set()
+    defended: set[str] = set()  # units attacked in this activation
     for o in orders:
         if o["op"] == "attack":
             units = expand(o["units"])
@@ -251,10 +251,10 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
                 # "ATTACK <hex>" alone: every active unit that can attack it, without a word about the others
                 units = [u for u in units if not sc.units[u].is_leader  # leaders join their troops anyway
                          and _can_attack(ctx, u, o["hex"], active_set, label, report=False)]
-            _attack(ctx, o["hex"], units, active_set, attacked_hexes, o.get("advance"),
+            _attack(ctx, o["hex"], units, active_set, defended, o.get("advance"),
                     f"{label} combat {o['hex']}", label)
         elif o["op"] == "all_attack":
-            _attack_everything(ctx, side, active_set, attacked_hexes, label)
+            _attack_everything(ctx, side, active_set, defended, label)
 
 
 def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
@@ -387,7 +387,7 @@ def _can_attack(ctx: Context, uid: str, target: str, active: set[str], label: st
     return why is None
 
 
-def _attack(ctx: Context, target: str, units: list[str], active: set[str], attacked_hexes: set[str],
+def _attack(ctx: Context, target: str, units: list[str], active: set[str], defended: set[str],
             advance: bool | None, combat_label: str, label: str) -> None:
     sit = ctx.sit
     side = sit.info[units[0]].side if units else None
@@ -395,8 +395,9 @@ def _attack(ctx: Context, target: str, units: list[str], active: set[str], attac
     if not occupants or sit.info[occupants[0]].side == side:
         skip(ctx, label, "The attack on %(hex)s is skipped: no enemy unit is there any more.", hex=target)
         return
-    if target in attacked_hexes:
-        skip(ctx, label, "The attack on %(hex)s is skipped: that hex was already attacked in this activation.", hex=target)
+    if any(u in defended for u in occupants):
+        # "Defending units can only be attacked once in an activation", wherever they retreated to
+        skip(ctx, label, "The attack on %(hex)s is skipped: its units were already attacked in this activation.", hex=target)
         return
     attackers = [u for u in units if _can_attack(ctx, u, target, active, label)]
     troops = [u for u in attackers if not sit.info[u].is_leader]
@@ -413,14 +414,14 @@ def _attack(ctx: Context, target: str, units: list[str], active: set[str], attac
     if not troops:
         skip(ctx, label, "The attack on %(hex)s is skipped: none of the named units can attack it.", hex=target)
         return
-    attacked_hexes.add(target)
+    defended.update(occupants)
     if advance is None:
         advance = ctx.standing(side).get("advance", True)
     summary = fight(ctx, target, attackers, bool(advance), combat_label)
     ctx.state.setdefault("last_combats", []).append(summary)
 
 
-def _attack_everything(ctx: Context, side: str, active: set[str], attacked_hexes: set[str], label: str) -> None:
+def _attack_everything(ctx: Context, side: str, active: set[str], defended: set[str], label: str) -> None:
     """ALL ATTACK: every adjacent enemy hex, best odds first, each by every free active unit next to it."""
     sit = ctx.sit
     while True:
@@ -430,7 +431,7 @@ def _attack_everything(ctx: Context, side: str, active: set[str], attacked_hexes
         for u in free:
             for n in sit.board.neighbours[sit.hex_of(u)]:
                 occ = sit.units_at(n)
-                if occ and sit.info[occ[0]].side != side and n not in attacked_hexes:
+                if occ and sit.info[occ[0]].side != side and not any(x in defended for x in occ):
                     targets.setdefault(n, []).append(u)
         if not targets:
             return
@@ -442,4 +443,4 @@ def _attack_everything(ctx: Context, side: str, active: set[str], attacked_hexes
             return (-(a - d), hex_)
 
         target, units = min(targets.items(), key=odds)
-        _attack(ctx, target, sorted(units), active, attacked_hexes, None, f"{label} combat {target}", label)
+        _attack(ctx, target, sorted(units), active, defended, None, f"{label} combat {target}", label)
