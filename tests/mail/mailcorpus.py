@@ -44,13 +44,6 @@ def rel(p: Path) -> str:
     return str(p.relative_to(CORPUS))
 
 
-@pytest.fixture
-def corpus() -> Path:
-    if not CORPUS.is_dir():
-        pytest.skip(f"mail corpus not found at {CORPUS}")
-    return CORPUS
-
-
 def read_corpus(name: str) -> bytes:
     path = CORPUS / name
     if not path.is_file():
