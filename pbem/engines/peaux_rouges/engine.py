@@ -100,19 +100,21 @@ class PeauxRougesEngine(Engine):
         return state.get("outcome")
 
     def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
-        """Comments (pieces and squares) and the current standing orders written out:
-        sent back unchanged, nothing moves, nothing fires, the standing orders stay."""
-        lang = "fr" if lang == "fr" else "en"
+        """The pieces and squares as comments (codes and square names only, the same in
+        every language); with ``lang`` ("en" or "fr"), also the player's current standing
+        orders written out in that language. Sent back unchanged it parses without
+        error: nothing moves, nothing fires, the standing orders stay as they are."""
         if state.get("outcome"):
             return ""
         lines = [f"# {phase_id(state)}"]
         own = [c for c in PIECES if side_of(c) == role and state["pieces"].get(c)]
         lines.append("# " + "  ".join(f"{c} {state['pieces'][c]}" for c in own))
         if role == LC and state.get("flag"):
-            lines.append(f"# {'DRAPEAU' if lang == 'fr' else 'FLAG'} {state['flag']}")
+            lines.append(f"# * {state['flag']}")
         foes = [c for c in PIECES if side_of(c) != role and state["pieces"].get(c)]
         lines.append("# " + "  ".join(f"{c} {state['pieces'][c]}" for c in foes))
-        lines.extend(write_standing(standing_as_ops(state["standing"][role]), lang))
+        if lang in ("en", "fr"):
+            lines.extend(write_standing(standing_as_ops(state["standing"][role]), lang))
         return "\n".join(lines) + "\n"
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:

@@ -67,7 +67,28 @@ WORDS = {
            "yes": "oui", "no": "non"},
 }
 
-ALL_VERBS = sorted(set(MOVE_WORDS) | set(FIRE_WORDS) | set(MELEE_WORDS) | set(STANDING_WORDS))
+# The verbs a suggestion may name, as written in each language.
+VERBS_BY_LANG = {
+    "en": {"MOVE": "MOVE", "FIRE": "FIRE", "SHOOT": "SHOOT", "MELEE": "MELEE", "STANDING": "STANDING"},
+    "fr": {"DEPLACER": "DÉPLACER", "TIRER": "TIRER", "MELEE": "MÊLÉE", "CONSIGNES": "CONSIGNES"},
+}
+_FRENCH_ONLY = ({w for w, lang in {**MOVE_WORDS, **FIRE_WORDS, **MELEE_WORDS, **STANDING_WORDS, **AT_WORDS,
+                                   **TO_WORDS, **FLAG_WORDS, **PIECE_LANG, **YES, **NO}.items() if lang == "fr"}
+                | {w for w, (_, lang) in KEY_WORDS.items() if lang == "fr"}
+                | {w for w, (lang, _) in ADVANCE_WORDS.items() if lang == "fr"}) - {"A", "O", "EN", "LE"}
+_ENGLISH_ONLY = ({w for w, lang in {**MOVE_WORDS, **FIRE_WORDS, **MELEE_WORDS, **STANDING_WORDS, **AT_WORDS,
+                                    **TO_WORDS, **FLAG_WORDS, **PIECE_LANG, **YES, **NO}.items() if lang == "en"}
+                 | {w for w, (_, lang) in KEY_WORDS.items() if lang == "en"}
+                 | {w for w, (lang, _) in ADVANCE_WORDS.items() if lang == "en"}) - {"Y", "N", "ON", "GO"}
+
+
+def guess_language(words) -> str:
+    """French if the words include more French order words than English ones."""
+    fr = en = 0
+    for w in words:
+        fr += w in _FRENCH_ONLY
+        en += w in _ENGLISH_ONLY
+    return "fr" if fr > en else "en"
 TOKEN_RE = re.compile(r"[A-Z0-9]+")
 
 
@@ -156,6 +177,7 @@ class Parser:
     # the pass ---------------------------------------------------------------------
     def parse(self) -> ParseResult:
         lines = [_Line(i, t) for i, t in enumerate(self.text.splitlines(), start=1)]
+        self.text_lang = guess_language(t for line in lines for t in line.tokens)
         moves, attacks, standing = [], [], []
         over = bool(self.state.get("outcome"))
         my_turn = self.state["side"] == self.role and not over
@@ -191,9 +213,10 @@ class Parser:
                     if at is not None:
                         attacks.append((line, at))
             else:
-                close = difflib.get_close_matches(verb, ALL_VERBS, n=1, cutoff=0.6)
+                verbs = VERBS_BY_LANG[self.text_lang]
+                close = difflib.get_close_matches(verb, list(verbs), n=1, cutoff=0.6)
                 self.error(line, M.E_UNKNOWN_WORD, SYNTAX, M.S_DID_YOU_MEAN if close else None,
-                           **({"suggestion": close[0]} if close else {}))
+                           **({"suggestion": verbs[close[0]]} if close else {}))
             for k in ("en", "fr"):
                 self.votes[k] += line.votes[k]
         orders = empty_orders()
