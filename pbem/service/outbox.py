@@ -171,7 +171,9 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
             transport.send(row["to_addr"], row["raw"])
         except smtplib.SMTPRecipientsRefused as exc:
             failed += 1
-            _failed(store, row, now, f"recipient refused: {exc.recipients}", backoff, backoff_max, permanent=True)
+            # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
+            permanent = all(500 <= code < 600 for code, _ in exc.recipients.values())
+            _failed(store, row, now, f"recipient refused: {exc.recipients}", backoff, backoff_max, permanent=permanent)
         except Exception as exc:  # noqa: BLE001 - any transport fault means: try again later
             failed += 1
             _failed(store, row, now, f"{type(exc).__name__}: {exc}", backoff, backoff_max)
