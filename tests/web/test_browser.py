@@ -89,6 +89,9 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
             assert msg["X-PBEM-Kind"] == "correction"
             assert REASON in text_of(msg) and f"units[custer].hex: {before} -> {after}" in text_of(msg)
 
+        page.goto(f"{base}/console/games/{gid}/phases/1")
+        assert page.locator("#revisions").is_visible(), "the corrected phase keeps its earlier revision"
+        _shot(page, "phase-desktop", full=False)
         page.goto(f"{base}/games/{gid}")
         assert page.locator("#moderation").get_by_text(REASON).is_visible()
         assert svc.verify_game(gid)["ok"]
