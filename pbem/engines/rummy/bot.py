@@ -1,4 +1,8 @@
-"""A random but legal player: it plans on a copy of the state in which the deck is hidden."""
+"""A random but legal player: it plans on a copy of the state in which the deck is hidden.
+
+All its chance comes from the dice: one draw per mail seeds a small xorshift
+generator for the mail's many little choices (a SHA-256 per choice would make
+the bulk random-play runs several times slower)."""
 
 from __future__ import annotations
 
@@ -60,7 +64,29 @@ def _candidates(st: dict, p: str) -> list[dict]:
     return out
 
 
-def _choices(st: dict, p: str, step: dict, dice: Dice, lab: str) -> dict:
+class _Rng:
+    """xorshift64*, seeded from one dice draw; the same interface as the dice for the bot."""
+
+    def __init__(self, seed: int):
+        self.x = seed or 0x9E3779B97F4A7C15
+
+    def below(self, n: int, label: str = "") -> int:
+        x = self.x
+        x ^= (x >> 12)
+        x ^= (x << 25) & 0xFFFFFFFFFFFFFFFF
+        x ^= (x >> 27)
+        self.x = x
+        return ((x * 0x2545F4914F6CDD1D) & 0xFFFFFFFFFFFFFFFF) % n
+
+    def shuffle(self, items: list, label: str = "") -> list:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+
+def _choices(st: dict, p: str, step: dict, dice, lab: str) -> dict:
     """Sometimes spell out the choice a card forces (else the server's default stands)."""
     if step["op"] != "play":
         return step
@@ -93,24 +119,27 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
     if st.get("outcome") or p != st["player"]:
         return ""
     lab = f"bot H{st['hand_no']}.T{st['turn_no']}.{st['step']} {p}"
-    scratch = R.dry_copy(st)
-    t = scratch["turn"]
+    rng = _Rng(dice.below(1 << 62, lab))
     steps: list[dict] = []
-    if t["stage"] == "draw":
-        src = "discard" if st["discard"] and dice.below(5, lab + " source") == 0 else "deck"
+    if st["turn"]["stage"] == "draw":
+        src = "discard" if st["discard"] and rng.below(5) == 0 else "deck"
+        if src == "deck" and rng.below(4) == 0:
+            return "DRAW DECK"  # only the draw: see the card, then play
         step = {"op": "draw", "from": src}
+        scratch = R.dry_copy(st)
         R.apply_step(scratch, p, step, [])
         steps.append(step)
-        if src == "deck" and dice.below(4, lab + " whole") == 0:
-            return steps_text(steps)  # only the draw: see the card, then play
+    else:
+        scratch = R.dry_copy(st)
+    t = scratch["turn"]
     for _ in range(12):
-        if dice.below(10, lab + " stop") < 2:
+        if rng.below(10) < 2:
             break
         cands = _candidates(scratch, p)
         done = False
         while cands:
-            step = cands.pop(dice.below(len(cands), lab + " choose"))
-            step = _choices(scratch, p, step, dice, lab)
+            step = cands.pop(rng.below(len(cands)))
+            step = _choices(scratch, p, step, rng, lab)
             try:
                 R.apply_step(scratch, p, step, [], dry=True)
             except R.Illegal:
@@ -127,6 +156,6 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
             return steps_text(steps)  # drew extra cards: look at them before going on
     hand = scratch["hands"][p]
     options = [c for c in hand if c != t["taken"]]
-    c = options[dice.below(len(options), lab + " discard")]
+    c = options[rng.below(len(options))]
     steps.append({"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]})
     return steps_text(steps)

@@ -15,7 +15,7 @@ State (plain JSON)::
     turn {stage draw|play, drawn, taken, support, picked, hoka, done, out}
     sundance (bool: the Sundance is on Sitting Bull this hand)
     gid (next group number), deal {hand, phase, labels, decks} (secret until the hand ends)
-    scores [{hand, points {role: n}, detail, out, ended}], totals {role: n}
+    scores [{hand, points {role: n}, detail, out, ended, tables (as they stood)}], totals {role: n}
     outcome (None or the outcome dict)
 
 A table group: ``{"id": "g4", "key": k, "cards": [...]}`` with ``key`` one of
@@ -921,7 +921,8 @@ def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) ->
         st["totals"][p] += total
         events.append(event("score", "%(player)s scores %(points)s this hand (total %(total)s).", player=p, points=total,
                             total=st["totals"][p], detail=d))
-    st["scores"].append({"hand": h, "points": points, "detail": detail, "out": out, "ended": "out" if out else "deck"})
+    st["scores"].append({"hand": h, "points": points, "detail": detail, "out": out, "ended": "out" if out else "deck",
+                         "tables": {p: [_copy_group(g) for g in st["tables"][p]] for p in st["roles"]}})
     rec = st["deal"]
     events.append(event("deal_reveal", "Hand %(hand)s was dealt with the dice of phase %(phase)s (labels: %(labels)s): its seed may now be published, and the deck orders are in this event's data so anyone can check the deal.",
                         hand=h, phase=rec["phase"], labels=", ".join(rec["labels"]), label_list=rec["labels"], decks=rec["decks"],
