@@ -410,6 +410,10 @@ def decode_bytes(data: bytes, charset: str | None) -> tuple[str, str | None]:
             return text, problem
     text = _strict(data, "windows-1252")
     if text is not None:
+        if problem is None and codec_name in (None, "utf-8", "ascii"):
+            # a guess: say so, in case the accents come out wrong (e.g. Cyrillic cp1251 sent unlabelled)
+            label = charset.strip()[:40] if charset and charset.strip() else "US-ASCII (no charset given)"
+            problem = f"the body is not valid {label} as its header says; it was read as windows-1252, so some letters may be wrong"
         return text, problem
     return (
         data.decode("windows-1252", "replace"),

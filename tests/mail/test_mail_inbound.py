@@ -203,6 +203,10 @@ def test_mislabelled_charsets_are_repaired(declared, encoding):
     assert m.text == text
     if declared == "x-no-such-charset":
         assert any("unknown character set" in p for p in m.problems)
+    elif encoding == "utf-8" or declared == "iso-8859-1":
+        assert m.problems == []  # a lossless repair: nothing to tell the sender
+    else:
+        assert any("read as windows-1252" in p for p in m.problems)  # a guess: say so
 
 
 def test_undecodable_bytes_are_replaced_with_a_problem():
@@ -415,3 +419,10 @@ def test_hostile_content_type_parameters_are_cut_quickly():
     m = parse_message(raw)
     assert time.process_time() - t0 < 0.5
     assert m.text == "ORDERS g1 T3"
+
+
+def test_unlabelled_cyrillic_is_a_reported_guess():
+    # django-mailbox: declared us-ascii, the bytes are cp1251 -- we cannot know; we guess windows-1252 and say so
+    m = parse_message(read_corpus("django-mailbox/message_with_invalid_content_for_declared_encoding.eml"))
+    assert m.text
+    assert any("read as windows-1252" in p for p in m.problems)
