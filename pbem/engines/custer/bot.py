@@ -13,10 +13,12 @@ import heapq
 
 from pbem.dice import Dice
 
-from .hexgrid import distance
+from .hexgrid import distance, toward
 from .orders import DEFAULT_STANDING, markers_for, op_text, standing_lines, unit_names
 from .scenario import Scenario
 from .situation import ON_BOARD, WAITING
+
+REACH = 7  # a far enemy is approached by way of a hex this far along the line to it
 
 
 def _unit_ops(sc: Scenario, state: dict, uid: str, near: list[tuple[str, str]], dice: Dice, label: str) -> list[dict]:
@@ -35,7 +37,9 @@ def _unit_ops(sc: Scenario, state: dict, uid: str, near: list[tuple[str, str]], 
     if near:
         # most units follow the group's target; some pick their own among the nearest enemies
         _, target = near[0] if dice.below(4, f"{label} follow") else dice.choice(near, f"{label} target")
-        ops.append({"op": "move", "units": [uid], "to": target})
+        here = u["hex"] or info.enter_hex
+        waypoint = toward(here, target, REACH)
+        ops.append({"op": "move", "units": [uid], "to": waypoint if sc.board.contains(waypoint) else target})
     elif info.type in sc.board.exits and dice.below(2, f"{label} exit"):
         ops.append({"op": "exit", "units": [uid]})
     return ops

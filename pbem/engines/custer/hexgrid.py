@@ -105,3 +105,22 @@ def hexside_segment(a: str, b: str, size: float = 1.0) -> tuple[tuple[float, flo
     mx, my = (xa + xb) / 2, (ya + yb) / 2
     ranked = sorted(ca, key=lambda p: (p[0] - mx) ** 2 + (p[1] - my) ** 2)
     return ranked[0], ranked[1]
+
+
+def toward(a: str, b: str, steps: int) -> str:
+    """The hex ``steps`` hexes from ``a`` on the straight line to ``b`` (``b`` itself if nearer)."""
+    n = distance(a, b)
+    if n <= steps:
+        return b
+    (q1, r1), (q2, r2) = axial(a), axial(b)
+    t = steps / n
+    q, r = q1 + (q2 - q1) * t, r1 + (r2 - r1) * t
+    s = -q - r
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    col = rq
+    return hex_id(col, rr + (col - 1) // 2)
