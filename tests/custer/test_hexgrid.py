@@ -44,3 +44,11 @@ def test_hexside_is_the_sorted_pair_of_adjacent_hexes():
         hexside("0101", "0303")
     a, b = hexside_segment("0101", "0102")
     assert a != b
+
+
+def test_toward_walks_the_straight_line():
+    from pbem.engines.custer.hexgrid import toward
+    for a, b in [("0101", "2020"), ("1510", "0101"), ("3026", "0101"), ("0505", "0512")]:
+        t = toward(a, b, 7)
+        assert distance(a, t) == min(7, distance(a, b))
+        assert distance(a, t) + distance(t, b) == distance(a, b)
