@@ -30,6 +30,7 @@ class Settings:
     outbox_backoff_seconds: float = 30.0
     outbox_backoff_max_seconds: float = 3600.0
     scheduler_sync_seconds: float = 10.0
+    db_busy_timeout_seconds: float = 10.0  # how long a write waits for a lock before answering "try again later"
     extra: dict = field(default_factory=dict)
 
     @property
@@ -53,6 +54,7 @@ class Settings:
             max_message_bytes=_env_int("PBEM_MAX_MESSAGE_BYTES", 2_000_000),
             max_orders_chars=_env_int("PBEM_MAX_ORDERS_CHARS", 20_000),
             replies_per_address_per_hour=_env_int("PBEM_REPLIES_PER_HOUR", 20),
+            db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
         )
         return s.with_(**{k: v for k, v in overrides.items() if v is not None})
 

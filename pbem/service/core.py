@@ -39,7 +39,7 @@ class Service:
     def store(self) -> Store:
         store = getattr(self._local, "store", None)
         if store is None:
-            store = Store(self.settings.db_path)
+            store = Store(self.settings.db_path, timeout=self.settings.db_busy_timeout_seconds)
             self._local.store = store
             with self._lock:
                 self._stores.append(store)
@@ -48,11 +48,15 @@ class Service:
     def init(self) -> "Service":
         self.store.migrate()
         if not self.settings.secret_key:
-            with self.store.write():
-                key = self.store.get_setting("secret_key")
-                if key is None:
-                    key = secrets.token_hex(32)
-                    self.store.set_setting("secret_key", key)
+            # Read first: only the very first start writes, so a busy database does not
+            # stop `pbem ingest` before it can answer "try again later".
+            key = self.store.get_setting("secret_key")
+            if key is None:
+                with self.store.write():
+                    key = self.store.get_setting("secret_key")
+                    if key is None:
+                        key = secrets.token_hex(32)
+                        self.store.set_setting("secret_key", key)
             self.settings = self.settings.with_(secret_key=key)
         return self
 

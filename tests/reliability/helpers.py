@@ -4,6 +4,7 @@ in three ways, SMTP client helpers, and outbox/inbound queries."""
 from __future__ import annotations
 
 import email
+import re
 import smtplib
 import socket
 import threading
@@ -141,12 +142,17 @@ class Relay:
                 self.handler.lock.wait(min(left, 0.5))
 
 
+def crlf(raw: bytes) -> bytes:
+    """Line ends as an MTA sends them on the wire (smtplib sends bytes as they are)."""
+    return re.sub(rb"\r?\n|\r", b"\r\n", raw)
+
+
 def smtp_send(host: str, port: int, raw: bytes, mail_from: str, rcpt: list[str] | str, timeout: float = 20.0) -> dict:
     """Send one message; returns what smtplib returns (refused recipients), raises on refusal."""
     if isinstance(rcpt, str):
         rcpt = [rcpt]
     with smtplib.SMTP(host, port, timeout=timeout) as smtp:
-        return smtp.sendmail(mail_from, rcpt, raw)
+        return smtp.sendmail(mail_from, rcpt, crlf(raw))
 
 
 def smtp_data_reply(host: str, port: int, raw: bytes, mail_from: str, rcpt: str, *, declare_size: bool = False,
@@ -163,7 +169,7 @@ def smtp_data_reply(host: str, port: int, raw: bytes, mail_from: str, rcpt: str,
         if code not in (250, 251):
             return code, resp.decode("utf-8", "replace")
         try:
-            code, resp = smtp.data(raw)
+            code, resp = smtp.data(crlf(raw))
         except smtplib.SMTPDataError as exc:
             return exc.smtp_code, exc.smtp_error.decode("utf-8", "replace")
         return code, resp.decode("utf-8", "replace")
