@@ -215,7 +215,8 @@ def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict
     ), domain=self.settings.mail_domain, now=self.now())
 
 
-def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None) -> str | None:
+def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
+              notes: list[str] | None = None) -> str | None:
     lang = player["lang"]
     _ = gettext_for(lang)
     errors = describe_errors(loads(submission["errors"], []), lang)
@@ -225,6 +226,7 @@ def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, i
         "errors": errors, "missing": [gettext_for(lang)(m) for m in loads(submission["missing"], [])],
         "deadline": _deadline_text(self, phase, player), "status": status,
         "held": submission["status"] == "held", "link": player_link(self, game_id, player),
+        "notes": notes or [],
     }
     words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
     env = _envelope(self, game_id, player)

@@ -248,6 +248,13 @@ class _Room:
 
     # -- commands -------------------------------------------------------------------
     def _command(self, cmd, player: dict) -> None:
+        if cmd.problems and cmd.name != "ORDERS":
+            # The command could not be read as written (unknown zone, missing argument...).
+            self.status = "refused"
+            self.reply("error", "mail/error.txt.j2", gettext_for(player["lang"])("Your mail could not be used"), player=player,
+                       problem=gettext_for(player["lang"])("The command %(command)s could not be carried out.") % {"command": cmd.name},
+                       advice="", quoted_subject=self.msg.subject or "", problems=list(cmd.problems))
+            return
         handler = {
             "ORDERS": self._orders, "HELP": self._help, "STATUS": self._status, "PRESS": self._press,
             "SET": self._set, "RESIGN": self._resign, "CONFIRM": self._confirm, "JOIN": self._join_again,
@@ -339,7 +346,7 @@ class _Room:
             store.execute("UPDATE submissions SET stands = 0 WHERE phase_id = ? AND role = ? AND id != ?", (ph["id"], player["role"], sub["id"]))
             store.execute("UPDATE submissions SET stands = 1 WHERE id = ?", (sub["id"],))
             sub["stands"] = 1
-        letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id)
+        letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=list(cmd.problems) + list(self.msg.problems))
         self.replies += 1
         self._maybe_close_early(g, ph)
 

@@ -91,3 +91,23 @@ def test_same_message_delivered_twice_is_one_submission(svc):
     assert len(outbox(svc, kind="ack")) == 1
     kept = svc.store.all("SELECT status FROM inbound ORDER BY id")
     assert [k["status"] for k in kept] == ["processed", "duplicate"], "both raw copies are kept"
+
+
+def test_orders_block_without_end_is_taken_and_the_ack_says_end_was_missing(svc):
+    from tests.support import mail
+    from tests.core.helpers import template_for
+    gid = new_game(svc)
+    phase = svc.current_phase(gid)["label"]
+    svc.receive(mail(US, address_of(svc, gid, "us"), f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\n"))
+    [sub] = submissions(svc, gid)
+    assert sub["status"] == "accepted"
+    assert "END" in raw_text(outbox(svc, kind="ack")[-1]).split("NOTES ON YOUR MAIL", 1)[1]
+
+
+def test_set_with_an_unknown_zone_is_explained(svc):
+    from tests.support import mail
+    gid = new_game(svc)
+    svc.receive(mail(US, address_of(svc, gid, "us"), "SET TZ Mars/Olympus\n"))
+    err = outbox(svc, kind="error")[-1]
+    assert "Mars/Olympus" in raw_text(err)
+    assert svc.players(gid)[0]["tz"] == "UTC"
