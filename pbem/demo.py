@@ -146,7 +146,10 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
     echo(f"Game {game_id}: {summary['status']}, {verified['phases']} phase(s) resolved; "
          f"pbem verify {'agrees' if verified['ok'] else 'found differences: ' + '; '.join(verified['problems'])}.")
     if summary.get("outcome"):
-        echo(f"Outcome: {json.dumps(summary['outcome'], ensure_ascii=False)}")
+        from pbem.engines.base import format_message
+        outcome = summary["outcome"]
+        scores = ", ".join(f"{side} {points}" for side, points in (outcome.get("scores") or {}).items())
+        echo(f"Outcome: {format_message(outcome['summary'], outcome.get('args'))}" + (f" Score: {scores}." if scores else ""))
     echo(f"Every mail the server sent is in the Maildir {settings.maildir}/new (open any file in a mail client, or `less`).")
     echo(f"Each report as a web page, picture included: {workdir / 'reports'}/*.html (open in a browser).")
     echo(f"Database: {settings.db_path} (try: pbem --help; PBEM_DB={settings.db_path} pbem game show {game_id}; pbem verify --db {settings.db_path} {game_id}).")

@@ -8,7 +8,11 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 stamp="$VENV/.pbem-installed"
 if [ ! -f "$stamp" ] || [ "$ROOT/pyproject.toml" -nt "$stamp" ]; then
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]"
+  echo "Installing pbem and its dependencies into $VENV (first run only)..." >&2
+  if ! "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT[test]" >"$VENV/install.log" 2>&1; then
+    cat "$VENV/install.log" >&2
+    exit 1
+  fi
   touch "$stamp"
 fi
 export PATH="$VENV/bin:$PATH"
