@@ -444,3 +444,5 @@ def _attack_everything(ctx: Context, side: str, active: set[str], defended: set[
 
         target, units = min(targets.items(), key=odds)
         _attack(ctx, target, sorted(units), active, defended, None, f"{label} combat {target}", label)
+        if not any(sit.units[u]["attacked"] for u in units):
+            return  # nothing came of it: stop rather than try the same attack again
