@@ -157,26 +157,6 @@ def distance_field(board, goals: frozenset) -> dict[str, int]:
     return field
 
 
-def reachable(sit: Situation, uid: str, start: str, mp: int, ezoc: set[str]) -> dict[str, int]:
-    """Every hex ``uid`` can reach from ``start`` with ``mp`` (Dijkstra), with its cost."""
-    steps = sit.board.steps
-    blocked = blocked_hexes(sit, sit.info[uid].side)
-    best = {start: 0}
-    heap = [(0, start)]
-    while heap:
-        g, cur = heapq.heappop(heap)
-        if g > best[cur]:
-            continue
-        for nxt, c in steps[cur]:
-            if nxt in blocked:
-                continue
-            ng = g + c + (1 if nxt in ezoc else 0)
-            if ng <= mp and ng < best.get(nxt, _FAR):
-                best[nxt] = ng
-                heapq.heappush(heap, (ng, nxt))
-    return best
-
-
 def route_to(sit: Situation, uid: str, target: str, ezoc: set[str]) -> tuple[list[str], list[int]] | None:
     """The cheapest route toward ``target``: into it when it can be entered, else next to it
     (a MOVE TO an enemy-held hex stops adjacent)."""

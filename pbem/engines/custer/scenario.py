@@ -111,9 +111,6 @@ class Scenario:
         return [m.id for m in self.markers.values()
                 if (m.id in start and m.from_turn <= turn) or (m.id not in start and 1 < m.from_turn <= turn)]
 
-    def units_of(self, side: str) -> list[UnitInfo]:
-        return [u for u in self.units.values() if u.side == side]
-
     def enemy(self, side: str) -> str:
         return self.roles[1] if side == self.roles[0] else self.roles[0]
 

@@ -9,7 +9,6 @@ leaders and villages); ``activated`` and ``attacked`` this turn.
 
 from __future__ import annotations
 
-from .hexgrid import distance
 from .scenario import MOVEMENT_POINTS, Scenario, UnitInfo
 
 ON_BOARD, WAITING, ELIMINATED, EXITED = "on_board", "waiting", "eliminated", "exited"
@@ -55,14 +54,6 @@ class Situation:
 
     def units_at(self, h: str) -> list[str]:
         return self.at.get(h, [])
-
-    def side_at(self, h: str) -> str | None:
-        here = self.at.get(h)
-        return self.info[here[0]].side if here else None
-
-    def live_units(self, side: str | None = None) -> list[str]:
-        return [uid for uid, u in self.units.items()
-                if u["status"] == ON_BOARD and (side is None or self.info[uid].side == side)]
 
     def _enemy_moved(self, uid: str) -> None:
         side = self.info[uid].side
@@ -138,9 +129,6 @@ class Situation:
         everyone = here + list(uids)
         leaders = sum(1 for x in everyone if self.info[x].is_leader)
         return leaders <= 1 and len(everyone) - leaders <= 2
-
-    def within(self, a: str, b: str, n: int) -> bool:
-        return distance(a, b) <= n
 
 
 class Context:
