@@ -181,3 +181,16 @@ def test_units_defend_any_number_of_times_but_attack_once():
     assert [e["args"]["activation"] for e in of_type(events, "activation")] == ["T1 A1", "T1 A2"]
     aside = [(e["args"]["marker"], e["args"]["reason"]) for e in of_type(events, "set_aside")]
     assert ("m_oglala_2", "no_units") in aside
+
+
+def test_all_stands_for_the_active_units_not_held():
+    """ALL in an order means every unit the marker activates, less those named in HOLD; an order
+    that only some of them can carry out (ALL DISMOUNT) passes over the others without a word."""
+    units = [warrior("w1", "0101"), warrior("w2", "0103"),
+             {"id": "ch", "name": "Crazy Horse", "side": "indians", "type": "tribe_leader", "tribe": "oglala",
+              "cf": [3, 0], "hex": "0101"}, FAR_CUSTER]
+    name = fragment("act_all_held", columns=10, rows=10, units=units, draws={"us": [0], "indians": [1]})
+    state, events = play_turn(name, {"indians": "ON Oglala:\nHOLD w2\nALL DISMOUNT\nALL MOVE TO 0108"})
+    assert [e["args"]["unit"] for e in of_type(events, "dismount")] == ["w1"]
+    assert {e["args"]["unit"] for e in of_type(events, "move")} == {"w1", "ch"}
+    assert not of_type(events, "skipped") and state["units"]["w2"]["hex"] == "0103"

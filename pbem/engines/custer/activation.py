@@ -198,12 +198,14 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     for uid in active:
         state["units"][uid]["activated"] = True
     _enter_reinforcements(ctx, active, label)
-    live = [u for u in active if sit.on_board(u)]
+    held = {u for o in orders if o["op"] == "hold" for u in o["units"]}
+    live = [u for u in active if sit.on_board(u) and u not in held]  # what ALL stands for
 
-    def expand(units: list[str]) -> list[str]:
+    def expand(units: list[str], fits=lambda uid: True) -> list[str]:
+        """The named units, with ALL replaced by every live active unit it ``fits``."""
         out: list[str] = []
         for uid in units:
-            for x in (live if uid == ALL else [uid]):
+            for x in ([u for u in live if fits(u)] if uid == ALL else [uid]):
                 if x not in out:
                     out.append(x)
         return out
@@ -226,7 +228,7 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     for o in orders:
         if o["op"] not in ("mount", "dismount"):
             continue
-        for uid in expand(o["units"]):
+        for uid in expand(o["units"], lambda u: sc.units[u].can_mount):
             if usable(uid, o["op"]):
                 _change_mount(ctx, uid, o["op"] == "dismount", ezoc, mp_left, label)
     moved: set[str] = set()
@@ -234,7 +236,8 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     for o in orders:
         if o["op"] not in ("move", "via", "exit"):
             continue
-        for uid in expand(o["units"]):
+        can_go = (lambda u: sc.units[u].type in sit.board.exits) if o["op"] == "exit" else (lambda u: True)
+        for uid in expand(o["units"], can_go):
             if not usable(uid, "move"):
                 continue
             if uid in moved:
@@ -290,15 +293,17 @@ def _change_mount(ctx: Context, uid: str, dismount: bool, ezoc: set[str], mp_lef
         skip(ctx, label, "%(unit_name)s has already changed status this turn.", unit=uid, unit_name=info.name)
         return
     if sit.units[uid]["mounted"] is (not dismount):
-        skip(ctx, label, "%(unit_name)s is already " + ("dismounted" if dismount else "mounted") + ".",
+        skip(ctx, label, "%(unit_name)s is already dismounted." if dismount else "%(unit_name)s is already mounted.",
              unit=uid, unit_name=info.name)
         return
     cost = 3 if sit.hex_of(uid) in ezoc else 2
     sit.units[uid]["mounted"] = not dismount
     rate = sit.movement_points(uid)
     mp_left[uid] = max(0, rate - cost)
-    ctx.emit(event(what, "%(unit_name)s " + ("dismounts" if dismount else "mounts") +
-                   " in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate.",
+    msg = ("%(unit_name)s dismounts in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate."
+           if dismount else
+           "%(unit_name)s mounts in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate.")
+    ctx.emit(event(what, msg,
                    unit=uid, unit_name=info.name, hex=sit.hex_of(uid), cost=cost, rate=rate, mp_left=mp_left[uid],
                    in_enemy_zoc=cost == 3, zoc_note=" (in enemy ZOC)" if cost == 3 else "", activation=label))
 
