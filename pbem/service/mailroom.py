@@ -346,8 +346,12 @@ class _Room:
             store.execute("UPDATE submissions SET stands = 0 WHERE phase_id = ? AND role = ? AND id != ?", (ph["id"], player["role"], sub["id"]))
             store.execute("UPDATE submissions SET stands = 1 WHERE id = ?", (sub["id"],))
             sub["stands"] = 1
-        letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=list(cmd.problems) + list(self.msg.problems))
-        self.replies += 1
+        # Acknowledgements count against the per-address brake too: a script that
+        # re-sends its orders on every mail it gets would otherwise loop for ever.
+        # The orders are taken either way; only the answer is withheld (and noted).
+        if self._allowed(player["email"]):
+            letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=list(cmd.problems) + list(self.msg.problems))
+            self.replies += 1
         self._maybe_close_early(g, ph)
 
     def _record(self, player, ph, cmd, *, status, errors, orders, canonical, missing) -> dict:
@@ -471,7 +475,8 @@ class _Room:
             if status != "rejected":
                 self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ?", (sub["id"], ph["id"], sub["role"]))
             sub = self.store.one("SELECT * FROM submissions WHERE id = ?", (sub["id"],))
-            letters.queue_ack(self.svc, self.game_id, player, sub, ph, self.msg.message_id)
+            if self._allowed(player["email"]):
+                letters.queue_ack(self.svc, self.game_id, player, sub, ph, self.msg.message_id)
             self._maybe_close_early(self.store.one("SELECT * FROM games WHERE id = ?", (self.game_id,)), ph)
             return
         addr = self.store.one("SELECT * FROM addresses WHERE player_id = ? AND confirm_code = ? AND confirmed_at IS NULL", (player["id"], code)) if code else None
