@@ -11,6 +11,7 @@ units ended up.  Deterministic: the same command prints the same figures.
 from __future__ import annotations
 
 import argparse
+import json
 import hashlib
 import statistics
 import sys
@@ -49,7 +50,14 @@ def play(scenario: str, game: int) -> dict:
         if u["status"] != "on_board" and u["status"] != "waiting":
             gone[u["status"]] += 1
     return {"winner": out["winner"], "vp": out["scores"], "turn": state["turn"],
-            "status": {uid: u["status"] for uid, u in state["units"].items()}}
+            "status": {uid: ("hit" if u["status"] == "on_board" and u["reduced"] and e_leader(state, uid) else u["status"])
+                       for uid, u in state["units"].items()}}
+
+
+def e_leader(state: dict, uid: str) -> bool:
+    from pbem.engines.custer import scenario as sc
+
+    return sc.load(state["scenario"]).units[uid].type == "us_leader"
 
 
 def main() -> None:
@@ -83,9 +91,16 @@ def main() -> None:
                 elim[uid] += 1
             elif st == "exited":
                 exited[uid] += 1
-    print("  most often eliminated:", ", ".join(f"{u} {c}" for u, c in elim.most_common(8)))
-    if exited:
-        print("  exited:", sum(exited.values()) / n, "units per game on average")
+    scen = json.loads((Path(__file__).resolve().parent / "scenarios" / f"{args.scenario}.json").read_text())
+    types = {u["id"]: (u["side"], u["type"]) for u in scen["units"]}
+    per_type = Counter()
+    for r in results:
+        for uid, st in r["status"].items():
+            if st in ("eliminated", "exited", "hit"):
+                per_type[(types[uid], st)] += 1
+    print("  per game, on average:")
+    for ((side, kind), st), c in sorted(per_type.items()):
+        print(f"    {side:8s} {kind:13s} {st:10s} {c / n:5.2f}")
 
 
 if __name__ == "__main__":

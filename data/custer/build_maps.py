@@ -766,25 +766,25 @@ def rosebud_scenario() -> dict:
         cav("pack_train", "Pack train", 2, "1721", type_="pack_train"),
         # 3rd Cavalry: Mills's battalion (A, E, I, M), Henry's (B, D, F, L), Van Vliet's (C, G) under Royall
         us_leader("mills", "Mills", 2, "2018"),
-        cav("co_a3", "Co. A/3", 4, "2018"),
-        cav("co_e3", "Co. E/3", 4, "2018"),
-        cav("co_i3", "Co. I/3", 4, "2118"),
-        cav("co_m3", "Co. M/3", 4, "2118"),
+        cav("co_a3", "Co. A/3", 5, "2018"),
+        cav("co_e3", "Co. E/3", 5, "2018"),
+        cav("co_i3", "Co. I/3", 5, "2118"),
+        cav("co_m3", "Co. M/3", 5, "2118"),
         us_leader("royall", "Royall", 2, "1619"),
-        cav("co_c3", "Co. C/3", 4, "1619"),
-        cav("co_g3", "Co. G/3", 4, "1619"),
+        cav("co_c3", "Co. C/3", 5, "1619"),
+        cav("co_g3", "Co. G/3", 5, "1619"),
         us_leader("henry", "Henry", 2, "1520"),
-        cav("co_b3", "Co. B/3", 4, "1520"),
-        cav("co_d3", "Co. D/3", 4, "1520"),
-        cav("co_f3", "Co. F/3", 4, "1420"),
-        cav("co_l3", "Co. L/3", 4, "1420"),
+        cav("co_b3", "Co. B/3", 5, "1520"),
+        cav("co_d3", "Co. D/3", 5, "1520"),
+        cav("co_f3", "Co. F/3", 5, "1420"),
+        cav("co_l3", "Co. L/3", 5, "1420"),
         # 2nd Cavalry (Noyes): halted south of the creek, horses unsaddled
         us_leader("noyes", "Noyes", 1, "2021"),
-        cav("co_a2", "Co. A/2", 4, "2021", mounted=False),
-        cav("co_b2", "Co. B/2", 4, "2021", mounted=False),
-        cav("co_d2", "Co. D/2", 4, "2121", mounted=False),
-        cav("co_e2", "Co. E/2", 4, "2121", mounted=False),
-        cav("co_i2", "Co. I/2", 4, "2221", mounted=False),
+        cav("co_a2", "Co. A/2", 5, "2021", mounted=False),
+        cav("co_b2", "Co. B/2", 5, "2021", mounted=False),
+        cav("co_d2", "Co. D/2", 5, "2121", mounted=False),
+        cav("co_e2", "Co. E/2", 5, "2121", mounted=False),
+        cav("co_i2", "Co. I/2", 5, "2221", mounted=False),
         # The Crow and Shoshone scouts, out on the hills to the north
         cav("crow_1", "Crow scouts 1", 3, "1613", type_="scouts"),
         cav("crow_2", "Crow scouts 2", 3, "1713", type_="scouts"),
@@ -794,7 +794,7 @@ def rosebud_scenario() -> dict:
         slots = [h for h in hexes for _ in range(2)]
         assert len(cfs) <= len(slots), group
         for i, (cf, h) in enumerate(zip(cfs, slots), start=1):
-            units.append(warriors(f"{group}_w{i}", f"Warriors {group.upper()}{i}", group, cf, h))
+            units.append(warriors(f"{group}_w{i}", f"{group.upper()}{i}", group, cf, h))
         for (uid, name, cf), h in zip(leaders, hexes):
             units.append(tribe_leader(uid, name, group, cf, h))
     markers = [
@@ -830,7 +830,7 @@ RB_DESCRIPTION = (
 RB_TURNS = 12
 RB_DRAWS = {
     "us":      [2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4],
-    "indians": [4, 4, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2],
+    "indians": [4, 5, 5, 4, 4, 4, 3, 3, 3, 3, 2, 2],
 }
 RB_VICTORY = {
     "points": {
@@ -858,7 +858,7 @@ LBH_DRAWS = {
 LBH_VICTORY = {
     "points": {
         "us": {"eliminate": {"tribe_leader": 3, "warriors": 2, "village": 3}, "exit": {}},
-        "indians": {"eliminate": {"us_leader": 3, "cavalry": 2, "scouts": 1, "pack_train": 3},
+        "indians": {"eliminate": {"us_leader": 2, "cavalry": 2, "scouts": 1, "pack_train": 3},
                     "exit": {"village": 1}},
     },
     "win_by": 1,
