@@ -72,6 +72,8 @@ def test_stack_retreats_together_within_stacking():
 
 
 def test_stack_splits_when_no_hex_takes_it_whole():
+    """"Units together in a hex must be retreated to the same hex together if possible": when no
+    open hex has room for both, they split, each within stacking limits."""
     units = [cav("a", "0404", (2, 1)), cav("b", "0404", (2, 1)), cav("c", "0304"), cav("d", "0305")] + [
         warrior(f"w{i}", h) for i, h in enumerate(["0403", "0504", "0505", "0405"])]
     state, _ = attack(units, NARROW_WIN, orders="ATTACK 0404 WITH w0")
@@ -88,6 +90,7 @@ def test_winning_attacker_may_advance_into_the_vacated_hex():
 
 
 def test_advance_no_keeps_the_winner_in_place():
+    """"it may choose to occupy" the hex: ADVANCE NO (standing) or NO ADVANCE (one attack) declines."""
     state, _ = attack([cav("a", "0404", (3, 2)), warrior("w", "0403")], NARROW_WIN, indians_standing="ADVANCE NO")
     assert state["units"]["w"]["hex"] == "0403"
     state, _ = attack([cav("a", "0404", (3, 2)), warrior("w", "0403")], NARROW_WIN, orders="ATTACK 0404 NO ADVANCE")
