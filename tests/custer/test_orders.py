@@ -166,3 +166,10 @@ def test_a_name_shared_by_two_units_is_ambiguous():
     assert error.kind == "ambiguous" and error.args["suggestion"] == "co_e"
     assert engine.parse_orders(state, "us", "ON Custer 1:\nco_e2 MOVE TO 0303").ok
     assert "co_e2 (cavalry" in engine.order_template(state, "us")  # the template names it by id
+
+
+def test_an_empty_block_holds_and_its_canonical_text_reads_back(game):
+    engine, state = game
+    result = engine.parse_orders(state, "us", "ON Custer 1:")
+    assert result.orders["markers"]["m_custer_1"] == [{"op": "hold", "units": []}]
+    assert engine.parse_orders(state, "us", result.canonical).orders == result.orders

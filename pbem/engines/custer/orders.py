@@ -284,7 +284,8 @@ def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
                                      suggestion=e.suggestion, args=e.args_))
             if _ON.match(line):
                 block = None
-    orders = {"markers": {mid: markers[mid] for mid in scenario.markers if mid in markers},
+    orders = {"markers": {mid: markers[mid] or [{"op": "hold", "units": []}]  # an empty block holds
+                          for mid in scenario.markers if mid in markers},
               "standing": standing or None}
     missing = [f"no orders for marker {scenario.markers[m].label}: its units hold"
                for m in markers_for(scenario, state, role) if not orders["markers"].get(m)]
