@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, event
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
 
@@ -86,7 +87,7 @@ class RummyEngine(Engine):
         steps, where, errors = O.read(text or "", state["roles"])
         if state.get("outcome") or role != state["player"]:
             if steps:
-                errors.insert(0, OrderError(where[0]["line"], where[0]["text"], "it is not your turn: %(player)s is to play", ILLEGAL,
+                errors.insert(0, OrderError(where[0]["line"], where[0]["text"], N_("it is not your turn: %(player)s is to play"), ILLEGAL,
                                             None, {"player": state["player"] if not state.get("outcome") else "nobody"}))
             return ParseResult(orders={"steps": []}, canonical="", errors=sorted(errors, key=lambda e: e.line))
         scratch = R.dry_copy(state)
@@ -130,16 +131,16 @@ class RummyEngine(Engine):
         events: list[dict] = []
         if default:
             if st["turn"]["stage"] == "draw":
-                events.append(event("default", "%(player)s sent no orders in time: the server drew from the deck and discarded the drawn card for them.", player=p))
+                events.append(event("default", N_("%(player)s sent no orders in time: the server drew from the deck and discarded the drawn card for them."), player=p))
             else:
-                events.append(event("default", "%(player)s sent no more orders in time: the server discarded for them.", player=p))
+                events.append(event("default", N_("%(player)s sent no more orders in time: the server discarded for them."), player=p))
         R.run_steps(st, p, steps, events, dry=False, default=default)
         if st["turn"]["done"]:
             R.end_turn(st, dice, label, events)
         else:
             st["step"] += 1
             if st["turn"]["stage"] == "play":
-                events.append(event("waiting", "%(player)s continues the turn.", player=p))
+                events.append(event("waiting", N_("%(player)s continues the turn."), player=p))
         return st, events
 
     # -- what each role sees ---------------------------------------------------------------------

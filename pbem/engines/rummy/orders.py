@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy.messages import N_
 
 KEYWORDS = ("draw", "take", "meld", "layoff", "lay off", "add", "play", "steal", "pick", "raid", "discard")
 DRAWN_WORDS = {"drawn", "drawn card", "the drawn card", "the card drawn", "card drawn", "it"}
@@ -41,7 +42,7 @@ class ParseFail(Exception):
 def _card_list(text: str, allow_drawn: bool = True) -> list[str]:
     items = [x for x in _SPLIT_CARDS.split(text.strip()) if x.strip()]
     if not items:
-        raise ParseFail("name the cards")
+        raise ParseFail(N_("name the cards"))
     out: list[str] = []
     for item in items:
         item = item.strip()
@@ -54,25 +55,25 @@ def _card_list(text: str, allow_drawn: bool = True) -> list[str]:
             if m:
                 item, n = m.group(1), int(m.group(2))
         if n < 1 or n > 18:
-            raise ParseFail("%(n)s is not a card count", n=n)
+            raise ParseFail(N_("%(n)s is not a card count"), n=n)
         key = C.norm(item)
         if key in DRAWN_WORDS:
             if not allow_drawn:
-                raise ParseFail("name the card here: 'drawn' does not apply", )
+                raise ParseFail(N_("name the card here: 'drawn' does not apply"), )
             if n != 1:
-                raise ParseFail("there is only one drawn card")
+                raise ParseFail(N_("there is only one drawn card"))
             out.append("drawn")
             continue
         k, suggestion = C.match(item)
         if k is None and re.fullmatch(r"(?:(?:co|company) )?(trooper|guidon|commander)s?", key):
-            raise ParseFail("which company's %(card)s?", AMBIGUOUS, hint="write it with its letter, e.g. %(suggestion)s",
+            raise ParseFail(N_("which company's %(card)s?"), AMBIGUOUS, hint=N_("write it with its letter, e.g. %(suggestion)s"),
                             card=item, suggestion="Co. C " + key.split()[-1].rstrip("s").capitalize())
         if k is None and key in ("chief", "chiefs", "a chief"):
-            raise ParseFail("which chief?", AMBIGUOUS, hint="name him, e.g. %(suggestion)s", suggestion="Gall")
+            raise ParseFail(N_("which chief?"), AMBIGUOUS, hint=N_("name him, e.g. %(suggestion)s"), suggestion=N_("Gall"))
         if k is None:
             if suggestion:
-                raise ParseFail("unknown card %(card)s", hint="did you mean %(suggestion)s?", card=item, suggestion=suggestion)
-            raise ParseFail("unknown card %(card)s", card=item)
+                raise ParseFail(N_("unknown card %(card)s"), hint=N_("did you mean %(suggestion)s?"), card=item, suggestion=suggestion)
+            raise ParseFail(N_("unknown card %(card)s"), card=item)
         out.extend([k] * n)
     return out
 
@@ -83,8 +84,8 @@ def _role(text: str, roles) -> str:
         return key
     close = difflib.get_close_matches(key, roles, n=1, cutoff=0.5)
     if close:
-        raise ParseFail("there is no player %(player)s", hint="did you mean %(suggestion)s?", player=text.strip(), suggestion=close[0])
-    raise ParseFail("there is no player %(player)s", player=text.strip())
+        raise ParseFail(N_("there is no player %(player)s"), hint=N_("did you mean %(suggestion)s?"), player=text.strip(), suggestion=close[0])
+    raise ParseFail(N_("there is no player %(player)s"), player=text.strip())
 
 
 def _split_owner(text: str, roles) -> tuple[str, str | None]:
@@ -114,8 +115,8 @@ def _target(text: str, roles) -> tuple[str, str | None]:
     if k == C.CUSTER:
         return "custer", owner
     if suggestion:
-        raise ParseFail("cannot play on %(target)s", hint="did you mean %(suggestion)s?", target=what, suggestion=suggestion)
-    raise ParseFail("cannot play on %(target)s: name Custer, a Chief, or Braves", target=what)
+        raise ParseFail(N_("cannot play on %(target)s"), hint=N_("did you mean %(suggestion)s?"), target=what, suggestion=suggestion)
+    raise ParseFail(N_("cannot play on %(target)s: name Custer, a Chief, or Braves"), target=what)
 
 
 def _category_key(text: str) -> str | None:
@@ -146,12 +147,12 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
     low = text.lower()
     m = re.match(r"^([a-z]+(?:\s+off)?)\b\s*(.*)$", low)
     if not m:
-        raise ParseFail("cannot read this order")
+        raise ParseFail(N_("cannot read this order"))
     word, rest = m.group(1), text[m.end(1):].strip()
     if word in ("lay off", "layoff", "add"):
         word = "layoff"
     elif word.endswith(" off"):
-        raise ParseFail("cannot read this order")
+        raise ParseFail(N_("cannot read this order"))
     if word in ("draw", "take"):
         r = C.norm(rest)
         r = re.sub(r"^(from|the|a|card|one)\s+", "", r)
@@ -160,14 +161,14 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
             return {"op": "draw", "from": "discard"}
         if r in ("", "deck", "draw deck", "stock", "pile", "draw pile", "top of deck", "deck top", "top of the deck", "from deck"):
             return {"op": "draw", "from": "deck"}
-        raise ParseFail("draw from where? Write DRAW DECK or DRAW DISCARD")
+        raise ParseFail(N_("draw from where? Write DRAW DECK or DRAW DISCARD"))
     if word == "meld":
         body, on = _split_on(rest)
         cards = _card_list(body)
         if on is not None:
             target, owner = _target(on, roles)
             if target != "custer":
-                raise ParseFail("a meld goes to your own table; only Staff are melded ON Custer")
+                raise ParseFail(N_("a meld goes to your own table; only Staff are melded ON Custer"))
             return {"op": "play", "cards": cards, "on": "custer", "owner": owner}
         return {"op": "meld", "cards": cards}
     if word == "layoff":
@@ -188,11 +189,11 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
         if key is not None:
             if all(k == "drawn" or C.set_key(k) == key for k in cards):
                 return {"op": "layoff", "cards": cards, "on": owner}
-            raise ParseFail("these cards do not belong to a meld of %(target)s", kind=ILLEGAL, target=what)
+            raise ParseFail(N_("these cards do not belong to a meld of %(target)s"), kind=ILLEGAL, target=what)
         target, towner = _target(on, roles)
         if target == "custer":
             return {"op": "play", "cards": cards, "on": "custer", "owner": towner}
-        raise ParseFail("cannot lay off on %(target)s", target=on)
+        raise ParseFail(N_("cannot lay off on %(target)s"), target=on)
     if word == "play":
         body, on = _split_on(rest)
         cards = _card_list(body)
@@ -205,7 +206,7 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
             return {"op": "steal", "steal": {"nothing": True}}
         mm = re.match(r"^(.*)\s+from\s+(\S+)(?:'s)?(?:\s+table)?$", rest, re.I)
         if not mm:
-            raise ParseFail("write STEAL <cards> FROM <player> (or STEAL NOTHING)")
+            raise ParseFail(N_("write STEAL <cards> FROM <player> (or STEAL NOTHING)"))
         who = mm.group(2)
         who = re.sub(r"(?:'|\u2019)s$", "", who)
         return {"op": "steal", "steal": {"from": _role(who, roles), "cards": _card_list(mm.group(1), allow_drawn=False)}}
@@ -214,7 +215,7 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
     if word == "raid":
         mm = re.match(r"^(\S+)\s*(.*)$", rest)
         if not mm:
-            raise ParseFail("write RAID <player> BRAVES, RAID <player> BRAVES/VILLAGE or RAID <player> NOTHING")
+            raise ParseFail(N_("write RAID <player> BRAVES, RAID <player> BRAVES/VILLAGE or RAID <player> NOTHING"))
         who = _role(re.sub(r"(?:'|\u2019)s$", "", mm.group(1)), roles)
         what = C.norm(mm.group(2))
         if what in ("braves village", "braves village meld", "bv", "village", "braves and village", "braves village set"):
@@ -223,13 +224,13 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
             return {"op": "raid", "raid": {who: "braves"}}
         if what in ("nothing", "none", "no braves"):
             return {"op": "raid", "raid": {who: "none"}}
-        raise ParseFail("raid what? BRAVES, BRAVES/VILLAGE or NOTHING")
+        raise ParseFail(N_("raid what? BRAVES, BRAVES/VILLAGE or NOTHING"))
     if word == "discard":
         return {"op": "discard", "cards": _card_list(rest)}
     close = difflib.get_close_matches(word, KEYWORDS, n=1, cutoff=0.6)
     if close:
-        raise ParseFail("unknown order %(word)s", hint="did you mean %(suggestion)s?", word=word.upper(), suggestion=close[0].upper())
-    raise ParseFail("unknown order %(word)s", word=word.upper())
+        raise ParseFail(N_("unknown order %(word)s"), hint=N_("did you mean %(suggestion)s?"), word=word.upper(), suggestion=close[0].upper())
+    raise ParseFail(N_("unknown order %(word)s"), word=word.upper())
 
 
 def _split_on(text: str) -> tuple[str, str | None]:
@@ -314,13 +315,13 @@ def read(text: str, roles) -> tuple[list[dict], list[dict], list[OrderError]]:
                     owner["cards"][0] != "drawn" and C.KINDS[owner["cards"][0]]["category"] == need
                 if not ok:
                     what = {"steal": "a Coup Stick", "pick": "Bring Pack Mules, Garry Owens or Custer's Last Stand", "raid": "Sabers"}[step["op"]]
-                    errors.append(OrderError(n, raw.strip(), "%(order)s must come right after the PLAY of %(what)s", ILLEGAL,
+                    errors.append(OrderError(n, raw.strip(), N_("%(order)s must come right after the PLAY of %(what)s"), ILLEGAL,
                                              None, {"order": step["op"].upper(), "what": what}))
                     continue
                 if step["op"] == "raid":
                     owner.setdefault("raid", {}).update(step["raid"])
                 elif step["op"] in owner:
-                    errors.append(OrderError(n, raw.strip(), "only one %(order)s per card", ILLEGAL, None, {"order": step["op"].upper()}))
+                    errors.append(OrderError(n, raw.strip(), N_("only one %(order)s per card"), ILLEGAL, None, {"order": step["op"].upper()}))
                     continue
                 else:
                     owner[step["op"]] = step[step["op"]]

@@ -31,6 +31,7 @@ import hashlib
 
 from pbem.engines.base import event
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy.messages import N_
 
 HAND_SIZE = {2: 12, 3: 11, 4: 10}
 STEAL_POINTS = 3
@@ -163,24 +164,24 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
         if k == "drawn":
             d = t["drawn"]
             if d is None:
-                raise Illegal("you have drawn no card this turn")
+                raise Illegal(N_("you have drawn no card this turn"))
             if d.startswith(C.UNKNOWN):
                 raise Unknown()
             if d not in hand or d in used:
-                raise Illegal("the card you drew is no longer in your hand")
+                raise Illegal(N_("the card you drew is no longer in your hand"))
             if purpose == "play" and d in t["picked"]:
-                raise Illegal("%(card)s was picked from the discard pile this turn: it may not be played before your next turn", card=C.name(d))
+                raise Illegal(N_("%(card)s was picked from the discard pile this turn: it may not be played before your next turn"), card=C.name(d))
             used.append(d)
             continue
         cands = [c for c in hand if C.KIND_OF.get(c) == k and c not in used]
         if not cands:
             if t["drawn"] and t["drawn"].startswith(C.UNKNOWN):
-                raise Illegal("you do not hold %(card)s (write 'drawn' for the card you draw from the deck)", card=C.name(k))
-            raise Illegal("you do not hold %(card)s", card=C.name(k))
+                raise Illegal(N_("you do not hold %(card)s (write 'drawn' for the card you draw from the deck)"), card=C.name(k))
+            raise Illegal(N_("you do not hold %(card)s"), card=C.name(k))
         if purpose == "play":
             ok = [c for c in cands if c not in t["picked"]]
             if not ok:
-                raise Illegal("%(card)s was picked from the discard pile this turn: it may not be played before your next turn", card=C.name(k))
+                raise Illegal(N_("%(card)s was picked from the discard pile this turn: it may not be played before your next turn"), card=C.name(k))
             ok.sort(key=lambda c: c != t["taken"])
         else:
             ok = sorted(cands, key=lambda c: c == t["taken"])
@@ -192,7 +193,7 @@ def _keeps_a_discard(st: dict, p: str, used: list[str]) -> None:
     t = st["turn"]
     left = [c for c in st["hands"][p] if c not in used and c != t["taken"]]
     if not left:
-        raise Illegal("you must keep a card to discard: a player goes out only by discarding the last card")
+        raise Illegal(N_("you must keep a card to discard: a player goes out only by discarding the last card"))
 
 
 def _remove(st: dict, p: str, ids: list[str]) -> None:
@@ -214,9 +215,9 @@ def _custer_to_table(st: dict, p: str, events: list, when: str) -> None:
     st["hands"][p] = [c for c in st["hands"][p] if c != C.CUSTER]
     new_group(st, p, "custer", [C.CUSTER], on=[], escaped=False)
     if when == "deal":
-        events.append(event("custer", "%(player)s was dealt Lt. Col. Custer and plays him to the table at once, then draws a card to replace him.", player=p))
+        events.append(event("custer", N_("%(player)s was dealt Lt. Col. Custer and plays him to the table at once, then draws a card to replace him."), player=p))
     else:
-        events.append(event("custer", "%(player)s drew Lt. Col. Custer and plays him to the table at once, then draws again.", player=p))
+        events.append(event("custer", N_("%(player)s drew Lt. Col. Custer and plays him to the table at once, then draws again."), player=p))
 
 
 def draw_from_deck(st: dict, p: str, events: list) -> str | None:
@@ -242,36 +243,36 @@ def new_turn() -> dict:
 def do_draw(st: dict, p: str, source: str, events: list) -> None:
     t = st["turn"]
     if t["stage"] != "draw":
-        raise Illegal("you have already drawn this turn")
+        raise Illegal(N_("you have already drawn this turn"))
     if source == "discard":
         if not st["discard"]:
-            raise Illegal("the discard pile is empty: draw from the deck")
+            raise Illegal(N_("the discard pile is empty: draw from the deck"))
         c = st["discard"].pop()
         _add_to_hand(st, p, c)
         t["taken"] = t["drawn"] = c
         t["stage"] = "play"
-        events.append(event("draw", "%(player)s takes %(card)s from the discard pile.", player=p, card=C.name(c), id=c, source="discard"))
+        events.append(event("draw", N_("%(player)s takes %(card)s from the discard pile."), player=p, card=C.name(c), id=c, source="discard"))
         return
     if not st["deck"]:
-        raise Illegal("the deck is empty")
-    events.append(event("draw", "%(player)s draws from the deck.", player=p, source="deck"))
+        raise Illegal(N_("the deck is empty"))
+    events.append(event("draw", N_("%(player)s draws from the deck."), player=p, source="deck"))
     c = draw_from_deck(st, p, events)
     t["drawn"] = c
     t["stage"] = "play"
     if c is not None and not c.startswith(C.UNKNOWN):
-        events.append(event("drawn", "You draw %(card)s.", to=[p], player=p, card=C.name(c), id=c))
+        events.append(event("drawn", N_("You draw %(card)s."), to=[p], player=p, card=C.name(c), id=c))
     if not st["deck"]:
-        events.append(event("deck_out", "%(player)s has drawn the last card of the deck: the hand ends after this turn.", player=p))
+        events.append(event("deck_out", N_("%(player)s has drawn the last card of the deck: the hand ends after this turn."), player=p))
 
 
 def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
     ids = _pick_ids(st, p, kinds)
     if len(ids) < 3:
-        raise Illegal("a meld needs three cards or more")
+        raise Illegal(N_("a meld needs three cards or more"))
     keys = [C.set_key(c) for c in ids]
     for c, k in zip(ids, keys):
         if k is None:
-            raise Illegal("%(card)s is not a set card: it cannot be melded", card=C.name(c))
+            raise Illegal(N_("%(card)s is not a set card: it cannot be melded"), card=C.name(c))
     braves = [c for c, k in zip(ids, keys) if k == "braves"]
     villages = [c for c, k in zip(ids, keys) if k == "villages"]
     scouts = [c for c, k in zip(ids, keys) if k == "scouts"]
@@ -285,15 +286,15 @@ def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
         key = next(iter(company))
         naturals = [c for c in ids if C.set_key(c) == key]
         if len(scouts) > 1:
-            raise Illegal("only one Scout may join a company as a wild card")
+            raise Illegal(N_("only one Scout may join a company as a wild card"))
         if len(naturals) < 3:
-            raise Illegal("a Scout joins only a full company meld: three company cards or more besides the Scout")
+            raise Illegal(N_("a Scout joins only a full company meld: three company cards or more besides the Scout"))
         if _company_has_scout(st, key):
-            raise Illegal("%(company)s already has its Scout on a table: one Scout per company", company="Co. " + key[3:])
+            raise Illegal(N_("%(company)s already has its Scout on a table: one Scout per company"), company="Co. " + key[3:])
         wild = scouts[0]
         ids = naturals
     else:
-        raise Illegal("a meld is three or more cards of one category (one company, Staff, Scouts, Braves or Villages), or three Braves and a Village")
+        raise Illegal(N_("a meld is three or more cards of one category (one company, Staff, Scouts, Braves or Villages), or three Braves and a Village"))
     _keeps_a_discard(st, p, ids + ([wild] if wild else []))
     _remove(st, p, ids + ([wild] if wild else []))
     if key == "bv":
@@ -302,7 +303,7 @@ def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
         g = new_group(st, p, key, ids, wild=wild)
     else:
         g = new_group(st, p, key, ids)
-    events.append(event("meld", "%(player)s melds %(cards)s.", player=p, cards=_names(table_cards(g)),
+    events.append(event("meld", N_("%(player)s melds %(cards)s."), player=p, cards=_names(table_cards(g)),
                         ids=table_cards(g), group=group_label(st["tables"][p], g)))
 
 
@@ -322,23 +323,23 @@ def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) 
     tables = layoff_tables(st, p)
     if on is not None:
         if on not in st["roles"]:
-            raise Illegal("there is no player %(player)s", player=on)
+            raise Illegal(N_("there is no player %(player)s"), player=on)
         if on not in tables:
-            raise Illegal("in the team game you lay off only on your own side's melds, not on %(player)s's", player=on)
+            raise Illegal(N_("in the team game you lay off only on your own side's melds, not on %(player)s's"), player=on)
         tables = [on]
     for c in ids:
         key = C.set_key(c)
         if key is None:
-            raise Illegal("%(card)s is not a set card: only set cards are laid off", card=C.name(c))
+            raise Illegal(N_("%(card)s is not a set card: only set cards are laid off"), card=C.name(c))
         if key == "braves" and not meld_exists(st, "braves", tables):
-            raise Illegal("no open meld of Braves to lay off on (a locked Braves/Village meld takes no more cards): meld three Braves first")
+            raise Illegal(N_("no open meld of Braves to lay off on (a locked Braves/Village meld takes no more cards): meld three Braves first"))
         if key == "villages" and not meld_exists(st, "villages", tables):
-            raise Illegal("no meld of Villages to lay off on (a Village locks three Braves with PLAY Village ON Braves)")
+            raise Illegal(N_("no meld of Villages to lay off on (a Village locks three Braves with PLAY Village ON Braves)"))
         if not meld_exists(st, key, tables):
             if on:
-                raise Illegal("there is no meld of %(meld)s on %(player)s's table to lay %(card)s off on",
+                raise Illegal(N_("there is no meld of %(meld)s on %(player)s's table to lay %(card)s off on"),
                               meld=_key_name(key), card=C.name(c), player=on)
-            raise Illegal("there is no meld of %(meld)s on any table you may play on to lay %(card)s off on",
+            raise Illegal(N_("there is no meld of %(meld)s on any table you may play on to lay %(card)s off on"),
                           meld=_key_name(key), card=C.name(c))
     _keeps_a_discard(st, p, ids)
     _remove(st, p, ids)
@@ -349,7 +350,7 @@ def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) 
             new_group(st, p, key, [c])
         else:
             g["cards"].append(c)
-    events.append(event("layoff", "%(player)s lays off %(cards)s.", player=p, cards=_names(ids), ids=ids))
+    events.append(event("layoff", N_("%(player)s lays off %(cards)s."), player=p, cards=_names(ids), ids=ids))
 
 
 def _key_name(key: str) -> str:
@@ -363,39 +364,39 @@ def do_wild(st: dict, p: str, kind: str, company: str, owner: str | None, events
         if C.set_key(c) == key:  # "LAYOFF drawn ON Co. C" when the drawn card is a Co. C card
             do_layoff(st, p, [kind], None, events)
             return
-        raise Illegal("only a Scout is a wild card")
+        raise Illegal(N_("only a Scout is a wild card"))
     side = allies(st, p)
     if owner is not None and owner not in side:
-        raise Illegal("a Scout joins a company card on your own side's table")
+        raise Illegal(N_("a Scout joins a company card on your own side's table"))
     targets = [owner] if owner else side
     g = next((x for q in targets for x in st["tables"][q] if x["key"] == key), None)
     if g is None:
-        raise Illegal("there is no Co. %(company)s card on your table for the Scout to join: lay one down first", company=company)
+        raise Illegal(N_("there is no Co. %(company)s card on your table for the Scout to join: lay one down first"), company=company)
     if g.get("wild"):
-        raise Illegal("Co. %(company)s already has its Scout", company=company)
+        raise Illegal(N_("Co. %(company)s already has its Scout"), company=company)
     if not meld_exists(st, key, layoff_tables(st, p)):
-        raise Illegal("a Scout joins only a full company: Co. %(company)s is not melded three cards strong on any table you may play on", company=company)
+        raise Illegal(N_("a Scout joins only a full company: Co. %(company)s is not melded three cards strong on any table you may play on"), company=company)
     if _company_has_scout(st, key):
-        raise Illegal("Co. %(company)s already has its Scout on a table: one Scout per company", company=company)
+        raise Illegal(N_("Co. %(company)s already has its Scout on a table: one Scout per company"), company=company)
     _keeps_a_discard(st, p, [c])
     _remove(st, p, [c])
     g["wild"] = c
-    events.append(event("wild", "%(player)s adds a Scout to Co. %(company)s as a wild card.", player=p, company=company, id=c))
+    events.append(event("wild", N_("%(player)s adds a Scout to Co. %(company)s as a wild card."), player=p, company=company, id=c))
 
 
 def _find_target(st: dict, p: str, owner: str | None, pred, what: str) -> tuple[str, dict]:
     side = allies(st, p)
     if owner is not None and owner not in side:
         if st.get("teams"):
-            raise Illegal("you play on %(what)s only on your own table or your partner's", what=what)
-        raise Illegal("you play on %(what)s only on your own table", what=what)
+            raise Illegal(N_("you play on %(what)s only on your own table or your partner's"), what=what)
+        raise Illegal(N_("you play on %(what)s only on your own table"), what=what)
     for q in ([owner] if owner else side):
         for g in st["tables"][q]:
             if pred(g):
                 return q, g
     if st.get("teams"):
-        raise Illegal("there is no %(what)s on your table or your partner's", what=what)
-    raise Illegal("there is no %(what)s on your table", what=what)
+        raise Illegal(N_("there is no %(what)s on your table or your partner's"), what=what)
+    raise Illegal(N_("there is no %(what)s on your table"), what=what)
 
 
 def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> None:
@@ -405,50 +406,50 @@ def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> No
     on = step.get("on")
     owner = step.get("owner")
     if len(ids) > 1 and cats != {"staff"}:
-        raise Illegal("play one card at a time (several only for Staff played on Custer)")
+        raise Illegal(N_("play one card at a time (several only for Staff played on Custer)"))
     c = ids[0]
     cat = C.category(c)
     if cat == "staff":
         if on not in (None, "custer"):
-            raise Illegal("Staff cards are played on Custer (or melded)")
+            raise Illegal(N_("Staff cards are played on Custer (or melded)"))
         _staff_on_custer(st, p, ids, owner, events)
         return
     if cat == "chief":
         if on is not None:
-            raise Illegal("a Chief is played alone to your table")
+            raise Illegal(N_("a Chief is played alone to your table"))
         _keeps_a_discard(st, p, ids)
         _remove(st, p, ids)
         new_group(st, p, "chief", [c], on=[])
-        events.append(event("chief", "%(player)s plays the chief %(card)s.", player=p, card=C.name(c), id=c))
+        events.append(event("chief", N_("%(player)s plays the chief %(card)s."), player=p, card=C.name(c), id=c))
         return
     if cat == "coup_stick":
         _coup_stick(st, p, c, step, events)
         return
     if cat == "sundance":
         if on not in (None, C.SITTING_BULL):
-            raise Illegal("the Sundance is played only on Sitting Bull")
+            raise Illegal(N_("the Sundance is played only on Sitting Bull"))
         q, g = _find_target(st, p, owner, lambda g: g["key"] == "chief" and g["cards"][0] == C.SITTING_BULL, "Sitting Bull")
         if any(C.category(x) == "sundance" for x in g["on"]):
-            raise Illegal("the Sundance is already on Sitting Bull")
+            raise Illegal(N_("the Sundance is already on Sitting Bull"))
         _keeps_a_discard(st, p, ids)
         _remove(st, p, ids)
         g["on"].append(c)
         st["sundance"] = True
-        events.append(event("sundance", "%(player)s plays the Sundance on Sitting Bull: from now on no Custer can escape this hand.", player=p, owner=q))
+        events.append(event("sundance", N_("%(player)s plays the Sundance on Sitting Bull: from now on no Custer can escape this hand."), player=p, owner=q))
         return
     if cat == "village":
         if on is None or not on.startswith("braves"):
-            raise Illegal("a single Village is played ON three Braves (PLAY Village ON Braves); to lay it off on a meld of Villages write LAYOFF")
+            raise Illegal(N_("a single Village is played ON three Braves (PLAY Village ON Braves); to lay it off on a meld of Villages write LAYOFF"))
         _village_on_braves(st, p, c, on, owner, events)
         return
     if cat in C.SUPPORT:
         if on is not None:
-            raise Illegal("%(card)s is played alone", card=C.name(c))
+            raise Illegal(N_("%(card)s is played alone"), card=C.name(c))
         _support(st, p, c, step, events, dry)
         return
     if C.set_key(c):
-        raise Illegal("%(card)s is a set card: MELD it or LAYOFF it", card=C.name(c))
-    raise Illegal("%(card)s cannot be played", card=C.name(c))
+        raise Illegal(N_("%(card)s is a set card: MELD it or LAYOFF it"), card=C.name(c))
+    raise Illegal(N_("%(card)s cannot be played"), card=C.name(c))
 
 
 def _staff_on_custer(st: dict, p: str, ids: list[str], owner: str | None, events: list) -> None:
@@ -456,14 +457,14 @@ def _staff_on_custer(st: dict, p: str, ids: list[str], owner: str | None, events
     _keeps_a_discard(st, p, ids)
     _remove(st, p, ids)
     g["on"].extend(ids)
-    events.append(event("staff", "%(player)s plays %(cards)s on Custer.", player=p, cards=_names(ids), ids=ids, owner=q))
+    events.append(event("staff", N_("%(player)s plays %(cards)s on Custer."), player=p, cards=_names(ids), ids=ids, owner=q))
     pts = sum(C.points(x) for x in g["on"])
     if not g["escaped"]:
         if st["sundance"]:
-            events.append(event("no_escape", "The Sundance has been played: Custer cannot escape (the Staff on him still score)."))
+            events.append(event("no_escape", N_("The Sundance has been played: Custer cannot escape (the Staff on him still score).")))
         elif pts >= ESCAPE_POINTS:
             g["escaped"] = True
-            events.append(event("escape", "Custer escapes: %(points)s points of Staff are on him. He no longer counts -20 this hand.", points=pts, owner=q))
+            events.append(event("escape", N_("Custer escapes: %(points)s points of Staff are on him. He no longer counts -20 this hand."), points=pts, owner=q))
 
 
 def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, events: list) -> None:
@@ -471,7 +472,7 @@ def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, eve
     n = int(which[0]) if which and which[0].isdigit() else None
     side = allies(st, p)
     if owner is not None and owner not in side:
-        raise Illegal("a Village locks three Braves on your own side's table only")
+        raise Illegal(N_("a Village locks three Braves on your own side's table only"))
     cands = []
     for q in ([owner] if owner else side):
         braves = [g for g in st["tables"][q] if g["key"] == "braves"]
@@ -483,14 +484,14 @@ def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, eve
     fit = [(q, g) for q, g in cands if len(g["cards"]) == 3]
     if not fit:
         if cands:
-            raise Illegal("a Village locks a meld of exactly three Braves")
-        raise Illegal("there is no meld of three Braves on your table for the Village")
+            raise Illegal(N_("a Village locks a meld of exactly three Braves"))
+        raise Illegal(N_("there is no meld of three Braves on your table for the Village"))
     q, g = fit[0]
     _keeps_a_discard(st, p, [c])
     _remove(st, p, [c])
     g["key"] = "bv"
     g["cards"].append(c)
-    events.append(event("lock", "%(player)s plays a Village on three Braves: a locked Braves/Village meld worth 5.", player=p, owner=q))
+    events.append(event("lock", N_("%(player)s plays a Village on three Braves: a locked Braves/Village meld worth 5."), player=p, owner=q))
 
 
 # -- Chiefs and Coup Sticks ---------------------------------------------------------------
@@ -548,51 +549,51 @@ def _choose_steal(st: dict, p: str, spec: dict | None) -> tuple[str | None, list
         return None, []
     q = spec["from"]
     if q not in st["roles"]:
-        raise Illegal("there is no player %(player)s", part="steal", player=q)
+        raise Illegal(N_("there is no player %(player)s"), part="steal", player=q)
     if q in allies(st, p):
-        raise Illegal("a Coup Stick steals from an opponent's table", part="steal")
+        raise Illegal(N_("a Coup Stick steals from an opponent's table"), part="steal")
     units = stealable(st, q)
     chosen: list[dict] = []
     for k in spec["cards"]:
         cands = [u for u in units if u["kind"] == k and u not in chosen]
         if not cands:
             if any(c for g in st["tables"][q] for c in table_cards(g) if C.kind(c) == k):
-                raise Illegal("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)",
+                raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)"),
                               part="steal", card=C.name(k), player=q)
-            raise Illegal("%(player)s has no %(card)s on the table to steal", part="steal", card=C.name(k), player=q)
+            raise Illegal(N_("%(player)s has no %(card)s on the table to steal"), part="steal", card=C.name(k), player=q)
         cands.sort(key=lambda u: -u["value"])
         chosen.append(cands[0])
     total = sum(u["value"] for u in chosen)
     if total > STEAL_POINTS:
-        raise Illegal("a Coup Stick steals at most three points' worth of cards (these are worth %(points)s)", part="steal", points=total)
+        raise Illegal(N_("a Coup Stick steals at most three points' worth of cards (these are worth %(points)s)"), part="steal", points=total)
     return q, chosen
 
 
 def _coup_stick(st: dict, p: str, c: str, step: dict, events: list) -> None:
     on = step.get("on")
     if on is None or on not in C.CHIEFS:
-        raise Illegal("a Coup Stick is played ON a Chief: PLAY Coup Stick ON <chief>")
+        raise Illegal(N_("a Coup Stick is played ON a Chief: PLAY Coup Stick ON <chief>"))
     if on == C.SITTING_BULL:
-        raise Illegal("a Coup Stick may not be played on Sitting Bull")
+        raise Illegal(N_("a Coup Stick may not be played on Sitting Bull"))
     q, g = _find_target(st, p, step.get("owner"), lambda g: g["key"] == "chief" and g["cards"][0] == on, C.name(on))
     if any(C.category(x) == "coup_stick" for x in g["on"]):
-        raise Illegal("%(chief)s already has a Coup Stick: one per Chief", chief=C.name(on))
+        raise Illegal(N_("%(chief)s already has a Coup Stick: one per Chief"), chief=C.name(on))
     _keeps_a_discard(st, p, [c])
     victim, units = _choose_steal(st, p, step.get("steal"))
     _remove(st, p, [c])
     g["on"].append(c)
-    events.append(event("coup_stick", "%(player)s plays a Coup Stick on %(chief)s.", player=p, chief=C.name(on), owner=q))
+    events.append(event("coup_stick", N_("%(player)s plays a Coup Stick on %(chief)s."), player=p, chief=C.name(on), owner=q))
     if not units:
         if step.get("steal", {}) and step["steal"].get("nothing"):
-            events.append(event("steal", "%(player)s steals nothing.", player=p, points=0, ids=[]))
+            events.append(event("steal", N_("%(player)s steals nothing."), player=p, points=0, ids=[]))
         else:
-            events.append(event("steal", "There is nothing %(player)s may steal.", player=p, points=0, ids=[]))
+            events.append(event("steal", N_("There is nothing %(player)s may steal."), player=p, points=0, ids=[]))
         return
     moved = _take_units(st, victim, units)
     for item in moved:
         _place(st, p, item)
     ids = [i for item in moved for i in item["cards"]]
-    events.append(event("steal", "%(player)s steals %(cards)s (%(points)s points) from %(victim)s's table.",
+    events.append(event("steal", N_("%(player)s steals %(cards)s (%(points)s points) from %(victim)s's table."),
                         player=p, victim=victim, cards=_names(ids), ids=ids, points=sum(u["value"] for u in units)))
 
 
@@ -635,11 +636,11 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
     t = st["turn"]
     cat = C.category(c)
     if t["support"] is not None:
-        raise Illegal("only one support card per turn (you played %(card)s)", card=C.name(t["support"]))
+        raise Illegal(N_("only one support card per turn (you played %(card)s)"), card=C.name(t["support"]))
     if cat == "hoka_hey":
         left = [x for x in st["hands"][p] if x != c]
         if not 1 <= len(left) <= 2:
-            raise Illegal("Hóka Héy is played only when you can then go out by discarding your last one or two cards (you would hold %(n)s)", n=len(left))
+            raise Illegal(N_("Hóka Héy is played only when you can then go out by discarding your last one or two cards (you would hold %(n)s)"), n=len(left))
     else:
         _keeps_a_discard(st, p, [c])
     pick = raid = None
@@ -655,7 +656,7 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
         g["cards"].append(c)
     t["support"] = c
     if cat == "draw_two":
-        events.append(event("support", "%(player)s plays %(card)s and draws two cards.", player=p, card=C.name(c), id=c))
+        events.append(event("support", N_("%(player)s plays %(card)s and draws two cards."), player=p, card=C.name(c), id=c))
         got = []
         for _ in range(2):
             x = draw_from_deck(st, p, events)
@@ -663,25 +664,25 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
                 break
             got.append(x)
         if got and not dry:
-            events.append(event("drawn", "You draw %(cards)s.", to=[p], player=p, cards=_names(got), ids=got))
+            events.append(event("drawn", N_("You draw %(cards)s."), to=[p], player=p, cards=_names(got), ids=got))
         if len(got) < 2:
-            events.append(event("deck_short", "The deck held only %(n)s of the two cards.", n=len(got)))
+            events.append(event("deck_short", N_("The deck held only %(n)s of the two cards."), n=len(got)))
         if not st["deck"]:
-            events.append(event("deck_out", "%(player)s has drawn the last card of the deck: the hand ends after this turn.", player=p))
+            events.append(event("deck_out", N_("%(player)s has drawn the last card of the deck: the hand ends after this turn."), player=p))
     elif cat == "pick_two":
         for x in pick:
             st["discard"].remove(x)
             _add_to_hand(st, p, x)
         t["picked"].extend(pick)
-        events.append(event("support", "%(player)s plays %(card)s and picks %(cards)s from the discard pile (they may not be played this turn).",
+        events.append(event("support", N_("%(player)s plays %(card)s and picks %(cards)s from the discard pile (they may not be played this turn)."),
                             player=p, card=C.name(c), id=c, cards=_names(pick) or "-", ids=pick))
     elif cat == "sabers":
-        events.append(event("support", "%(player)s plays %(card)s.", player=p, card=C.name(c), id=c))
+        events.append(event("support", N_("%(player)s plays %(card)s."), player=p, card=C.name(c), id=c))
         for q, what in raid:
             _raid(st, q, what, events)
     elif cat == "hoka_hey":
         t["hoka"] = True
-        events.append(event("support", "%(player)s plays %(card)s and goes out.", player=p, card=C.name(c), id=c))
+        events.append(event("support", N_("%(player)s plays %(card)s and goes out."), player=p, card=C.name(c), id=c))
 
 
 def _choose_pick(st: dict, spec: list[str] | None) -> list[str]:
@@ -690,12 +691,12 @@ def _choose_pick(st: dict, spec: list[str] | None) -> list[str]:
         ranked = sorted(range(len(pile)), key=lambda i: (-C.points(pile[i]), -i))
         return [pile[i] for i in ranked[:2]]
     if len(spec) > 2:
-        raise Illegal("pick at most two cards", part="pick")
+        raise Illegal(N_("pick at most two cards"), part="pick")
     chosen: list[str] = []
     for k in spec:
         cands = [x for x in reversed(pile) if C.KIND_OF.get(x) == k and x not in chosen]
         if not cands:
-            raise Illegal("there is no %(card)s in the discard pile", part="pick", card=C.name(k))
+            raise Illegal(N_("there is no %(card)s in the discard pile"), part="pick", card=C.name(k))
         chosen.append(cands[0])
     return chosen
 
@@ -709,9 +710,9 @@ def _choose_raid(st: dict, p: str, spec: dict | None) -> list[tuple[str, str]]:
     opp = opponents(st, p)
     for q, what in spec.items():
         if q not in opp:
-            raise Illegal("Sabers raid only the opponents' tables, not %(player)s's", part="raid", player=q)
+            raise Illegal(N_("Sabers raid only the opponents' tables, not %(player)s's"), part="raid", player=q)
         if what == "bv" and not any(g["key"] == "bv" for g in st["tables"][q]):
-            raise Illegal("%(player)s has no Braves/Village meld", part="raid", player=q)
+            raise Illegal(N_("%(player)s has no Braves/Village meld"), part="raid", player=q)
     return [(q, spec.get(q) or _raid_default(st, q)) for q in opp]
 
 
@@ -719,7 +720,7 @@ def _raid(st: dict, q: str, what: str, events: list) -> None:
     groups = st["tables"][q]
     removed: list[str] = []
     if what == "none":
-        events.append(event("raid", "The Sabers spare %(victim)s.", victim=q, ids=[]))
+        events.append(event("raid", N_("The Sabers spare %(victim)s."), victim=q, ids=[]))
         return
     if what == "bv":
         g = next(x for x in groups if x["key"] == "bv")
@@ -736,10 +737,10 @@ def _raid(st: dict, q: str, what: str, events: list) -> None:
         st["tables"][q] = [g for g in groups if g["cards"] or g.get("wild")]
     st["discard"].extend(removed)
     if what == "bv":
-        events.append(event("raid", "The Sabers raid %(victim)s's Braves/Village meld: %(n)s Braves go to the discard pile, a lone Village worth 1 remains.",
+        events.append(event("raid", N_("The Sabers raid %(victim)s's Braves/Village meld: %(n)s Braves go to the discard pile, a lone Village worth 1 remains."),
                             victim=q, n=len(removed), ids=removed))
     else:
-        events.append(event("raid", "The Sabers remove %(n)s Braves from %(victim)s's table to the discard pile.", victim=q, n=len(removed), ids=removed))
+        events.append(event("raid", N_("The Sabers remove %(n)s Braves from %(victim)s's table to the discard pile."), victim=q, n=len(removed), ids=removed))
 
 
 # -- the discard ----------------------------------------------------------------------------------
@@ -751,21 +752,21 @@ def do_discard(st: dict, p: str, kinds: list[str], events: list) -> None:
         hand.clear()
         st["discard"].extend(gone)
         t["done"] = t["out"] = True
-        events.append(event("discard", "%(player)s discards %(cards)s and goes out.", player=p, cards=_names(gone), ids=gone, out=True))
+        events.append(event("discard", N_("%(player)s discards %(cards)s and goes out."), player=p, cards=_names(gone), ids=gone, out=True))
         return
     if len(kinds) != 1:
-        raise Illegal("discard exactly one card (one or two only after Hóka Héy)")
+        raise Illegal(N_("discard exactly one card (one or two only after Hóka Héy)"))
     (c,) = _pick_ids(st, p, kinds, purpose="discard")
     if c == t["taken"]:
-        raise Illegal("you may not discard the card you took from the discard pile this turn")
+        raise Illegal(N_("you may not discard the card you took from the discard pile this turn"))
     hand.remove(c)
     st["discard"].append(c)
     t["done"] = True
     if not hand:
         t["out"] = True
-        events.append(event("discard", "%(player)s discards %(card)s, the last card in hand, and goes out.", player=p, card=C.name(c), id=c, out=True))
+        events.append(event("discard", N_("%(player)s discards %(card)s, the last card in hand, and goes out."), player=p, card=C.name(c), id=c, out=True))
     else:
-        events.append(event("discard", "%(player)s discards %(card)s.", player=p, card=C.name(c), id=c, out=False))
+        events.append(event("discard", N_("%(player)s discards %(card)s."), player=p, card=C.name(c), id=c, out=False))
 
 
 def fallback_discard(st: dict, p: str) -> str | None:
@@ -783,16 +784,16 @@ def apply_step(st: dict, p: str, step: dict, events: list, dry: bool = False) ->
     op = step["op"]
     t = st["turn"]
     if t["done"]:
-        raise Illegal("your turn ended with the discard: nothing more can be played")
+        raise Illegal(N_("your turn ended with the discard: nothing more can be played"))
     if op == "draw":
         do_draw(st, p, step["from"], events)
         return
     if t["stage"] == "draw":
-        raise Illegal("draw first: DRAW DECK or DRAW DISCARD")
+        raise Illegal(N_("draw first: DRAW DECK or DRAW DISCARD"))
     if op == "discard":
         do_discard(st, p, step["cards"], events)
     elif t["hoka"]:
-        raise Illegal("after Hóka Héy only the discard of your last cards follows")
+        raise Illegal(N_("after Hóka Héy only the discard of your last cards follows"))
     elif op == "meld":
         do_meld(st, p, step["cards"], events)
     elif op == "layoff":
@@ -802,7 +803,7 @@ def apply_step(st: dict, p: str, step: dict, events: list, dry: bool = False) ->
     elif op == "play":
         do_play(st, p, step, events, dry)
     else:
-        raise Illegal("unknown order %(op)s", op=op)
+        raise Illegal(N_("unknown order %(op)s"), op=op)
 
 
 def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = False, default: bool = False):
@@ -813,7 +814,7 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
     t = st["turn"]
     if steps and t["stage"] == "draw" and steps[0]["op"] != "draw":
         do_draw(st, p, "deck", events)
-        events.append(event("auto_draw", "%(player)s gave no draw order: drew from the deck.", player=p))
+        events.append(event("auto_draw", N_("%(player)s gave no draw order: drew from the deck."), player=p))
     for i, step in enumerate(steps):
         try:
             apply_step(st, p, step, events, dry)
@@ -823,14 +824,14 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
                 do_draw(st, p, "deck", events)  # a draw that cannot be made: the deck instead
             if not dry:
                 from pbem.engines.rummy.orders import step_lines
-                events.append(event("skipped", "Order not carried out (%(order)s): %(reason)s", to=[p], player=p,
+                events.append(event("skipped", N_("Order not carried out (%(order)s): %(reason)s"), to=[p], player=p,
                                     order=" / ".join(step_lines(step)), reason=e.msg % e.args_ if e.args_ else e.msg))
         except Unknown:
             if dry:
                 return errors, i
             raise  # pragma: no cover - only placeholders raise it
         if t["done"] and i + 1 < len(steps) and not dry:
-            events.append(event("ignored", "Orders after your discard were ignored.", to=[p], player=p))
+            events.append(event("ignored", N_("Orders after your discard were ignored."), to=[p], player=p))
             break
     if t["hoka"] and not t["done"]:
         do_discard(st, p, [], events)
@@ -861,7 +862,7 @@ def deal(st: dict, dice, label_phase: str, events: list) -> None:
         for p in seats:
             st["hands"][p].append(deck.pop(0))
     st["deck"] = deck
-    events.append(event("deal", "Hand %(hand)s: %(player)s plays first; each player is dealt %(n)s cards. Deck commitment (SHA-256 of the dealt order): %(sha256)s.",
+    events.append(event("deal", N_("Hand %(hand)s: %(player)s plays first; each player is dealt %(n)s cards. Deck commitment (SHA-256 of the dealt order): %(sha256)s."),
                         hand=h, player=first, n=size, sha256=deck_hash(record["decks"][0])))
     for p in seats:
         if C.CUSTER in st["hands"][p]:
@@ -873,7 +874,7 @@ def deal(st: dict, dice, label_phase: str, events: list) -> None:
         top = st["deck"].pop(0)
         if top != C.CUSTER:
             st["discard"].append(top)
-            events.append(event("first_discard", "The first card of the discard pile is %(card)s.", card=C.name(top), id=top))
+            events.append(event("first_discard", N_("The first card of the discard pile is %(card)s."), card=C.name(top), id=top))
             break
         k += 1
         label = f"hand {h} reshuffle {k}"
@@ -881,10 +882,10 @@ def deal(st: dict, dice, label_phase: str, events: list) -> None:
         record["labels"].append(label)
         record["decks"].append(list(deck))
         st["deck"] = deck
-        events.append(event("reshuffle", "Lt. Col. Custer turned up as the first discard: he goes back into the deck, which is reshuffled (%(label)s).", label=label))
+        events.append(event("reshuffle", N_("Lt. Col. Custer turned up as the first discard: he goes back into the deck, which is reshuffled (%(label)s)."), label=label))
     for p in seats:
         st["hands"][p] = C.sort_cards(st["hands"][p])
-        events.append(event("hand", "Your hand: %(cards)s.", to=[p], player=p, cards=_names(st["hands"][p]), ids=list(st["hands"][p])))
+        events.append(event("hand", N_("Your hand: %(cards)s."), to=[p], player=p, cards=_names(st["hands"][p]), ids=list(st["hands"][p])))
     st["deal"] = record
 
 
@@ -908,9 +909,9 @@ def end_turn(st: dict, dice, label_phase: str, events: list) -> None:
 def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) -> None:
     h = st["hand_no"]
     if out:
-        events.append(event("hand_end", "Hand %(hand)s ends: %(player)s went out.", hand=h, player=out, how="out"))
+        events.append(event("hand_end", N_("Hand %(hand)s ends: %(player)s went out."), hand=h, player=out, how="out"))
     else:
-        events.append(event("hand_end", "Hand %(hand)s ends: the deck is exhausted.", hand=h, player=None, how="deck"))
+        events.append(event("hand_end", N_("Hand %(hand)s ends: the deck is exhausted."), hand=h, player=None, how="deck"))
     points, detail = {}, {}
     for p in st["roles"]:
         total, d = score_table(st, p)
@@ -919,12 +920,12 @@ def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) ->
             total += C.BONUS_OUT
         points[p], detail[p] = total, d
         st["totals"][p] += total
-        events.append(event("score", "%(player)s scores %(points)s this hand (total %(total)s).", player=p, points=total,
+        events.append(event("score", N_("%(player)s scores %(points)s this hand (total %(total)s)."), player=p, points=total,
                             total=st["totals"][p], detail=d))
     st["scores"].append({"hand": h, "points": points, "detail": detail, "out": out, "ended": "out" if out else "deck",
                          "tables": {p: [_copy_group(g) for g in st["tables"][p]] for p in st["roles"]}})
     rec = st["deal"]
-    events.append(event("deal_reveal", "Hand %(hand)s was dealt with the dice of phase %(phase)s (labels: %(labels)s): its seed may now be published, and the deck orders are in this event's data so anyone can check the deal.",
+    events.append(event("deal_reveal", N_("Hand %(hand)s was dealt with the dice of phase %(phase)s (labels: %(labels)s): its seed may now be published, and the deck orders are in this event's data so anyone can check the deal."),
                         hand=h, phase=rec["phase"], labels=", ".join(rec["labels"]), label_list=rec["labels"], decks=rec["decks"],
                         sha256=[deck_hash(d) for d in rec["decks"]]))
     totals = side_totals(st)
@@ -936,8 +937,8 @@ def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) ->
             side = leaders[0]
             st["outcome"] = {
                 "winner": side[0],
-                "summary": ("Team %(team)s wins with %(points)s points after %(hands)s hands." if len(side) > 1
-                            else "%(winner)s wins with %(points)s points after %(hands)s hands."),
+                "summary": (N_("Team %(team)s wins with %(points)s points after %(hands)s hands.") if len(side) > 1
+                            else N_("%(winner)s wins with %(points)s points after %(hands)s hands.")),
                 "args": {"winner": side[0], "team": " & ".join(side), "members": side, "points": top, "hands": h, "target": st["target"]},
                 "scores": dict(st["totals"]),
             }
@@ -945,7 +946,7 @@ def end_hand(st: dict, out: str | None, dice, label_phase: str, events: list) ->
             st["turn"]["done"] = True
             events.append(event("game_end", st["outcome"]["summary"], **st["outcome"]["args"]))
             return
-        events.append(event("tie", "%(n)s sides are level on %(points)s points past the target: another hand is played.", n=len(leaders), points=top))
+        events.append(event("tie", N_("%(n)s sides are level on %(points)s points past the target: another hand is played."), n=len(leaders), points=top))
     st["hand_no"] = h + 1
     deal(st, dice, label_phase, events)
 
