@@ -108,3 +108,15 @@ def test_the_game_ends_after_the_last_turn():
     out = engine.outcome(state)
     assert out["winner"] == "indians" and out["scores"] == {"us": 0, "indians": 0}
     assert of_type(events, "game_over")
+
+
+def test_a_second_leader_marker_with_nobody_left_is_set_aside():
+    """"If not usable, set aside": a leader's second marker, drawn after he and every unit in
+    reach have acted, activates nobody and does not count toward the limit."""
+    markers = [{"id": f"m_custer_{i}", "name": "Custer", "side": "us", "leader": "custer", "units": 3} for i in (1, 2)]
+    markers.append({"id": "m_hunkpapa", "name": "Hunkpapa", "side": "indians", "tribe": "hunkpapa"})
+    units = [leader("custer", "0101"), cav("a", "0102"), warrior("h", "0808", "hunkpapa")]
+    name = fragment("seq_spent_leader", units=units, markers=markers, draws={"us": [2], "indians": [0]}, turns=1)
+    _, events = play_turn(name, {"us": "ON Custer 1:\nALL MOVE TO 0105"})
+    assert [e["args"]["marker"] for e in of_type(events, "draw")] == ["m_custer_1"]
+    assert ("m_custer_2", "no_units") in [(e["args"]["marker"], e["args"]["reason"]) for e in of_type(events, "set_aside")]

@@ -44,7 +44,10 @@ def start_turn(ctx: Context) -> None:
 
 
 def marker_usable(ctx: Context, marker: MarkerInfo) -> bool:
-    return bool(eligible_units(ctx, marker)) or (marker.leader is not None and leader_available(ctx, marker))
+    """Whether the marker activates anybody: a unit not yet used this turn, or its leader."""
+    if eligible_units(ctx, marker):
+        return True
+    return marker.leader is not None and leader_available(ctx, marker) and _due(ctx, marker.leader)
 
 
 def leader_available(ctx: Context, marker: MarkerInfo) -> bool:
