@@ -2,7 +2,7 @@
 
 from pbem.engines.rummy import rules as R
 
-from .helpers import build, errors, group, hand, play, table, texts
+from .helpers import build, errors, group, play, table, texts
 
 C3 = ("C-trooper", "C-trooper", "C-guidon")
 

@@ -2,7 +2,7 @@
 
 from pbem.engines.rummy import rules as R
 
-from .helpers import build, errors, group, play, table, texts
+from .helpers import build, errors, play, texts
 
 CUSTER = {"key": "custer", "cards": ["custer"]}
 

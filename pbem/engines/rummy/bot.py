@@ -86,31 +86,31 @@ class _Rng:
         return out
 
 
-def _choices(st: dict, p: str, step: dict, dice, lab: str) -> dict:
+def _choices(st: dict, p: str, step: dict, rng, lab: str) -> dict:
     """Sometimes spell out the choice a card forces (else the server's default stands)."""
     if step["op"] != "play":
         return step
-    cat = C.category(step["cards"][0]) if step["cards"][0] in C.CARDS else C.KINDS[step["cards"][0]]["category"]
+    cat = C.KINDS[step["cards"][0]]["category"]
     if cat == "coup_stick":
-        r = dice.below(4, lab + " steal")
+        r = rng.below(4, lab + " steal")
         if r == 0:
             q, units = R.default_steal(st, p)
             if units:
                 step["steal"] = {"from": q, "cards": [u["kind"] for u in units]}
         elif r == 1:
             opp = R.opponents(st, p)
-            q = opp[dice.below(len(opp), lab + " steal from")]
+            q = opp[rng.below(len(opp), lab + " steal from")]
             units = R.best_steal(R.stealable(st, q))
             step["steal"] = {"from": q, "cards": [u["kind"] for u in units][:1]} if units else {"nothing": True}
-    elif cat == "pick_two" and st["discard"] and dice.below(2, lab + " pick") == 0:
+    elif cat == "pick_two" and st["discard"] and rng.below(2, lab + " pick") == 0:
         n = min(2, len(st["discard"]))
-        picks = dice.shuffle(list(st["discard"]), lab + " pick cards")[:n]
+        picks = rng.shuffle(list(st["discard"]), lab + " pick cards")[:n]
         step["pick"] = [C.kind(x) for x in picks]
-    elif cat == "sabers" and dice.below(2, lab + " raid") == 0:
+    elif cat == "sabers" and rng.below(2, lab + " raid") == 0:
         raid = {}
         for q in R.opponents(st, p):
             opts = ["braves", "none"] + (["bv"] if any(g["key"] == "bv" for g in st["tables"][q]) else [])
-            raid[q] = opts[dice.below(len(opts), lab + " raid " + q)]
+            raid[q] = opts[rng.below(len(opts), lab + " raid " + q)]
         step["raid"] = raid
     return step
 
