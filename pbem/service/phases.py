@@ -104,6 +104,13 @@ def close_phase(self, game_id: str, *, reason: str = "deadline", phase_id: int |
         current = store.one("SELECT status, revision FROM phases WHERE id = ?", (ph["id"],))
         if current["status"] != "open" or current["revision"] != ph["revision"]:
             return None  # someone else closed it first
+        # Orders received before the deadline may have been committed (and acknowledged as
+        # standing) while the phase was being resolved outside the lock: resolve again with them.
+        again = standing_orders(store, ph["id"])
+        if {r: s["id"] for r, s in again.items()} != {r: s["id"] for r, s in standing.items()}:
+            orders = {role: loads(again[role]["orders"]) if role in again else engine.default_orders(state, role) for role in awaited}
+            defaulted = [role for role in awaited if role not in again]
+            new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
         store.update("phases", ph["id"], {
             "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
             "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
