@@ -839,6 +839,9 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
         c = fallback_discard(st, p)
         if c is not None:
             do_discard(st, p, [C.KIND_OF[c]] if c != t["drawn"] else ["drawn"], events)
+        elif st["hands"][p]:  # only the card taken from the pile is left: it goes back (no turn may hang)
+            t["taken"] = None
+            do_discard(st, p, [C.KIND_OF[st["hands"][p][0]]], events)
     return errors, None
 
 
