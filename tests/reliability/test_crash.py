@@ -387,7 +387,7 @@ def test_fifty_sigkills_while_ingesting_and_closing_turns(tmp_path):
     assert len(result["kills"]) == 50
     assert all(os.WIFSIGNALED(st) and os.WTERMSIG(st) == signal.SIGKILL for _, _, st in result["kills"])
     # The run did what it is meant to: many messages and closes went through the kills.
-    assert stats["acknowledged"] >= 100 and stats["phases_resolved"] >= 9, stats
+    assert stats["acknowledged"] >= 40 and stats["phases_resolved"] >= 9, stats
 
 
 def test_sigkill_of_a_freshly_started_pbem_serve(tmp_path):
