@@ -86,20 +86,21 @@ def ingest(db_path, via):
 @click.option("--user", required=True)
 @click.option("--password-env", default="PBEM_IMAP_PASSWORD", show_default=True, help="Environment variable holding the password.")
 @click.option("--folder", default="INBOX", show_default=True)
-@click.option("--plain", is_flag=True, help="Plain IMAP without TLS (loopback tests only).")
+@click.option("--plain", is_flag=True, help="Plain IMAP without TLS (loopback only).")
+@click.option("--cafile", type=click.Path(exists=True, dir_okay=False), default=None, help="CA certificate to trust for IMAPS.")
 @click.option("--once", is_flag=True, help="Poll once and exit.")
 @click.option("--interval", type=float, default=60.0, show_default=True)
-def imap_poll(db_path, host, port, user, password_env, folder, plain, once, interval):
+def imap_poll(db_path, host, port, user, password_env, folder, plain, cafile, once, interval):
     """Fetch unseen mail from an existing mailbox and act on it."""
     import os
     from pbem.service.imap import poll_forever, poll_once
     password = os.environ.get(password_env, "")
     svc = service(db_path)
     if once:
-        n = poll_once(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain)
+        n = poll_once(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain, cafile=cafile)
         click.echo(f"{n} message(s) taken")
     else:
-        poll_forever(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain, interval=interval)
+        poll_forever(svc, host=host, port=port, user=user, password=password, folder=folder, tls=not plain, cafile=cafile, interval=interval)
 
 
 @main.command()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import imaplib
 import logging
+import ssl
 import time
 
 from pbem.service.mailroom import TemporaryFailure
@@ -11,9 +12,13 @@ from pbem.service.mailroom import TemporaryFailure
 log = logging.getLogger("pbem.imap")
 
 
-def poll_once(svc, *, host: str, port: int, user: str, password: str, folder: str = "INBOX", tls: bool = True) -> int:
+def poll_once(svc, *, host: str, port: int, user: str, password: str, folder: str = "INBOX", tls: bool = True,
+              cafile: str | None = None) -> int:
     """Take every unseen message; mark one seen only once it is stored."""
-    conn = imaplib.IMAP4_SSL(host, port) if tls else imaplib.IMAP4(host, port)
+    if tls:
+        conn = imaplib.IMAP4_SSL(host, port, ssl_context=ssl.create_default_context(cafile=cafile), timeout=60)
+    else:
+        conn = imaplib.IMAP4(host, port, timeout=60)
     taken = 0
     try:
         conn.login(user, password)
