@@ -98,3 +98,22 @@ def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings
     first_reports = [m for m in sink.messages if m["X-PBEM-Kind"] == "report" and (attachment_json(m) or {}).get("phase", {}).get("seq") == 1]
     assert len(first_reports) == 2, "each role got phase 1's report once"
     svc.close()
+
+
+def test_game_new_from_the_cli_while_the_server_runs(settings, sink):
+    import os
+    import subprocess
+    import sys
+    server = Server(settings.with_(smtp_url=sink.url), web=False).start()
+    try:
+        env = {**os.environ, "PBEM_DB": str(settings.db_path), "PBEM_MAIL_DOMAIN": settings.mail_domain}
+        proc = subprocess.run([sys.executable, "-m", "pbem.cli", "game", "new", "--engine", "custer", "--scenario", "rosebud",
+                               "--player", f"us={US}", "--player", f"indians={IND}", "--deadline", "2s"],
+                              capture_output=True, env=env, timeout=120, check=True)
+        gid = proc.stdout.decode().strip()
+        sink.wait_for(to(US, "welcome"), timeout=15)
+        # The server's scheduler learns of the new deadline by itself and closes the phase.
+        reports = sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report" and m["X-PBEM-Game"] == gid, count=2, timeout=30)
+        assert {m["To"] for m in reports} == {US, IND}
+    finally:
+        server.stop()
