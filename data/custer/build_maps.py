@@ -857,7 +857,7 @@ LBH_DRAWS = {
 }
 LBH_VICTORY = {
     "points": {
-        "us": {"eliminate": {"tribe_leader": 3, "warriors": 2, "village": 3}, "exit": {}},
+        "us": {"eliminate": {"tribe_leader": 4, "warriors": 2, "village": 3}, "exit": {}},
         "indians": {"eliminate": {"us_leader": 2, "cavalry": 2, "scouts": 1, "pack_train": 3},
                     "exit": {"village": 1}},
     },
