@@ -362,6 +362,14 @@ def _cf(u: dict) -> str:
     return str(cf)
 
 
+def _fit(d: ImageDraw.ImageDraw, text: str, width: float):
+    """The largest of the counter fonts in which ``text`` fits ``width`` pixels."""
+    for size in (10, 9, 8):
+        if d.textlength(text, font=_font(size)) <= width:
+            return _font(size)
+    return _font(7)
+
+
 def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, size: int = 21):
     side = u.get("side")
     reduced = u.get("strength") == "reduced"
@@ -381,7 +389,9 @@ def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, s
         # a tipi
         d.polygon([(cx, cy - half + 5), (cx - 5, cy + 2), (cx + 5, cy + 2)], fill=(160, 120, 70), outline=INK)
     else:
-        d.text((cx, cy - 3 + (1 if bar else 0)), _short_name(u), font=_font(10), fill=text, anchor="mm")
+        label = _short_name(u)
+        font = _fit(d, label, size - 2)
+        d.text((cx, cy - 3 + (1 if bar else 0)), label, font=font, fill=text, anchor="mm")
     d.text((cx - 1 if u.get("mounted") is False else cx, cy + 6), _cf(u), font=_font(10), fill=text, anchor="mm")
     if reduced:
         d.line([(box[0] + 1, box[3] - 1), (box[0] + 6, box[3] - 6)], fill=REDUCED_MARK, width=2)
