@@ -6,6 +6,7 @@ ever see views (``engine.view(state, role)``), never a whole state.
 
 from __future__ import annotations
 
+import inspect
 import json
 
 from pbem.engines.base import MODERATOR
@@ -48,6 +49,13 @@ def player_link(self, game_id: str, player: dict) -> str | None:
     return f"{self.settings.web_url}/play/{game_id}/{token}" if token else None
 
 
+def _safe_msgid(value: str | None) -> bool:
+    """Whether an inbound Message-ID may go into our In-Reply-To/References: a hostile
+    one (control characters, line breaks, spaces, angle brackets) is left out rather
+    than break the reply or inject a header."""
+    return bool(value) and len(value) <= 250 and all("!" <= c <= "~" and c not in "<>" for c in value)
+
+
 def _subject(game_id: str, text: str) -> str:
     return f"[{game_id}] {text}"
 
@@ -58,12 +66,20 @@ def _deadline_text(self, phase: dict | None, player: dict) -> str:
     return format_moment(from_iso(phase["deadline"]), player["tz"], player["lang"], now=self.now())
 
 
-def _template(self, engine_name: str, state: dict, role: str) -> str:
-    return self.engine(engine_name).order_template(state, role)
+def _template(self, engine_name: str, state: dict, role: str, lang: str = "en") -> str:
+    """The engine's pre-filled orders, in the player's language when the engine writes several."""
+    engine = self.engine(engine_name)
+    if "lang" in inspect.signature(engine.order_template).parameters:
+        return engine.order_template(state, role, lang=lang)
+    return engine.order_template(state, role)
 
 
-def _orders_block(game_id: str, phase_label: str, body: str) -> str:
-    return f"ORDERS {game_id} {phase_label}\n{body.rstrip()}\nEND\n"
+_ENVELOPE = {"fr": ("ORDRES", "FIN")}
+
+
+def _orders_block(game_id: str, phase_label: str, body: str, lang: str = "en") -> str:
+    begin, end = _ENVELOPE.get(lang, ("ORDERS", "END"))
+    return f"{begin} {game_id} {phase_label}\n{body.rstrip()}\n{end}\n"
 
 
 def _calendar(self, game: dict, phase: dict, player: dict) -> str | None:
@@ -100,7 +116,7 @@ def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suff
     ctx = {
         "game": g, "player": player, "role": player["role"], "phase": phase,
         "deadline": _deadline_text(self, phase, player), "awaited": awaited,
-        "template": _orders_block(game_id, phase["label"], _template(self, g["engine"], state, player["role"])) if awaited else "",
+        "template": _orders_block(game_id, phase["label"], _template(self, g["engine"], state, player["role"], lang), lang) if awaited else "",
         "help": _help_text(self, g["engine"], g, lang), "link": player_link(self, game_id, player),
         "picture_cid": "map" if picture else None, "rotated": bool(key_suffix),
     }
@@ -182,7 +198,7 @@ def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict
     awaited_next = next_phase is not None and player["role"] in loads(next_phase["awaited"])
     template = ""
     if awaited_next:
-        template = _orders_block(game_id, next_phase["label"], _template(self, g["engine"], loads(next_phase["state"]), player["role"]))
+        template = _orders_block(game_id, next_phase["label"], _template(self, g["engine"], loads(next_phase["state"]), player["role"], lang), lang)
     ctx = {
         "game": g, "player": player, "role": player["role"], "phase": phase, "phase_id": phase["label"],
         "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
@@ -230,7 +246,7 @@ def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, i
     }
     words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
     env = _envelope(self, game_id, player)
-    if inbound_msgid:
+    if _safe_msgid(inbound_msgid):
         env["in_reply_to"] = f"<{inbound_msgid}>"
         env["references"] = env["references"] + [f"<{inbound_msgid}>"]
     return outbox.queue(self.store, Outgoing(
@@ -245,7 +261,7 @@ def queue_message(self, *, kind: str, game_id: str | None, player: dict | None, 
                   subject: str, template: str, key: str, inbound_msgid: str | None = None, **ctx) -> str | None:
     """A plain-text mail from a template: errors, warnings, help, status, press, notices."""
     env = _envelope(self, game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
-    if inbound_msgid:
+    if _safe_msgid(inbound_msgid):
         env["in_reply_to"] = f"<{inbound_msgid}>"
         env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
     game = _game(self, game_id) if game_id else None
@@ -265,7 +281,7 @@ def queue_reminder(self, game_id: str, player: dict, phase: dict) -> str | None:
         subject=_("Reminder: orders for %(phase)s due %(deadline)s") % {"phase": phase["label"], "deadline": _deadline_text(self, phase, player)},
         template="mail/reminder.txt.j2", key=f"reminder/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['id']}",
         phase=phase, deadline=_deadline_text(self, phase, player),
-        template_text=_orders_block(game_id, phase["label"], _template(self, g["engine"], loads(phase["state"]), player["role"])),
+        template_text=_orders_block(game_id, phase["label"], _template(self, g["engine"], loads(phase["state"]), player["role"], player["lang"]), player["lang"]),
     )
 
 

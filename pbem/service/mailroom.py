@@ -103,6 +103,10 @@ class _Room:
     # -- replies ------------------------------------------------------------------
     def _allowed(self, address: str | None) -> bool:
         if not address:
+            self.notes.append("no reply: the mail has no usable sender address")
+            return False
+        if address.lower().rsplit("@", 1)[-1] == self.svc.settings.mail_domain.lower():
+            self.notes.append(f"no reply to {address}: an address of this server")  # never mail ourselves
             return False
         if replies_sent_recently(self.store, address, self.now) >= self.svc.settings.replies_per_address_per_hour:
             self.notes.append(f"no reply to {address}: rate limit reached")
@@ -154,6 +158,8 @@ class _Room:
         """An answer to a sender we cannot tie to any player: generic, nothing about any game."""
         if self.msg.from_addr:
             self.problem(None, problem, advice, to_addr=self.msg.from_addr, **args)
+        else:
+            self.notes.append("no reply: the mail has no usable sender address")
 
     def _registered_players(self, address: str | None) -> list[dict]:
         if not address:
