@@ -183,7 +183,8 @@ class Engine:
 
     def order_template(self, state: dict, role: str) -> str:
         """Pre-filled orders for the next phase; sent back unchanged, they parse
-        without error and mean 'everything holds' (standing orders)."""
+        without error and mean 'everything holds' (standing orders). An engine
+        that writes orders in several languages may take a ``lang`` keyword too."""
         raise NotImplementedError
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:

@@ -73,7 +73,9 @@ def create_game(self, engine_name: str, scenario: str, players: dict[str, str | 
             if email:
                 store.insert("tokens", {"token": new_token(), "game_id": game_id, "player_id": player_id, "created_at": to_iso(now)})
                 store.insert("addresses", {"player_id": player_id, "email": email, "confirmed_at": to_iso(now), "created_at": to_iso(now)})
-        audit(self, game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "setup_seed": setup_seed, "options": options})
+        # The setup seed may have dealt hidden cards: it stays in the private log only.
+        audit(self, game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": options})
+        audit(self, game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
         phase = open_phase(self, game_id, state, seq=1, now=now)
         for player_row in players_of(store, game_id):
             if player_row["status"] == "active":
