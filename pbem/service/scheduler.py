@@ -31,6 +31,11 @@ class Clockwork:
         )
         self._known: dict[int, tuple] = {}  # phase id -> (deadline, reminder) as scheduled
         self._lock = threading.Lock()
+        # Jobs reschedule from the scheduler's own threads; shutdown must wait for
+        # them before it takes APScheduler's locks, or a job adding a job deadlocks it.
+        self.stopping = False
+        self._active = 0
+        self._idle = threading.Condition()
 
     def start(self) -> None:
         self.scheduler.start()
@@ -38,15 +43,30 @@ class Clockwork:
         # fire through their jobs (never missed); reminders are sent here.
         self._remind(None)
         self.sync_all()
-        self.scheduler.add_job(self.sync_all, "interval", seconds=self.sync_seconds, id="sync")
+        self.scheduler.add_job(self._job, "interval", args=[self.sync_all], seconds=self.sync_seconds, id="sync")
         self.svc.listeners.append(self._on_change)
 
     def shutdown(self) -> None:
+        self.stopping = True
         try:
             self.svc.listeners.remove(self._on_change)
         except ValueError:
             pass
+        with self._idle:
+            self._idle.wait_for(lambda: self._active == 0, timeout=60)
         self.scheduler.shutdown(wait=True)
+
+    def _job(self, fn, *args) -> None:
+        with self._idle:
+            if self.stopping:
+                return
+            self._active += 1
+        try:
+            fn(*args)
+        finally:
+            with self._idle:
+                self._active -= 1
+                self._idle.notify_all()
 
     def _on_change(self, what: str, game_id: str | None) -> None:
         if what == "phase" and game_id:
@@ -80,6 +100,8 @@ class Clockwork:
                 self._unschedule(gone)
 
     def _schedule(self, ph: dict) -> None:
+        if self.stopping:
+            return
         deadline = from_iso(ph["deadline"])
         reminder = next_reminder_time(self.svc, ph, after=self.svc.now())
         key = (ph["deadline"], reminder, ph["game_id"])
@@ -87,10 +109,10 @@ class Clockwork:
             if self._known.get(ph["id"]) == key:
                 return
             self._known[ph["id"]] = key
-        self.scheduler.add_job(self._close, "date", run_date=deadline, args=[ph["game_id"], ph["id"]],
+        self.scheduler.add_job(self._job, "date", run_date=deadline, args=[self._close, ph["game_id"], ph["id"]],
                                id=f"close:{ph['id']}", replace_existing=True)
         if reminder is not None and reminder < deadline:
-            self.scheduler.add_job(self._remind, "date", run_date=reminder, args=[ph["game_id"]],
+            self.scheduler.add_job(self._job, "date", run_date=reminder, args=[self._remind, ph["game_id"]],
                                    id=f"remind:{ph['id']}", replace_existing=True)
 
     def _unschedule(self, phase_id: int) -> None:

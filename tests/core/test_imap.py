@@ -54,9 +54,8 @@ userdb {{
 
 
 @pytest.fixture
-def imap_server(tmp_path):
-    root = tmp_path / "dovecot"
-    root.mkdir()
+def imap_server():
+    root = Path(tempfile.mkdtemp(prefix="dv"))  # short: dovecot's unix sockets live under it
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
                    check=True, capture_output=True, timeout=60)
@@ -81,6 +80,7 @@ def imap_server(tmp_path):
     proc.terminate()
     proc.wait(timeout=10)
     shutil.rmtree(mail, ignore_errors=True)
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def test_orders_fetched_from_an_imaps_mailbox_are_taken_once(svc, imap_server):
