@@ -115,6 +115,12 @@ class Command:
     body_first_line: int = 0  #: text line number of the body's first line (0 when there is no body)
     line: int = 0  #: text line number (1-based) of the keyword line; 0 = the subject
     problems: list[str] = field(default_factory=list)
+    #: the same problems as (English message id, arguments), for translation
+    problem_ids: list[tuple[str, dict]] = field(default_factory=list)
+
+    def note(self, msgid: str, **args) -> None:
+        self.problems.append(msgid % args)
+        self.problem_ids.append((msgid, args))
 
     def body_lines(self) -> list[tuple[int, str]]:
         """[(line number within the body, starting at 1, line)] -- what "line 3" in an error refers to."""
@@ -205,7 +211,7 @@ def parse_command_line(line: str) -> Command | None:
         if not explicit:
             return None
         cmd.args = args
-        cmd.problems.append(f"{name}{_SHAPE}{usage}")
+        cmd.note("%(name)s takes: %(usage)s", name=name, usage=usage)
         return cmd
 
     # trailing lone punctuation ("HELP ?", "STATUS !") is not an argument
@@ -269,14 +275,14 @@ def parse_command_line(line: str) -> Command | None:
             if not explicit and len(values) != 0:
                 return None
             cmd.args = [key, *values]
-            cmd.problems.append(f"SET {key} takes one value")
+            cmd.note("SET %(key)s takes one value", key=key)
             return cmd
         value = values[0]
         if key == "TZ":
             zone = _valid_zone(value)
             if zone is None:
                 cmd.args = [key, value]
-                cmd.problems.append(f"unknown time zone {value!r}; use a name such as Europe/Paris or America/New_York")
+                cmd.note("unknown time zone %(value)r; use a name such as Europe/Paris or America/New_York", value=value)
             else:
                 cmd.args = [key, zone]
             return cmd
@@ -284,7 +290,7 @@ def parse_command_line(line: str) -> Command | None:
             lang = value.casefold()
             cmd.args = [key, lang]
             if lang not in _LANGS:
-                cmd.problems.append(f"unknown language {value!r}; choose one of: {', '.join(_LANGS)}")
+                cmd.note("unknown language %(value)r; choose one of: %(langs)s", value=value, langs=', '.join(_LANGS))
             return cmd
         if key == "REMINDERS":
             v = value.casefold()
@@ -296,7 +302,7 @@ def parse_command_line(line: str) -> Command | None:
                 cmd.args = [key, f"{int(m.group(1))}h"]
                 return cmd
             cmd.args = [key, value]
-            cmd.problems.append(f"reminders must be 'off' or a number of hours before the deadline from 1h to 168h, not {value!r}")
+            cmd.note("reminders must be 'off' or a number of hours before the deadline from 1h to 168h, not %(value)r", value=value)
             return cmd
         if key == "ADDRESS":
             from pbem.mail.addresses import normalise_address
@@ -304,7 +310,7 @@ def parse_command_line(line: str) -> Command | None:
             addr = normalise_address(value)
             if addr is None:
                 cmd.args = [key, value]
-                cmd.problems.append(f"{value!r} is not an e-mail address")
+                cmd.note("%(value)r is not an e-mail address", value=value)
             else:
                 cmd.args = [key, addr]
             return cmd
@@ -374,8 +380,12 @@ def _find(text: str, subject: str | None) -> list[Command]:
             while body and not body[-1].strip():
                 body.pop()
             keyword = "FIN" if _clean(lines[i]).split()[0].strip("*:").casefold() in ("ordres", "presse") else "END"
-            cmd.problems.append(f"{keyword} is missing after {cmd.name} (line {i + 1}); everything up to "
-                                + ("the next block" if j < n else "the end of the message") + " was read as its body")
+            if j < n:
+                cmd.note("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the next block was read as its body",
+                         keyword=keyword, command=cmd.name, line=i + 1)
+            else:
+                cmd.note("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the end of the message was read as its body",
+                         keyword=keyword, command=cmd.name, line=i + 1)
         cmd.body = "\n".join(body)
         cmd.body_first_line = i + 2
         out.append(cmd)

@@ -259,7 +259,7 @@ class _Room:
             self.status = "refused"
             self.reply("error", "mail/error.txt.j2", gettext_for(player["lang"])("Your mail could not be used"), player=player,
                        problem=gettext_for(player["lang"])("The command %(command)s could not be carried out.") % {"command": cmd.name},
-                       advice="", quoted_subject=self.msg.subject or "", problems=list(cmd.problems))
+                       advice="", quoted_subject=self.msg.subject or "", problems=_translated(cmd, player["lang"]))
             return
         handler = {
             "ORDERS": self._orders, "HELP": self._help, "STATUS": self._status, "PRESS": self._press,
@@ -356,7 +356,7 @@ class _Room:
         # re-sends its orders on every mail it gets would otherwise loop for ever.
         # The orders are taken either way; only the answer is withheld (and noted).
         if self._allowed(player["email"]):
-            letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=list(cmd.problems) + list(self.msg.problems))
+            letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=_translated(cmd, player["lang"]) + list(self.msg.problems))
             self.replies += 1
         self._maybe_close_early(g, ph)
 
@@ -507,6 +507,18 @@ class _Room:
 
     def _join_again(self, cmd, player: dict) -> None:
         self.problem(player, N_("You already play %(role)s in game %(game)s."), role=player["role"], game=self.game_id)
+
+
+def _translated(cmd, lang: str) -> list[str]:
+    """A command's problems in the reader's language."""
+    _ = gettext_for(lang)
+    out = []
+    for msgid, args in getattr(cmd, "problem_ids", []) or []:
+        try:
+            out.append(_(msgid) % args)
+        except (KeyError, ValueError, TypeError):
+            out.append(msgid % args)
+    return out or list(cmd.problems)
 
 
 def _hours(value: str) -> int | None:

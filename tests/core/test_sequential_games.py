@@ -60,3 +60,15 @@ def test_a_french_player_gets_the_acknowledgement_in_french(svc):
     assert "Vos ordres" in text and "Your orders" not in text
     welcome_en = outbox(svc, kind="welcome", to_addr=P2)[-1]
     assert "Welcome" in welcome_en["subject"]
+
+
+def test_a_french_player_missing_fin_is_told_in_french(svc):
+    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
+                          languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
+    phase = svc.current_phase(gid)["label"]
+    svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nCONSIGNES RIPOSTE oui\n"))
+    text = _parts_text(outbox(svc, kind="ack", to_addr=P1)[-1])
+    assert "FIN manque après" in text and "is missing" not in text
+    svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), "REGLER FUSEAU Mars/Olympus\n"))
+    text = _parts_text(outbox(svc, kind="error", to_addr=P1)[-1])
+    assert "fuseau horaire inconnu" in text and "unknown time zone" not in text
