@@ -33,7 +33,7 @@ def test_the_archive_never_shows_open_orders_unrevealed_seeds_addresses_or_priva
     send_orders(svc, game, "us", SECRET_ORDERS)
     svc.send_notice(game, "Play nicely.", actor="mod@pbem.test")
     current = svc.current_phase(game)
-    setup_seed = next(a for a in svc.store.all("SELECT details FROM audit WHERE action = 'create game'"))["details"]
+    setup_seed = next(a for a in svc.store.all("SELECT details FROM audit WHERE action = 'setup seed'"))["details"]
     post(logged_in, "/logout", {})
     page = client.get(f"/games/{game}").get_data(as_text=True)
     assert current["commitment"] in page, "the open phase's commitment is public"
