@@ -1,0 +1,172 @@
+"""Shared pieces of the benchmark suite: work directories, settings and a service on
+them, order mails, timers and percentiles, process memory, a `pbem serve` subprocess."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from email.message import EmailMessage
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DOMAIN = "pbem.bench"
+BENCH_DIR = ROOT / "var" / "bench"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- directories, settings, a service ------------------------------------------------------------
+def workdir(name: str) -> Path:
+    """A fresh scratch directory on the real disk (durable commits cost what they cost), under var/bench."""
+    BENCH_DIR.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=BENCH_DIR))
+
+
+@contextmanager
+def scratch(name: str):
+    """:func:`workdir`, removed afterwards."""
+    path = workdir(name)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def settings(path: Path, **changes):
+    from pbem.config import Settings
+    base = Settings(db_path=path / "pbem.db", maildir=path / "outbox", mail_domain=DOMAIN,
+                    smtp_port=free_port(), http_port=free_port(), replies_per_address_per_hour=1_000_000)
+    return base.with_(**changes) if changes else base
+
+
+def service(path: Path, **changes):
+    from pbem.service.core import Service
+    return Service(settings(path, **changes)).init()
+
+
+def players_of(svc, game_id: str) -> list[dict]:
+    return [p for p in svc.players(game_id) if p["status"] == "active"]
+
+
+# -- mail ----------------------------------------------------------------------------------
+_serial = [0]
+
+
+def raw_order_mail(sender: str, to_addr: str, game: str, phase: str, body: str, n: int | None = None) -> bytes:
+    if n is None:
+        _serial[0] += 1
+        n = _serial[0]
+    m = EmailMessage()
+    m["From"] = sender
+    m["To"] = to_addr
+    m["Subject"] = f"Orders for {phase}"
+    m["Message-ID"] = f"<bench{n}.{os.getpid()}.{time.monotonic_ns()}@players.example>"
+    m.set_content(f"Here are my orders.\n\nORDERS {game} {phase}\n{body.rstrip()}\nEND\n\n-- \nsent from a benchmark\n")
+    return m.as_bytes(policy=m.policy.clone(linesep="\r\n"))
+
+
+def order_mail(svc, game_id: str, player: dict, body: str | None = None) -> tuple[bytes, str]:
+    """(raw message, its recipient): ``player``'s orders for the open phase, the order
+    template unless ``body`` is given, to the player's own orders address."""
+    from pbem.mail.addresses import orders_address
+    g = svc.game(game_id)
+    ph = svc.current_phase(game_id)
+    if body is None:
+        body = svc.engine(g["engine"]).order_template(svc.game_state(game_id), player["role"])
+    rcpt = orders_address(game_id, svc.token_for(player["id"]), svc.settings.mail_domain)
+    return raw_order_mail(player["email"], rcpt, game_id, ph["label"], body), rcpt
+
+
+# -- measuring -------------------------------------------------------------------------------
+class Timer:
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.start
+
+
+def percentile(values, p: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = (len(values) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+def summary_ms(values_ms) -> dict:
+    values_ms = list(values_ms)
+    if not values_ms:
+        return {"count": 0}
+    return {"count": len(values_ms), "p50_ms": round(percentile(values_ms, 50), 1), "p90_ms": round(percentile(values_ms, 90), 1),
+            "p99_ms": round(percentile(values_ms, 99), 1), "max_ms": round(max(values_ms), 1),
+            "mean_ms": round(statistics.mean(values_ms), 1)}
+
+
+def rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def seed_hex(*parts) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
+
+
+# -- the real process --------------------------------------------------------------------------
+class ServeProcess:
+    """`python -m pbem.cli serve` on loopback ports, for figures about the real process."""
+
+    def __init__(self, db: Path, *, smtp_url: str | None = None, maildir: Path | None = None, env: dict | None = None):
+        self.smtp_port, self.http_port = free_port(), free_port()
+        self.db = db
+        env = dict(os.environ, PBEM_DB=str(db), PBEM_MAIL_DOMAIN=DOMAIN, PYTHONPATH=str(ROOT),
+                   PBEM_REPLIES_PER_HOUR="1000000", **(env or {}))
+        if smtp_url:
+            env["PBEM_SMTP_URL"] = smtp_url
+        else:
+            env.pop("PBEM_SMTP_URL", None)
+        self.log = open(db.parent / "serve.log", "ab")
+        args = [sys.executable, "-m", "pbem.cli", "serve", "--smtp-port", str(self.smtp_port),
+                "--http-port", str(self.http_port), "--maildir", str(maildir or db.parent / "outbox")]
+        self.started = time.perf_counter()
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=str(ROOT))
+        self.ready_seconds: float | None = None
+
+    def wait_ready(self) -> float:
+        """Seconds from spawn until `pbem serve` says every part listens (its first line of output)."""
+        line = self.proc.stdout.readline()
+        if not line.startswith(b"pbem serving"):
+            raise RuntimeError(f"pbem serve did not start: {line!r}; see {self.log.name}")
+        self.ready_seconds = time.perf_counter() - self.started
+        return self.ready_seconds
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()

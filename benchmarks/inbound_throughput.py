@@ -1,0 +1,77 @@
+"""Order mails per second accepted end to end through the embedded SMTP server
+(received, parsed, stored durably, acknowledgement queued), next to the floor on
+the same messages: SMTP receive, stdlib parse and one durable SQLite commit each."""
+
+from __future__ import annotations
+
+import email
+import smtplib
+import sqlite3
+from email import policy
+
+from aiosmtpd.controller import Controller
+
+from benchmarks.common import Timer, free_port, order_mail, players_of, service, settings, workdir
+
+
+class FloorHandler:
+    """What any mail server must do at least: take the message, parse it, commit it."""
+
+    def __init__(self, path):
+        self.path = path
+        self.conn = None
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.conn is None:  # made on the event loop's thread, where it is used
+            self.conn = sqlite3.connect(self.path, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            self.conn.execute("CREATE TABLE IF NOT EXISTS m (id INTEGER PRIMARY KEY, raw BLOB, subject TEXT)")
+        msg = email.message_from_bytes(envelope.original_content, policy=policy.default)
+        body = msg.get_body(("plain",))
+        self.conn.execute("INSERT INTO m (raw, subject) VALUES (?, ?)", (envelope.original_content, (body.get_content() if body else "")[:100]))
+        return "250 OK"
+
+
+def _send_all(port: int, messages: list[tuple[bytes, str, str]]) -> float:
+    with Timer() as t:
+        with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
+            for raw, sender, rcpt in messages:
+                smtp.sendmail(sender, [rcpt], raw)
+    return t.seconds
+
+
+def run(count: int = 600) -> dict:
+    from pbem.server import Server
+
+    path = workdir("inbound")
+    svc = service(path)
+    games = [svc.create_game("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
+             for i in range(max(1, count // 20))]
+    messages = []
+    for i in range(count):
+        gid = games[i % len(games)]
+        player = players_of(svc, gid)[i % 2]
+        raw, rcpt = order_mail(svc, gid, player)
+        messages.append((raw, player["email"], rcpt))
+    svc.close()
+
+    floor_port = free_port()
+    floor = Controller(FloorHandler(str(path / "floor.db")), hostname="127.0.0.1", port=floor_port)
+    floor.start()
+    floor_seconds = _send_all(floor_port, messages)
+    floor.stop()
+
+    server = Server(settings(path), web=False).start()
+    try:
+        pbem_seconds = _send_all(server.settings.smtp_port, messages)
+        acks = server.svc.store.one("SELECT COUNT(*) AS n FROM outbox WHERE kind = 'ack'")["n"]
+    finally:
+        server.stop()
+    floor_rate, pbem_rate = count / floor_seconds, count / pbem_seconds
+    return {"messages": count, "floor_msgs_per_s": round(floor_rate, 1), "pbem_msgs_per_s": round(pbem_rate, 1),
+            "ratio_to_floor": round(pbem_rate / floor_rate, 3), "acks_queued": acks}
+
+
+if __name__ == "__main__":
+    print(run())
