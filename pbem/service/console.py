@@ -360,12 +360,13 @@ def public_games(self) -> list[dict]:
 
 
 def public_archive(self, game_id: str) -> dict | None:
-    from pbem.service.letters import revealed_orders
+    from pbem.service.letters import revealed_orders, shown_seed
     g = self.game(game_id)
     if g is None:
         return None
     engine = self.engine(g["engine"])
     current = self.current_phase(game_id)
+    sealed_in = self.game_state(game_id)  # seeds that dealt cards still in play stay sealed
     history = []
     for ph in self.phase_rows(game_id):
         if ph["status"] != "resolved":
@@ -373,7 +374,7 @@ def public_archive(self, game_id: str) -> dict | None:
         record = loads(ph["events"], {}) or {}
         history.append({
             "seq": ph["seq"], "label": ph["label"], "revision": ph["revision"], "resolved_at": ph["resolved_at"],
-            "commitment": ph["commitment"], "seed": ph["seed"],
+            "commitment": ph["commitment"], "seed": shown_seed(engine, sealed_in, ph),
             "events": visible_events(record.get("events", []), None, "en"),
             "orders": revealed_orders(self, ph) if engine.reveals_orders else {},
             "defaulted": loads(ph["defaulted"], []) or [],
@@ -416,14 +417,14 @@ def player_picture(self, game_id: str, token: str) -> bytes | None:
 
 def player_page(self, game_id: str, token: str) -> dict | None:
     """One player's page, or None when the token is unknown, revoked or not for this game."""
-    from pbem.service.letters import revealed_orders
+    from pbem.service.letters import revealed_orders, shown_seed
     p = _token_player(self, game_id, token)
     if p is None:
         return None
     g = self.game(game_id)
     engine = self.engine(g["engine"])
     role, lang = p["role"], p["lang"] or "en"
-    state = self.game_state(game_id)
+    state = sealed_in = self.game_state(game_id)
     view = engine.view(state, role)
     current = self.current_phase(game_id)
     phase = None
@@ -445,7 +446,7 @@ def player_page(self, game_id: str, token: str) -> dict | None:
         record = loads(ph["events"], {}) or {}
         reports.append({
             "seq": ph["seq"], "label": ph["label"], "revision": ph["revision"], "resolved_at": ph["resolved_at"],
-            "seed": ph["seed"], "commitment": ph["commitment"],
+            "seed": shown_seed(engine, sealed_in, ph), "commitment": ph["commitment"],
             "events": visible_events(record.get("events", []), role, lang),
             "orders": revealed_orders(self, ph) if engine.reveals_orders else {},
         })

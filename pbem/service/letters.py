@@ -166,19 +166,37 @@ def report_parts(self, game_id: str, player: dict | None, role: str | None, phas
     orders = revealed_orders(self, phase) if engine.reveals_orders else {}
     outcome = engine.outcome(result)
     public = engine.public_state(loads(phase["state"]))
+    sealed = phase["label"] in sealed_labels(engine, result)
     attachment = {
         "game": g, "role": role,
-        "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"], "seed": phase["seed"], "resolved_at": phase["resolved_at"]},
+        "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"],
+                  "seed": None if sealed else phase["seed"], "sealed": sealed, "resolved_at": phase["resolved_at"]},
         "view": view, "events": events, "orders": orders, "outcome": outcome,
         "replay": {
             "engine": g["engine"], "state_before": public,
             "orders": loads(phase["orders"]) if (public is not None and engine.reveals_orders) else None,
-            "state_after_sha256": _state_sha(result),
+            # A hash of a state with hidden cards would let a player test guesses about them.
+            "state_after_sha256": _state_sha(result) if engine.public_state(result) is not None else None,
         },
         "state_after": engine.public_state(result),
         "next_phase": {"label": next_phase["label"], "commitment": next_phase["commitment"], "deadline": next_phase["deadline"]} if next_phase else None,
     }
     return {"game": g, "view": view, "events": events, "picture": picture, "orders": orders, "outcome": outcome, "attachment": attachment}
+
+
+SEALED_SEED = "(sealed: these dice dealt the cards still in play; revealed once the hand is over)"
+
+
+def sealed_labels(engine, state) -> set:
+    """Labels of the phases whose seeds must stay secret in this state (an engine with
+    hidden cards seals the dice that dealt them: ``secret_seeds``)."""
+    secret = getattr(engine, "secret_seeds", None)
+    return set(secret(state) or []) if secret is not None and state is not None else set()
+
+
+def shown_seed(engine, state, phase: dict) -> str:
+    """A phase's seed as pages and mail may show it now."""
+    return SEALED_SEED if phase["label"] in sealed_labels(engine, state) else phase["seed"]
 
 
 def _state_sha(state) -> str:
@@ -199,8 +217,9 @@ def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict
     template = ""
     if awaited_next:
         template = _orders_block(game_id, next_phase["label"], _template(self, g["engine"], loads(next_phase["state"]), player["role"], lang), lang)
+    shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase))
     ctx = {
-        "game": g, "player": player, "role": player["role"], "phase": phase, "phase_id": phase["label"],
+        "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
         "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
         "deadline": _deadline_text(self, next_phase, player), "view": parts["view"], "events": parts["events"],
         "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,

@@ -51,6 +51,9 @@ def verify_attachments(previous: dict | None, current: dict) -> dict:
     problems, notes = [], []
     phase = current.get("phase") or {}
     seed = phase.get("seed")
+    if not seed and phase.get("sealed"):
+        notes.append("this phase's dice dealt cards still in play: its seed stays sealed until the hand is over")
+        return {"ok": True, "problems": problems, "notes": notes}
     if not seed:
         return {"ok": False, "problems": ["the attachment reveals no seed"], "notes": notes}
     if commitment(seed) != phase.get("commitment"):

@@ -196,14 +196,14 @@ def parse(raw: bytes):
 
 
 def all_text(raw: bytes) -> str:
-    """Every header and every MIME part of a message, decoded, as one string
+    """Every header and every MIME part but pictures, decoded, as one string
     (base64 and quoted-printable undone; JSON attachments included)."""
     msg = email.message_from_bytes(raw, policy=policy.default)
     out = []
     for part in msg.walk():
         for k, v in part.items():
             out.append(f"{k}: {v}")
-        if part.is_multipart():
+        if part.is_multipart() or part.get_content_maintype() == "image":
             continue
         payload = part.get_payload(decode=True) or b""
         charset = part.get_content_charset() or "utf-8"

@@ -102,7 +102,7 @@ def test_a_looping_auto_responder_gets_a_bounded_number_of_replies(settings, sty
             n = len(relay.received)
             if n != last:
                 last, quiet_since = n, time.monotonic()
-            elif time.monotonic() - quiet_since > 2.5 and robot.outgoing.empty():
+            elif time.monotonic() - quiet_since > 1.5 and robot.outgoing.empty():
                 break
             svc.notify("outbox")
             time.sleep(0.1)
