@@ -1,0 +1,159 @@
+"""Turn close: from the deadline to every report queued, for a whole Custer's Last Stand
+game (Little Big Horn, two players) and a four-player Little Bighorn Rummy game, split
+into engine (adjudication), rendering (pictures, templates, MIME composing) and storage
+(everything else in the close: queries, views, JSON, the transaction and its commit).
+
+Each close is `Service.close_phase`, as the scheduler calls it when a deadline fires
+(how late the scheduler fires is measured by the scale benchmark). Orders come in by
+mail beforehand (bot orders through `Service.receive`), not timed. Rummy resolves a
+turn as soon as its one awaited player has sent orders, so there the close runs
+inside `receive`; it is timed alone all the same.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from benchmarks.common import raw_order_mail, scratch, seed_hex, service
+
+ENGINES = {
+    "custer": ("little_bighorn", {}, {"us": "custer@players.example", "indians": "bull@players.example"}),
+    "rummy": ("four", {}, {f"p{i}": f"rummy{i}@players.example" for i in range(1, 5)}),
+}
+
+
+class Split:
+    """Accumulates time per component while a close runs."""
+
+    def __init__(self):
+        self.active = False
+        self.parts = {"engine": 0.0, "pictures": 0.0, "templates": 0.0, "composing": 0.0}
+
+    def wrap(self, part: str, fn):
+        def timed(*args, **kwargs):
+            if not self.active:
+                return fn(*args, **kwargs)
+            t = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.parts[part] += time.perf_counter() - t
+        return timed
+
+
+def _instrument(split: Split, closes: list[dict]):
+    """Wrap the pieces a close calls; returns a function that undoes it."""
+    from pbem.engines import all_engines
+    from pbem.service import core, letters, outbox, phases
+
+    saved = [(phases, "adjudicate", phases.adjudicate), (letters, "render", letters.render),
+             (outbox, "compose", outbox.compose), (core.Service, "close_phase", core.Service.close_phase)]
+    phases.adjudicate = split.wrap("engine", phases.adjudicate)
+    letters.render = split.wrap("templates", letters.render)
+    outbox.compose = split.wrap("composing", outbox.compose)
+    engines = list(all_engines().values())
+    for e in engines:
+        e.picture = split.wrap("pictures", type(e).picture.__get__(e))
+    original = core.Service.close_phase
+
+    def close_phase(self, *args, **kwargs):
+        if split.active:  # nested: already timed
+            return original(self, *args, **kwargs)
+        for k in split.parts:
+            split.parts[k] = 0.0
+        split.active = True
+        mails_before = self.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
+        t = time.perf_counter()
+        try:
+            result = original(self, *args, **kwargs)
+        finally:
+            total = time.perf_counter() - t
+            split.active = False
+        if result and "phase" in result:
+            mails = self.store.one("SELECT COUNT(*) AS n FROM outbox")["n"] - mails_before
+            parts = dict(split.parts)
+            rendering = parts["pictures"] + parts["templates"] + parts["composing"]
+            closes.append({"total": total, "engine": parts["engine"], "rendering": rendering, **parts,
+                           "storage": max(total - parts["engine"] - rendering, 0.0), "mails": mails})
+        return result
+    core.Service.close_phase = close_phase
+
+    def undo():
+        for obj, name, value in saved:
+            setattr(obj, name, value)
+        for e in engines:
+            e.__dict__.pop("picture", None)
+    return undo
+
+
+def _play(svc, engine_name: str, max_closes: int) -> str:
+    from pbem.dice import Dice
+    from pbem.mail.addresses import orders_address
+    scenario, options, players = ENGINES[engine_name]
+    gid = svc.create_game(engine_name, scenario, players, options=options,
+                          timing={"phase": {"kind": "duration", "seconds": 86400}, "turn": {"kind": "duration", "seconds": 86400}})
+    engine = svc.engine(engine_name)
+    n = 0
+    while n < max_closes:
+        ph = svc.current_phase(gid)
+        if ph is None:
+            break
+        from pbem.service.store import loads
+        state = loads(ph["state"])
+        for role in engine.phase(state).awaited:
+            p = next(q for q in svc.players(gid) if q["role"] == role)
+            body = engine.bot_orders(state, role, Dice(seed_hex(engine_name, ph["label"], role)))
+            svc.receive(raw_order_mail(p["email"], orders_address(gid, svc.token_for(p["id"]), svc.settings.mail_domain),
+                                       gid, ph["label"], body))
+        current = svc.current_phase(gid)
+        if current is not None and current["id"] == ph["id"]:
+            svc.close_phase(gid)  # the deadline
+        n += 1
+    return gid
+
+
+def _summary(closes: list[dict]) -> dict:
+    def med(key):
+        return round(statistics.median(c[key] for c in closes) * 1000, 1)
+    return {
+        "closes": len(closes), "mails_per_close": round(statistics.mean(c["mails"] for c in closes), 1),
+        "total_ms_median": med("total"), "total_ms_max": round(max(c["total"] for c in closes) * 1000, 1),
+        "engine_ms_median": med("engine"), "rendering_ms_median": med("rendering"),
+        "pictures_ms_median": med("pictures"), "templates_ms_median": med("templates"), "composing_ms_median": med("composing"),
+        "storage_ms_median": med("storage"),
+        "share": {k: round(sum(c[k] for c in closes) / sum(c["total"] for c in closes), 3) for k in ("engine", "rendering", "storage")},
+    }
+
+
+def run(rummy_closes: int = 60) -> dict:
+    out = {}
+    for engine_name, limit in (("custer", 100), ("rummy", rummy_closes)):
+        with scratch(f"close-{engine_name}") as path:
+            svc = service(path)
+            split, closes = Split(), []
+            undo = _instrument(split, closes)
+            try:
+                _play(svc, engine_name, limit)
+            finally:
+                undo()
+                svc.close()
+            out[engine_name] = _summary(closes)
+    return out
+
+
+def table(result: dict) -> list[tuple[str, str]]:
+    rows = []
+    for name, label in (("custer", "Custer's Last Stand, Little Big Horn (2 players)"), ("rummy", "Little Bighorn Rummy, four players")):
+        r = result[name]
+        rows.append((f"turn close, {label}: deadline to every report queued",
+                     f"median {r['total_ms_median']} ms over {r['closes']} closes (max {r['total_ms_max']} ms): "
+                     f"engine {r['engine_ms_median']} ms, rendering {r['rendering_ms_median']} ms "
+                     f"(pictures {r['pictures_ms_median']}, templates {r['templates_ms_median']}, composing {r['composing_ms_median']}), "
+                     f"storage {r['storage_ms_median']} ms; {r['mails_per_close']} mails per close"))
+    return rows
+
+
+if __name__ == "__main__":
+    import json
+    print(json.dumps(run(), indent=1))
