@@ -52,8 +52,9 @@ def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings,
         assert relay.received == [], "nothing got through during the outage"
         assert all(r["status"] == "queued" for r in rows), [(r["id"], r["status"], r["last_error"]) for r in rows if r["status"] != "queued"]
         assert all(r["last_error"] for r in rows)
-        # Backoff, not a hot loop: a couple of seconds of outage cost each mail a few attempts.
-        assert max(r["attempts"] for r in rows) <= 4, "retries back off"
+        # Backoff, not a hot loop: a couple of seconds of outage cost each mail a few attempts
+        # (a hot loop would make hundreds; the bound leaves room for a loaded machine)
+        assert max(r["attempts"] for r in rows) <= 7, "retries back off"
 
         _restore(relay, outage)
         if outage != "switched-off":  # that one shows the worker's own poll finds the relay back
