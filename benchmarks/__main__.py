@@ -50,9 +50,29 @@ def machine() -> dict:
             "cpus": os.cpu_count(), "cpu": cpu, "load_average_at_start": os.getloadavg()}
 
 
+def _inbound(r: dict) -> list[tuple[str, str]]:
+    return [(f"inbound: {r['messages']} order mails over SMTP, end to end (stored, ack queued)",
+             f"{r['pbem_msgs_per_s']} msg/s; floor on the same messages {r['floor_msgs_per_s']} msg/s; "
+             f"ratio {r['ratio_to_floor']} (goal 0.5); {r['acks_queued']} acks queued")]
+
+
+def _rush(r: dict) -> list[tuple[str, str]]:
+    return [(f"rush: {r['mails']:,} order mails from {r['players']} players in {r['games']} games in {r['sent_over_s']} s",
+             f"SMTP transaction to 250 (stored, ack queued): p50 {r['p50_ms']} ms, p90 {r['p90_ms']} ms, "
+             f"p99 {r['p99_ms']} ms, max {r['max_ms']} ms; stored {r['stored']}, lost {r['lost']}, refused {r['failures']}")]
+
+
+FORMATS = {"inbound": _inbound, "rush": _rush}
+
+
 def rows_of(name: str, module, result) -> list[tuple[str, str]]:
     if hasattr(module, "table"):
         return module.table(result)
+    if name in FORMATS:
+        try:
+            return FORMATS[name](result)
+        except KeyError:
+            pass
     if isinstance(result, dict):
         return [(name, ", ".join(f"{k} {v}" for k, v in result.items()))]
     return [(name, str(result))]
