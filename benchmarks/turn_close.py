@@ -115,7 +115,7 @@ def _play(svc, engine_name: str, max_closes: int) -> str:
 
 def _summary(closes: list[dict]) -> dict:
     def med(key):
-        return round(statistics.median(c[key] for c in closes) * 1000, 1)
+        return round(statistics.median(c[key] for c in closes) * 1000, 2)
     return {
         "closes": len(closes), "mails_per_close": round(statistics.mean(c["mails"] for c in closes), 1),
         "total_ms_median": med("total"), "total_ms_max": round(max(c["total"] for c in closes) * 1000, 1),
