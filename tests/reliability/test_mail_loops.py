@@ -25,6 +25,7 @@ class AutoResponder:
         self.address, self.style, self.s = address, style, server_settings
         self.outgoing: queue.Queue = queue.Queue()
         self.sent = 0
+        self.busy = False
         self.orders = None
         self.errors: list[str] = []
         self.stop = threading.Event()
@@ -76,12 +77,18 @@ class AutoResponder:
                 rec = self.outgoing.get(timeout=0.1)
             except queue.Empty:
                 continue
+            self.busy = True
             try:
                 msg, rcpt = self._answer(rec)
                 smtp_send(self.s.smtp_host, self.s.smtp_port, msg.as_bytes(), "" if self.style == "null-sender" else self.address, rcpt)
                 self.sent += 1
             except Exception as exc:  # noqa: BLE001 - reported by the test
                 self.errors.append(repr(exc))
+            finally:
+                self.busy = False
+
+    def idle(self) -> bool:
+        return self.outgoing.empty() and not self.busy
 
 
 @pytest.mark.parametrize("style", ["auto-submitted", "x-autoreply", "subject-only", "quoted", "original-below",
@@ -95,14 +102,18 @@ def test_a_looping_auto_responder_gets_a_bounded_number_of_replies(settings, sty
         svc = server.svc
         gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
                               timing={"phase": {"kind": "duration", "seconds": 3600}})
-        # Let the loop run until it has been quiet for a while (or give up: that is the failure).
+        # Let the loop run until it has settled: the robot has nothing to answer, the server has
+        # taken all it sent and delivered all it queued, for a while (or give up: that is the failure).
         started = time.monotonic()
-        last, quiet_since = -1, time.monotonic()
+        last, quiet_since = None, time.monotonic()
         while time.monotonic() - started < 40:
-            n = len(relay.received)
-            if n != last:
-                last, quiet_since = n, time.monotonic()
-            elif time.monotonic() - quiet_since > 1.5 and robot.outgoing.empty():
+            state = (len(relay.received), robot.sent,
+                     svc.store.one("SELECT COUNT(*) AS n FROM inbound")["n"],
+                     svc.store.one("SELECT COUNT(*) AS n FROM outbox WHERE status = 'queued'")["n"])
+            settled = robot.idle() and state[1] == state[2] and state[3] == 0
+            if state != last or not settled:
+                last, quiet_since = state, time.monotonic()
+            elif time.monotonic() - quiet_since > 1.0:
                 break
             svc.notify("outbox")
             time.sleep(0.1)
