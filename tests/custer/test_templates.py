@@ -6,27 +6,17 @@ import html
 import re
 
 import pytest
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem.dice import Dice
 from pbem.engines.base import event, event_text
 from pbem.engines.custer import CusterEngine
-from pbem.resources import templates_dir
 
 
 @pytest.fixture(scope="module")
 def env():
-    e = Environment(
-        loader=FileSystemLoader(str(templates_dir())),
-        autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
-        extensions=["jinja2.ext.i18n"],
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    e.install_null_translations(newstyle=True)
-    return e
+    """The server's own English environment (autoescape, i18n, strict undefined)."""
+    from pbem.service.render import environment
+    return environment("en")
 
 
 def play(scenario: str, turns: int, seed: str = "5a"):
