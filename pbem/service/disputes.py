@@ -481,18 +481,8 @@ def publish(self, draft_id: int, reason: str, actor: str) -> dict:
                     # The same phase, from the corrected position: same seed and deadline; orders that no longer fit are set aside.
                     open_row = _replace_row(store, old_open, {"state": dumps(state)})
                     _move_submissions(store, old_open["id"], open_row)
-                    for sub in store.all("SELECT * FROM submissions WHERE phase_id = ? AND stands = 1", (open_row["id"],)):
-                        text = sub["canonical"] if sub["canonical"] is not None else sub["text"]
-                        try:
-                            result = engine.parse_orders(state, sub["role"], text)
-                            ok = not result.errors
-                        except Exception:
-                            ok = False
-                        if ok:
-                            store.execute("UPDATE submissions SET orders = ?, canonical = ? WHERE id = ?", (dumps(result.orders), result.canonical, sub["id"]))
-                        else:
-                            store.execute("UPDATE submissions SET stands = 0, status = 'stale' WHERE id = ?", (sub["id"],))
-                            stale[sub["role"]] = open_row["label"]
+                    for role in _reparse_standing(store, engine, state, open_row["id"]):
+                        stale[role] = open_row["label"]
                 else:
                     store.execute("UPDATE phases SET status = 'superseded' WHERE id = ?", (old_open["id"],))
                     open_row = open_phase(self, game_id, state, seq=old_open["seq"], now=now, revision=_next_revision(store, game_id, old_open["seq"]))
@@ -636,17 +626,7 @@ def adjust_state(self, game_id: str, new_state_json: str, reason: str, actor: st
         if same_phase:
             row = _replace_row(store, old, {"state": dumps(state)})
             _move_submissions(store, old["id"], row)
-            for sub in store.all("SELECT * FROM submissions WHERE phase_id = ? AND stands = 1", (row["id"],)):
-                try:
-                    result = engine.parse_orders(state, sub["role"], sub["canonical"] if sub["canonical"] is not None else sub["text"])
-                    ok = not result.errors
-                except Exception:
-                    ok = False
-                if ok:
-                    store.execute("UPDATE submissions SET orders = ?, canonical = ? WHERE id = ?", (dumps(result.orders), result.canonical, sub["id"]))
-                else:
-                    store.execute("UPDATE submissions SET stands = 0, status = 'stale' WHERE id = ?", (sub["id"],))
-                    set_aside.append(sub["role"])
+            set_aside.extend(_reparse_standing(store, engine, state, row["id"]))
         else:
             store.execute("UPDATE phases SET status = 'superseded' WHERE id = ?", (old["id"],))
             row = open_phase(self, game_id, state, seq=old["seq"], now=now, revision=_next_revision(store, game_id, old["seq"]))
@@ -662,3 +642,22 @@ def adjust_state(self, game_id: str, new_state_json: str, reason: str, actor: st
     self.notify("phase", game_id)
     self.notify("outbox", game_id)
     return {"phase": row["label"] if row else None, "changes": changes, "set_aside": set_aside}
+
+
+def _reparse_standing(store, engine, state: dict, phase_id: int) -> list[str]:
+    """Read the open phase's standing orders again against a corrected state: those that
+    still parse stand (re-canonicalised), the others are set aside. Returns the roles set aside."""
+    set_aside = []
+    for sub in store.all("SELECT * FROM submissions WHERE phase_id = ? AND stands = 1", (phase_id,)):
+        text = sub["canonical"] if sub["canonical"] is not None else sub["text"]
+        try:
+            result = engine.parse_orders(state, sub["role"], text)
+            ok = not result.errors
+        except Exception:  # an order the engine can no longer read is set aside, not fatal
+            ok = False
+        if ok:
+            store.execute("UPDATE submissions SET orders = ?, canonical = ? WHERE id = ?", (dumps(result.orders), result.canonical, sub["id"]))
+        else:
+            store.execute("UPDATE submissions SET stands = 0, status = 'stale' WHERE id = ?", (sub["id"],))
+            set_aside.append(sub["role"])
+    return set_aside

@@ -9,11 +9,10 @@ from __future__ import annotations
 import inspect
 import json
 
-from pbem.engines.base import MODERATOR
 from pbem.mail.addresses import orders_address
 from pbem.mail.compose import calendar_event
 from pbem.service import outbox
-from pbem.service.clock import from_iso, to_iso
+from pbem.service.clock import from_iso
 from pbem.service.outbox import Outgoing, message_id
 from pbem.service.render import describe_errors, format_moment, render, template_exists, visible_events
 from pbem.service.store import loads
@@ -316,9 +315,3 @@ def queue_notice(self, game_id: str, text: str, serial: int) -> int:
                          key=f"notice/{game_id}/{serial}/{p['id']}", text=text):
             count += 1
     return count
-
-
-def moderator_view(self, game_id: str) -> dict:
-    g = _game(self, game_id)
-    from pbem.service.games import game_state
-    return self.engine(g["engine"]).view(game_state(self, game_id), MODERATOR)

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 from pbem.mail.compose import compose
-from pbem.service.clock import from_iso, to_iso
+from pbem.service.clock import to_iso
 from pbem.service.store import Store
 
 KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction")
@@ -193,8 +193,3 @@ def _failed(store: Store, row: dict, now: datetime, error: str, backoff: float, 
             "UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ? WHERE id = ?",
             (attempts, error[:500], to_iso(now + timedelta(seconds=delay)), status, row["id"]),
         )
-
-
-def next_due(store: Store) -> datetime | None:
-    row = store.one("SELECT MIN(next_attempt_at) AS t FROM outbox WHERE status = 'queued'")
-    return from_iso(row["t"]) if row and row["t"] else None
