@@ -303,15 +303,18 @@ def queue_reminder(self, game_id: str, player: dict, phase: dict) -> str | None:
     )
 
 
-def queue_notice(self, game_id: str, text: str, serial: int) -> int:
+def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None) -> int:
+    """A notice to every active player. With ``args``, ``text`` is a message id
+    translated for each reader; without, it is a moderator's own words."""
     from pbem.service.games import players_of
     count = 0
     for p in players_of(self.store, game_id):
         if p["status"] != "active":
             continue
         _ = gettext_for(p["lang"])
+        shown = _(text) % args if args is not None else text
         if queue_message(self, kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
-                         subject=_("Notice from the moderator"), template="mail/notice.txt.j2",
-                         key=f"notice/{game_id}/{serial}/{p['id']}", text=text):
+                         subject=_("Notice from the moderator") if args is None else _("Notice from the server"),
+                         template="mail/notice.txt.j2", key=f"notice/{game_id}/{serial}/{p['id']}", text=shown):
             count += 1
     return count

@@ -465,7 +465,9 @@ class _Room:
     def _resign(self, cmd, player: dict) -> None:
         self.store.update("players", player["id"], {"status": "resigned"})
         self.svc.audit(self.game_id, player["role"], "resign", "", {"player": player["id"]})
-        letters.queue_notice(self.svc, self.game_id, f"{player['role']} has resigned; a moderator may replace the player. Until then that side's orders are the defaults.", serial=f"resign{player['id']}")
+        letters.queue_notice(self.svc, self.game_id,
+                             N_("%(role)s has resigned; a moderator may replace the player. Until then that side's orders are the defaults."),
+                             serial=f"resign{player['id']}", args={"role": player["role"]})
 
     def _confirm(self, cmd, player: dict) -> None:
         code = (cmd.args[0] if cmd.args else "").lower()

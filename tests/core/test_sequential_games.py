@@ -72,3 +72,11 @@ def test_a_french_player_missing_fin_is_told_in_french(svc):
     svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), "REGLER FUSEAU Mars/Olympus\n"))
     text = _parts_text(outbox(svc, kind="error", to_addr=P1)[-1])
     assert "fuseau horaire inconnu" in text and "unknown time zone" not in text
+
+
+def test_a_resignation_is_announced_in_each_players_language(svc):
+    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
+                          languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
+    svc.receive(mail(P2, _address(svc, gid, "peaux_rouges"), "RESIGN\n"))
+    text = _parts_text(outbox(svc, kind="press", to_addr=P1)[-1])
+    assert "peaux_rouges a abandonné" in text and "has resigned" not in text
