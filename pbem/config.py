@@ -29,6 +29,7 @@ class Settings:
     replies_per_address_per_hour: int = 20
     outbox_backoff_seconds: float = 30.0
     outbox_backoff_max_seconds: float = 3600.0
+    outbox_gather_seconds: float = 0.2  # under load, mail gathers this long so one disk sync serves a batch
     scheduler_sync_seconds: float = 10.0
     db_busy_timeout_seconds: float = 10.0  # how long a write waits for a lock before answering "try again later"
     extra: dict = field(default_factory=dict)
@@ -55,6 +56,7 @@ class Settings:
             max_orders_chars=_env_int("PBEM_MAX_ORDERS_CHARS", 20_000),
             replies_per_address_per_hour=_env_int("PBEM_REPLIES_PER_HOUR", 20),
             db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
+            outbox_gather_seconds=float(env.get("PBEM_OUTBOX_GATHER") or 0.2),
         )
         return s.with_(**{k: v for k, v in overrides.items() if v is not None})
 

@@ -81,7 +81,10 @@ class OutboxWorker(threading.Thread):
                 log.exception("outbox delivery failed")
                 sent = 0
             if sent:
-                continue  # more may be waiting
+                # More may be coming: a lone mail goes at once, but under load
+                # the next ones gather briefly and share one sync and one commit.
+                self.stopping.wait(s.outbox_gather_seconds)
+                continue
             self.wake.wait(self.poll)
             self.wake.clear()
         self.transport.close()

@@ -14,18 +14,28 @@
 with CRLF line ends (``email.policy.SMTP``). The Date is passed in and the MIME
 boundaries are derived from the Message-ID, so composing the same mail twice
 gives the same bytes -- a resent mail carries the same Message-ID and content.
+
+Every answer to an order mail is composed here, so the common case is written
+directly: a header whose value is short printable ASCII is one line as it is,
+and a text-only mail's single part is encoded without building a message
+object. The results are byte for byte what ``email``'s header registry and
+generator give (tests/mail/test_compose_fast_path.py checks it); anything
+else goes through them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
+from email import quoprimime
 from email.headerregistry import Address
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime
+from functools import lru_cache
 
 __all__ = ["calendar_event", "compose", "fold_ical_line", "ical_escape", "is_our_own", "new_message_id"]
 
@@ -80,6 +90,56 @@ def _multipart(subtype: str, parts: list[EmailMessage], boundary: str) -> EmailM
     for p in parts:
         m.attach(p)
     return m
+
+
+#: printable ASCII: such a value is written as it is (when short, unstructured or a plain
+#: Message-ID, and not an encoded word)
+_AS_IS = re.compile(r"[ -~]*\Z")
+_AS_IS_MSGID = re.compile(r"<[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9.-]+>\Z")
+_STRUCTURED = {"from", "to", "cc", "bcc", "reply-to", "sender", "resent-from", "resent-to", "resent-cc",
+               "resent-bcc", "resent-sender", "date", "resent-date", "orig-date", "mime-version",
+               "content-type", "content-disposition", "content-transfer-encoding"}
+
+
+def _folded(name: str, value) -> bytes:  # noqa: ANN001 - str or Address
+    """One header through the header registry: parsed, encoded and folded as the generator writes it."""
+    name, header = SMTP.header_store_parse(name, value)
+    return SMTP.fold_binary(name, header)
+
+
+@lru_cache(maxsize=4096)
+def _folded_address(name: str, value: str | tuple[str, str]) -> bytes:
+    """Address headers repeat (our From, a player's To and Reply-To): each is parsed once."""
+    return _folded(name, _addr(value))
+
+
+def _header_line(name: str, value: str) -> bytes:
+    """``Name: value`` + CRLF, as the header registry would write it."""
+    lname = name.lower()
+    if (value and len(name) + 2 + len(value) <= 78 and "=?" not in value and _AS_IS.match(value) and value == value.strip()
+            and "  " not in value and lname not in _STRUCTURED
+            and (lname != "message-id" or _AS_IS_MSGID.match(value))):
+        return f"{name}: {value}\r\n".encode("ascii")
+    return _folded(name, value)
+
+
+def _date_line(date: datetime) -> bytes:
+    """The Date header: format_datetime's text is what the registry parses and writes back."""
+    return f"Date: {format_datetime(date)}\r\n".encode("ascii")
+
+
+def _text_bytes(text: str, subtype: str) -> bytes:
+    """A text part (headers and body) as :func:`_text_part` + the generator write it."""
+    lines = text.encode("utf-8").splitlines()
+    if text.isascii() and all(len(line) <= 900 for line in lines):
+        cte, body = "7bit", b"\r\n".join(lines) + b"\r\n"
+    else:
+        normal = (b"\n".join(lines) + b"\n").decode("latin-1")
+        encoded = quoprimime.body_encode(normal, SMTP.max_line_length)
+        cte, body = "quoted-printable", "\r\n".join(re.split(r"\r\n|\r|\n", encoded)).encode("ascii")
+        if not body.endswith(b"\r\n"):
+            body += b"\r\n"
+    return (f'Content-Type: text/{subtype}; charset="utf-8"\r\nContent-Transfer-Encoding: {cte}\r\n\r\n').encode("ascii") + body
 
 
 def _text_part(text: str, subtype: str, **kw) -> EmailMessage:  # noqa: ANN003
@@ -143,6 +203,28 @@ def compose(
     headers = dict(headers or {})
     msg_id = _angle(message_id)
 
+    for name in headers:
+        if name.lower() in _RESERVED:
+            raise ValueError(f"header {name!r} is set from compose()'s own arguments")
+    head = [_folded_address("From", from_addr), _folded_address("To", to_addr),
+            _header_line("Subject", _one_line(subject)), _date_line(date),
+            _header_line("Message-ID", msg_id)]
+    if reply_to:
+        head.append(_folded_address("Reply-To", reply_to))
+    if in_reply_to:
+        head.append(_header_line("In-Reply-To", _angle(in_reply_to)))
+    refs = [_angle(r) for r in references if r and r.strip()]
+    if refs:
+        head.append(_header_line("References", " ".join(refs)))
+    head += [_header_line(name, _one_line(value)) for name, value in headers.items()]
+    head.append(b"MIME-Version: 1.0\r\n")
+
+    if html is None and not attachments and calendar is None:
+        return b"".join(head) + _text_bytes(text, "plain")
+    return b"".join(head) + _multipart_body(text, html, images, attachments, calendar, msg_id)
+
+
+def _multipart_body(text: str, html: str | None, images: dict, attachments, calendar: str | None, msg_id: str) -> bytes:  # noqa: ANN001
     plain = _text_part(text, "plain")
     body: EmailMessage = plain
     leaf_bytes: list[bytes] = [plain.as_bytes(policy=SMTP)]
@@ -173,27 +255,7 @@ def compose(
     if attach_parts or cal_part is not None:
         tail = [*attach_parts] + ([cal_part] if cal_part is not None else [])
         body = _multipart("mixed", [body, *tail], bounds.next())
-
-    msg = EmailMessage(policy=SMTP)
-    msg["From"] = _addr(from_addr)
-    msg["To"] = _addr(to_addr)
-    msg["Subject"] = _one_line(subject)
-    msg["Date"] = format_datetime(date)
-    msg["Message-ID"] = msg_id
-    if reply_to:
-        msg["Reply-To"] = _addr(reply_to)
-    if in_reply_to:
-        msg["In-Reply-To"] = _angle(in_reply_to)
-    refs = [_angle(r) for r in references if r and r.strip()]
-    if refs:
-        msg["References"] = " ".join(refs)
-    for name, value in headers.items():
-        if name.lower() in _RESERVED:
-            raise ValueError(f"header {name!r} is set from compose()'s own arguments")
-        msg[name] = _one_line(value)
-    msg["MIME-Version"] = "1.0"
-    head = msg.as_bytes(policy=SMTP).rstrip(b"\r\n")  # the header block alone
-    return head + b"\r\n" + body.as_bytes(policy=SMTP)
+    return body.as_bytes(policy=SMTP)
 
 
 # --------------------------------------------------------------------------- iCalendar

@@ -108,11 +108,13 @@ _MOBILE = re.compile(
 #: new_text reads at most this many lines (a longer text is not a reply a person wrote)
 MAX_LINES = 100_000
 
-#: lines that may be anything but ordinary text: a digit or "@" (attributions, dates), a colon
-#: (attributions, header blocks), a rule/marker/footer start
-_MAYBE_SPECIAL = re.compile(
-    r"[\d@:]|^\s*[-_=*#~+—–ᐧ<(\[]|^\s*(?:sent|envoy|von|diese|gesendet|enviado|inviato|verzonden|verstuurd|skickat|"
-    r"sendt|wys|get|obtenir|from|iphone|ipad|android|begin|d[ée]but|anfang|inicio|inizio|forwarded)",
+#: a digit, "@" or colon: the line may start an attribution (dates, addresses) or a header block
+_MAYBE_ATTRIBUTION = re.compile(r"[\d@:]")
+#: how every separator, signature, rule and mobile footer begins (after the characters
+#: _is_mobile_footer strips); a line that begins otherwise cannot be one of them
+_MAYBE_CUT = re.compile(
+    r"^\s*(?:[-_*—–ᐧ<(\[]|([=#~+])\1\1|https?:|sent|envoy|von|diese|gesendet|enviado|inviato|verzonden|"
+    r"verstuurd|skickat|sendt|wys|get|obtenir|from|iphone|ipad|android|begin|d[ée]but|anfang|inicio|inizio|forwarded)",
     re.IGNORECASE,
 )
 
@@ -130,6 +132,18 @@ def _is_mobile_footer(line: str) -> bool:
     return bool(s) and bool(_MOBILE.match(s))
 
 
+def _ends_attribution(text: str) -> bool:
+    """``text`` (whitespace collapsed) ends "... wrote:" or "... wrote <addr>:".
+
+    The verb patterns are costly to search through a long text, so the plain
+    pattern only looks at the last two words (the longest verb, "heeft
+    geschreven", has two) and the address pattern only runs when there is an "@"."""
+    if not text.endswith(":"):
+        return False
+    last_two_words = " ".join(text[:-1].rsplit(None, 2)[-2:]) + ":"  # no verb is longer than two words
+    return bool(_END_PLAIN.search(last_two_words) or ("@" in text and _END_ADDR.search(text)))
+
+
 def _join(parts: list[str]) -> str:
     """Attribution lines joined with spaces; a QP soft break left in the text ("w=" + "rote:") joins without one."""
     out = ""
@@ -144,11 +158,26 @@ def _join(parts: list[str]) -> str:
     return " ".join(out.split())
 
 
-def _attribution_end(lines: list[str], s: int) -> int | None:
+def _next_colon_ends(lines: list[str]) -> list[int]:
+    """For each line, the index of the first line at or after it that ends with a colon."""
+    out = [0] * (len(lines) + 1)
+    nxt = out[-1] = len(lines) + 7
+    for k in range(len(lines) - 1, -1, -1):
+        if lines[k].endswith(":"):
+            nxt = k
+        out[k] = nxt
+    return out
+
+
+def _attribution_end(lines: list[str], s: int, next_colon: list[int] | None = None) -> int | None:
     """If an attribution starts at line ``s``, the index of its last line, else None."""
     first = lines[s]
     if len(first) > 400 or _quoted(first):
         return None
+    if next_colon is None:
+        next_colon = _next_colon_ends(lines)
+    if next_colon[s] >= s + 7:
+        return None  # both end patterns need a final colon: no need to look closer
     opener = bool(_OPENER.match(first))
     candidate = (opener and bool(re.search(r"\d|@", first))) or bool(_DATEISH.search(first))
     if not candidate:
@@ -172,9 +201,9 @@ def _attribution_end(lines: list[str], s: int) -> int | None:
             if total > 500:
                 return None
         if not parts[-1].endswith(":"):
-            continue  # both end patterns need the final colon: skip the regexes
+            continue
         text = _join(parts)
-        if _END_PLAIN.search(text) or _END_ADDR.search(text):
+        if _ends_attribution(text):
             if opener or "@" in text or "<" in text or '"' in text or "«" in text:
                 return e
             if _next_is_quote(lines, e):
@@ -188,7 +217,7 @@ def _single_attribution(lines: list[str], i: int) -> bool:
     if not line.endswith(":") or len(line) > 300 or _quoted(line):
         return False
     text = " ".join(line.split())
-    if not (_END_PLAIN.search(text) or _END_ADDR.search(text)):
+    if not _ends_attribution(text):
         return False
     return "@" in text or _next_is_quote(lines, i)
 
@@ -202,8 +231,7 @@ def _next_is_quote(lines: list[str], e: int) -> bool:
 
 def _header_block(lines: list[str], s: int) -> bool:
     """An Outlook-style header block (From + Sent/Date/Subject + one more) starts at line ``s``."""
-    m = _HDR.match(lines[s])
-    if not m:
+    if ":" not in lines[s] or not _HDR.match(lines[s]):
         return False
     kinds: set[str] = set()
     for k in range(s, min(s + 10, len(lines))):
@@ -228,6 +256,7 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
         lines.pop()  # the rest of an absurdly long text is not read
     lines = [x.rstrip() for x in lines]
     n = len(lines)
+    next_colon = _next_colon_ends(lines)
     keep = [True] * n
     soft: list[int] = []
     cut = n
@@ -242,31 +271,33 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
             keep[i] = False
             i += 1
             continue
-        if not _MAYBE_SPECIAL.search(line):
-            i += 1  # an ordinary line: no digit, no "@", no colon, no rule/footer start
-            continue
-        if _MARKERS.match(line) if len(line) < 400 else False:
+        maybe_attribution = _MAYBE_ATTRIBUTION.search(line)
+        # a footer behind ")", "]", "." or "!" is only looked for on a line with digits or a colon,
+        # as it always was (the corpus of real mail was tuned that way)
+        maybe_cut = _MAYBE_CUT.match(line) or (maybe_attribution and line.lstrip()[:1] in ")].!")
+        if maybe_cut and (_MARKERS.match(line) if len(line) < 400 else False):
             if _next_is_quote(lines, i):
                 keep[i] = False
                 i += 1
                 continue
             cut = i
             break
-        if _header_block(lines, i):
-            cut = i
-            break
-        end = _attribution_end(lines, i)
-        if end is None and _single_attribution(lines, i):
-            end = i
-        if end is not None:
-            if _next_is_quote(lines, end):
-                for k in range(i, end + 1):
-                    keep[k] = False
-                i = end + 1
-                continue
-            cut = i
-            break
-        if _SIG.match(line) or _RULE.match(line) or _is_mobile_footer(line):
+        if maybe_attribution:
+            if _header_block(lines, i):
+                cut = i
+                break
+            end = _attribution_end(lines, i, next_colon)
+            if end is None and _single_attribution(lines, i):
+                end = i
+            if end is not None:
+                if _next_is_quote(lines, end):
+                    for k in range(i, end + 1):
+                        keep[k] = False
+                    i = end + 1
+                    continue
+                cut = i
+                break
+        if maybe_cut and (_SIG.match(line) or _RULE.match(line) or _is_mobile_footer(line)):
             soft.append(i)
         i += 1
     return lines, keep, cut, soft

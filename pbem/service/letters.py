@@ -33,8 +33,8 @@ def thread_root(self, game_id: str, player: dict) -> str:
     return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
 
 
-def _envelope(self, game_id: str, player: dict) -> dict:
-    token = _token(self, player["id"])
+def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dict:
+    token = token or _token(self, player["id"])
     root = thread_root(self, game_id, player)
     return {
         "reply_to": orders_address(game_id, token, self.settings.mail_domain) if token else None,
@@ -43,8 +43,8 @@ def _envelope(self, game_id: str, player: dict) -> dict:
     }
 
 
-def player_link(self, game_id: str, player: dict) -> str | None:
-    token = _token(self, player["id"])
+def player_link(self, game_id: str, player: dict, token: str | None = None) -> str | None:
+    token = token or _token(self, player["id"])
     return f"{self.settings.web_url}/play/{game_id}/{token}" if token else None
 
 
@@ -255,15 +255,16 @@ def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, i
     _ = gettext_for(lang)
     errors = describe_errors(loads(submission["errors"], []), lang)
     status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
+    token = _token(self, player["id"])
     ctx = {
         "game": _game(self, game_id), "player": player, "submission": submission, "phase": phase,
         "errors": errors, "missing": [gettext_for(lang)(m) for m in loads(submission["missing"], [])],
         "deadline": _deadline_text(self, phase, player), "status": status,
-        "held": submission["status"] == "held", "link": player_link(self, game_id, player),
+        "held": submission["status"] == "held", "link": player_link(self, game_id, player, token),
         "notes": notes or [],
     }
     words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
-    env = _envelope(self, game_id, player)
+    env = _envelope(self, game_id, player, token)
     if _safe_msgid(inbound_msgid):
         env["in_reply_to"] = f"<{inbound_msgid}>"
         env["references"] = env["references"] + [f"<{inbound_msgid}>"]

@@ -96,6 +96,7 @@ class _Room:
         self.notes: list[str] = []
         self.replies = 0
         self.game_id: str | None = None
+        self.game: dict | None = None  # the games row of the token's game, read once
         self.player: dict | None = None
         self.close_now: list[str] = []
         self.phase_changed = False
@@ -172,7 +173,7 @@ class _Room:
     def _with_token(self, addressed: tuple[str, str], commands) -> None:
         game_id, token = addressed
         tok = self.store.one("SELECT * FROM tokens WHERE token = ?", (token,))
-        game = self.store.one("SELECT id FROM games WHERE id = ?", (game_id,))
+        game = self.game = self.store.one("SELECT * FROM games WHERE id = ?", (game_id,))
         if game is None or tok is None or tok["game_id"] != game_id:
             self.status = "refused"
             self.notes.append("unknown token" if game else "unknown game")
@@ -187,9 +188,9 @@ class _Room:
             return
         self.game_id = game_id
         player = self.store.one("SELECT * FROM players WHERE id = ?", (tok["player_id"],))
-        current = self.store.one("SELECT * FROM players WHERE game_id = ? AND role = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
-                                 (game_id, player["role"]))
         if tok["revoked_at"] or player["status"] != "active":
+            current = self.store.one("SELECT * FROM players WHERE game_id = ? AND role = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
+                                     (game_id, player["role"]))
             self.status = "refused"
             self.notes.append("revoked token")
             if current:
@@ -277,7 +278,7 @@ class _Room:
             self.problem(player, N_("The ORDERS line must name the game and the phase, as in 'ORDERS %(game)s T3'."), game=game_id)
             return
         named_game, named_phase = cmd.args[0].lower(), cmd.args[1]
-        g = store.one("SELECT * FROM games WHERE id = ?", (game_id,))
+        g = self.game
         ph = store.one("SELECT * FROM phases WHERE game_id = ? AND status = 'open' ORDER BY seq DESC LIMIT 1", (game_id,))
         if named_game != game_id:
             self.status = "refused"
@@ -349,8 +350,8 @@ class _Room:
                        sender=self.msg.from_addr or "?", phase=ph, canonical=result.canonical, code=code)
             return
         if status in ("accepted", "partial"):
-            store.execute("UPDATE submissions SET stands = 0 WHERE phase_id = ? AND role = ? AND id != ?", (ph["id"], player["role"], sub["id"]))
-            store.execute("UPDATE submissions SET stands = 1 WHERE id = ?", (sub["id"],))
+            store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ? AND stands != (id = ?)",
+                          (sub["id"], ph["id"], player["role"], sub["id"]))
             sub["stands"] = 1
         # Acknowledgements count against the per-address brake too: a script that
         # re-sends its orders on every mail it gets would otherwise loop for ever.

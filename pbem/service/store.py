@@ -1,4 +1,4 @@
-"""The store: SQLite in WAL mode through sqlite-utils, schema under migrations.
+"""The store: SQLite in WAL mode, schema under sqlite-utils migrations, queries in plain SQL.
 
 One ``Store`` per thread (sqlite3 connections must not cross threads). Writes go
 through :meth:`Store.write`, a ``BEGIN IMMEDIATE`` transaction, so a
@@ -8,8 +8,11 @@ process on the same database.
 
 from __future__ import annotations
 
+import datetime as _dt
+import decimal
 import json
 import sqlite3
+import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -230,9 +233,11 @@ class Store:
         self.db = sqlite_utils.Database(conn)
         self.conn = conn
         self._depth = 0
+        self._tables: dict[str, tuple[frozenset[str], str]] = {}
 
     def migrate(self) -> None:
         migrations.apply(self.db)
+        self._tables.clear()
 
     def close(self) -> None:
         self.conn.close()
@@ -272,11 +277,37 @@ class Store:
         cols = [c[0] for c in cur.description]
         return [dict(zip(cols, row)) for row in cur.fetchall()]
 
+    def _table(self, table: str, names) -> str:
+        """The table's primary key, after checking every name is one of its columns.
+        Plain SQL here: sqlite-utils' insert and update re-read the schema on every
+        call, which was half the queries of an inbound order."""
+        known = self._tables.get(table)
+        if known is None:
+            info = self.conn.execute("SELECT name, pk FROM pragma_table_info(?)", (table,)).fetchall()
+            if not info:
+                raise ValueError(f"no table {table!r}")
+            pks = [name for name, pk in sorted(info, key=lambda r: r[1]) if pk]
+            known = self._tables[table] = (frozenset(name for name, _ in info), pks[0] if len(pks) == 1 else "rowid")
+        unknown = [n for n in names if n not in known[0]]
+        if unknown:
+            raise ValueError(f"table {table!r} has no column {', '.join(map(repr, unknown))}")
+        return known[1]
+
     def insert(self, table: str, row: dict) -> int:
-        return self.db[table].insert(row).last_rowid
+        self._table(table, row)
+        cols = ", ".join(f'"{c}"' for c in row)
+        marks = ", ".join("?" * len(row))
+        cur = self.conn.execute(f'INSERT INTO "{table}" ({cols}) VALUES ({marks})', [_sql_value(v) for v in row.values()])
+        return cur.lastrowid
 
     def update(self, table: str, pk: Any, changes: dict) -> None:
-        self.db[table].update(pk, changes)
+        key = self._table(table, changes)
+        if not changes:
+            return
+        sets = ", ".join(f'"{c}" = ?' for c in changes)
+        cur = self.conn.execute(f'UPDATE "{table}" SET {sets} WHERE "{key}" = ?', [*map(_sql_value, changes.values()), pk])
+        if cur.rowcount == 0:
+            raise LookupError(f"no row {pk!r} in {table!r}")
 
     def execute(self, sql: str, params: tuple | dict = ()) -> sqlite3.Cursor:
         return self.conn.execute(sql, params)
@@ -296,6 +327,19 @@ class Store:
             self.conn.backup(target)
         finally:
             target.close()
+
+
+def _sql_value(value: Any) -> Any:
+    """What sqlite-utils stored for these types: JSON for containers, ISO text for times."""
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, default=repr, ensure_ascii=False)
+    if isinstance(value, (_dt.date, _dt.time)):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    return value
 
 
 def dumps(value: Any) -> str:
