@@ -50,9 +50,18 @@ _END_ADDR = re.compile(_VERB + r"\s+[^:]{0,150}?@[^\s:]+\s*>?\s*:\s*$", re.IGNOR
 _OPENER = re.compile(
     r"^[\s>*-]*(?:on|le|am|el|den|op|il|em|w\s+dniu|dne|dnia|pe|kl\.|στις|в)\s", re.IGNORECASE
 )
-_DATEISH = re.compile(
-    r"\d{1,2}:\d{2}|\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b|\b(?:19|20)\d{2}\b"
-)
+# A time, a numeric date or a year. Three patterns, each tried only when the line has
+# the character it needs: the one pattern with three alternatives cost 3 µs a line.
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+_NUMERIC_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def _dateish(line: str) -> bool:
+    return bool((":" in line and _TIME.search(line)) or _YEAR.search(line)
+                or (("." in line or "/" in line or "-" in line) and _NUMERIC_DATE.search(line)))
+
+
 _MARKERS = re.compile(
     r"^\s*(?:"
     r"-{2,}\s*(?:original\s+message|message\s+d['’]origine|message\s+original|ursprüngliche\s+nachricht|"
@@ -179,7 +188,7 @@ def _attribution_end(lines: list[str], s: int, next_colon: list[int] | None = No
     if next_colon[s] >= s + 7:
         return None  # both end patterns need a final colon: no need to look closer
     opener = bool(_OPENER.match(first))
-    candidate = (opener and bool(re.search(r"\d|@", first))) or bool(_DATEISH.search(first))
+    candidate = (opener and bool(re.search(r"\d|@", first))) or _dateish(first)
     if not candidate:
         return None
     parts = [first]

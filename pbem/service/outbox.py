@@ -136,22 +136,24 @@ class MaildirTransport(Transport):
         self._pending.append(tmp)
 
     def flush(self) -> None:
-        if not self._pending:
+        # Taken off the list first: after a failure these stay in tmp/ and their
+        # mails, still queued, are written afresh on the next attempt.
+        pending, self._pending = self._pending, []
+        if not pending:
             return
-        for tmp in self._pending:
+        for tmp in pending:
             fd = os.open(tmp, os.O_RDONLY)
             try:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        for tmp in self._pending:
+        for tmp in pending:
             os.rename(tmp, self.path / "new" / tmp.name)
         fd = os.open(self.path / "new", os.O_RDONLY)
         try:
             os.fsync(fd)  # the renames, too
         finally:
             os.close(fd)
-        self._pending.clear()
 
 
 class SmtpTransport(Transport):

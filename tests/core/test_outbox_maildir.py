@@ -1,0 +1,82 @@
+"""Delivery into the Maildir outbox: a mail reaches new/ only once it is on disk, and
+is marked sent only after that; a crash before then leaves it queued, to be sent again."""
+
+import mailbox
+
+from pbem.service import outbox
+
+US, IND = "custer@players.example", "sitting.bull@players.example"
+
+
+def _rows(store):
+    return store.all("SELECT id, kind, status, raw FROM outbox ORDER BY id")
+
+
+def test_a_message_reaches_new_only_when_flushed_and_keeps_its_bytes(tmp_path):
+    transport = outbox.MaildirTransport(tmp_path / "box")
+    raw = b"From: pbem <pbem@pbem.test>\r\nTo: a@b.example\r\nSubject: x\r\n\r\nbody\r\n"
+    transport.send("a@b.example", raw)
+    assert list((tmp_path / "box" / "new").iterdir()) == []
+    assert len(list((tmp_path / "box" / "tmp").iterdir())) == 1
+    transport.flush()
+    assert list((tmp_path / "box" / "tmp").iterdir()) == []
+    [delivered] = list((tmp_path / "box" / "new").iterdir())
+    assert delivered.read_bytes() == raw
+    [message] = list(mailbox.Maildir(str(tmp_path / "box"), create=False))
+    assert message["Subject"] == "x"
+
+
+def test_names_in_one_maildir_never_collide(tmp_path):
+    transport = outbox.MaildirTransport(tmp_path / "box")
+    for n in range(300):
+        transport.send("a@b.example", b"Subject: %d\r\n\r\n" % n)
+    transport.flush()
+    assert len(list((tmp_path / "box" / "new").iterdir())) == 300
+
+
+def test_deliver_due_marks_mail_sent_after_it_is_flushed(svc):
+    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    transport = outbox.MaildirTransport(svc.settings.maildir)
+    sent, failed = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1, batch=1)
+    assert (sent, failed) == (2, 0)
+    assert {r["status"] for r in _rows(svc.store)} == {"sent"}
+    assert sorted(p.read_bytes() for p in (svc.settings.maildir / "new").iterdir()) == sorted(r["raw"] for r in _rows(svc.store))
+
+
+class _CrashBeforeFlush(outbox.MaildirTransport):
+    def flush(self):
+        self._pending = []
+        raise OSError("the machine went down")
+
+
+def test_a_crash_before_the_flush_leaves_the_mail_queued_and_nothing_in_new(svc):
+    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    crashing = _CrashBeforeFlush(svc.settings.maildir)
+    try:
+        outbox.deliver_due(svc.store, crashing, now=svc.now(), backoff=1, backoff_max=1)
+    except OSError:
+        pass
+    else:
+        raise AssertionError("the flush failure must reach the caller, which retries later")
+    assert {r["status"] for r in _rows(svc.store)} == {"queued"}
+    assert list((svc.settings.maildir / "new").iterdir()) == []
+    # after the restart, the same mails go out once each
+    sent, _ = outbox.deliver_due(svc.store, outbox.MaildirTransport(svc.settings.maildir), now=svc.now(), backoff=1, backoff_max=1)
+    assert sent == 2
+    assert len(list((svc.settings.maildir / "new").iterdir())) == 2
+
+
+def test_after_a_failed_flush_the_next_attempt_delivers_each_mail_once(svc, monkeypatch):
+    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    transport = outbox.MaildirTransport(svc.settings.maildir)
+    real_fsync = outbox.os.fsync
+    monkeypatch.setattr(outbox.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("I/O error")))
+    try:
+        outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1)
+    except OSError:
+        pass
+    monkeypatch.setattr(outbox.os, "fsync", real_fsync)
+    assert {r["status"] for r in _rows(svc.store)} == {"queued"}
+    sent, _ = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1)
+    assert sent == 2
+    assert len(list((svc.settings.maildir / "new").iterdir())) == 2, "the failed batch is not delivered as well"
