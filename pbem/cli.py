@@ -234,6 +234,8 @@ def verify(db_path, game_id, offline):
     if not game_id:
         fail("name a game, or use --offline PREVIOUS.json THIS.json")
     result = service(db_path).verify_game(game_id)
+    for note in result.get("notes", []):
+        click.echo(f"note: {note}")
     for problem in result["problems"]:
         click.echo(f"DIFFERENCE: {problem}")
     click.echo(f"{game_id}: {result['phases']} phase(s) replayed, {'all agree' if result['ok'] else str(len(result['problems'])) + ' difference(s)'}")

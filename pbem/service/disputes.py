@@ -597,7 +597,7 @@ def adjust_state(self, game_id: str, new_state_json: str, reason: str, actor: st
     validates and can play from. Orders already given that no longer parse are
     set aside; players get a notice with the reason."""
     from pbem.service import letters
-    from pbem.service.phases import open_phase
+    from pbem.service.phases import open_phase, state_hash
 
     reason = _reason(reason)
     try:
@@ -630,9 +630,11 @@ def adjust_state(self, game_id: str, new_state_json: str, reason: str, actor: st
         else:
             store.execute("UPDATE phases SET status = 'superseded' WHERE id = ?", (old["id"],))
             row = open_phase(self, game_id, state, seq=old["seq"], now=now, revision=_next_revision(store, game_id, old["seq"]))
+        # The two hashes let `pbem verify` tell this open correction from a silent change.
         self.audit(game_id, actor, "adjust state", reason, {
             "phase": old["label"], "now": row["label"] if row else "END", "changes": len(changes),
             "paths": sorted({c["section"] for c in changes})[:20],
+            "seq": old["seq"], "state_before_sha256": state_hash(old_state), "state_after_sha256": state_hash(state),
         })
         text = (f"A moderator adjusted the game by hand (phase {old['label']}). Reason: {reason}\n"
                 + (f"The game is now at phase {row['label']}." if row else "The game is over.")

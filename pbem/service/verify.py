@@ -13,20 +13,55 @@ def _replay(engine, state, orders, seed):
     return adjudicate(engine, state, orders, seed)
 
 
+def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
+    """Hand adjustments made in the open, by phase seq, in order: who, when, why,
+    and the hashes of the state before and after."""
+    out: dict[int, list[dict]] = {}
+    for row in self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? AND action = 'adjust state' AND public = 1 ORDER BY id",
+                              (game_id,)):
+        d = loads(row["details"], {})
+        if "seq" in d and d.get("state_before_sha256") and d.get("state_after_sha256"):
+            out.setdefault(d["seq"], []).append({**row, **d})
+    return out
+
+
+def _explained_by_adjustments(before: dict, after: dict, adjustments: list[dict]) -> list[dict] | None:
+    """The recorded adjustments that lead from ``before`` to ``after``, in order, or None
+    when no chain of them does (then the state was changed without a record)."""
+    from pbem.service.phases import state_hash
+    current, target, chain = state_hash(before), state_hash(after), []
+    for adj in adjustments:
+        if adj["state_before_sha256"] == current:
+            chain.append(adj)
+            current = adj["state_after_sha256"]
+            if current == target:
+                return chain
+    return None
+
+
 def verify_game(self, game_id: str) -> dict:
-    """Re-run every resolved phase; report each difference found."""
+    """Re-run every resolved phase; report each difference found. A phase that starts
+    from a state a moderator adjusted in the open (recorded in the public log, with the
+    hashes of the state before and after) is noted, not reported as a difference."""
     g = self.game(game_id)
     if g is None:
-        return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"]}
+        return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"], "notes": []}
     engine = get_engine(g["engine"])
     problems: list[str] = []
+    notes: list[str] = []
+    adjustments = _adjustments(self, game_id)
     rows = self.phase_rows(game_id)
     checked = 0
     previous_result = None
     for ph in rows:
         state = loads(ph["state"])
         if previous_result is not None and dumps(previous_result) != dumps(state):
-            problems.append(f"{ph['label']}: its starting state is not the previous phase's result")
+            chain = _explained_by_adjustments(previous_result, state, adjustments.get(ph["seq"], []))
+            if chain is None:
+                problems.append(f"{ph['label']}: its starting state is not the previous phase's result")
+            for adj in chain or []:
+                notes.append(f"{ph['label']}: starts from a state adjusted by {adj['actor']} on {adj['at']} "
+                             f"({adj.get('changes', '?')} change(s)); reason: {adj['reason']}")
         if commitment(ph["seed"]) != ph["commitment"]:
             problems.append(f"{ph['label']}: the seed does not match the commitment published before the phase")
         if ph["status"] != "resolved":
@@ -41,7 +76,7 @@ def verify_game(self, game_id: str) -> dict:
             problems.append(f"{ph['label']}: replaying gives different dice")
         previous_result = loads(ph["result_state"])
         checked += 1
-    return {"game": game_id, "ok": not problems, "phases": checked, "problems": problems}
+    return {"game": game_id, "ok": not problems, "phases": checked, "problems": problems, "notes": notes}
 
 
 def verify_attachments(previous: dict | None, current: dict) -> dict:

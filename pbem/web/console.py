@@ -108,6 +108,13 @@ def outbox(game_id):
     return render_template("outbox.html", rows=_svc().console_outbox(game_id), game=_svc().game(game_id))
 
 
+@bp.route("/games/<game_id>/verify")
+@game_guard
+def verify(game_id):
+    """Every resolved phase replayed from its stored start, orders and revealed seed."""
+    return render_template("verify.html", result=_svc().verify_game(game_id), game=_svc().game(game_id))
+
+
 # -- actions ------------------------------------------------------------------------
 _ABSOLUTE = re.compile(r"^\s*(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})\s*(?:UTC|Z)?\s*$", re.I)
 

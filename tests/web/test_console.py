@@ -165,3 +165,28 @@ def test_send_a_notice_to_all_players(logged_in, svc, game):
 def test_unknown_games_and_drafts_are_not_found(logged_in, game):
     assert logged_in.get("/console/games/nosuch").status_code == 404
     assert post(logged_in, f"/console/games/{game}/drafts/999/readjudicate", {}).status_code == 404
+
+
+def test_the_verify_page_replays_the_game_and_names_corrections_and_differences(logged_in, svc, game):
+    import json
+    svc.close_phase(game)
+    resolved = svc.store.one("SELECT COUNT(*) AS n FROM phases WHERE game_id = ? AND status = 'resolved'", (game,))["n"]
+    page = logged_in.get(f"/console/games/{game}/verify").get_data(as_text=True)
+    assert "all agree" in page and f"{resolved} resolved phase(s) replayed" in page
+    assert "Corrections made in the open" not in page
+    assert f'href="/console/games/{game}/verify"' in logged_in.get(f"/console/games/{game}").get_data(as_text=True)
+
+    state = svc.game_state(game)
+    taken = {u["hex"] for u in state["units"].values()}
+    state["units"]["co_c"]["hex"] = next(f"{c:02d}{r:02d}" for c in range(2, 30) for r in range(2, 24) if f"{c:02d}{r:02d}" not in taken)
+    svc.adjust_state(game, json.dumps(state), "Co. C <b>lost</b> by a bug", "mod@pbem.test")
+    svc.close_phase(game)
+    page = logged_in.get(f"/console/games/{game}/verify").get_data(as_text=True)
+    assert "all agree" in page and "Corrections made in the open" in page
+    assert "Co. C &lt;b&gt;lost&lt;/b&gt; by a bug" in page, "the reason, escaped"
+
+    with svc.store.write():
+        svc.store.execute("UPDATE phases SET result_state = replace(result_state, '\"turn\":2', '\"turn\":7') WHERE game_id = ? AND seq = 1 AND status = 'resolved'", (game,))
+    page = logged_in.get(f"/console/games/{game}/verify").get_data(as_text=True)
+    assert "all agree" not in page and "difference(s)" in page
+    assert "T1: replaying gives a different result" in page
