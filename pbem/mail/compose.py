@@ -15,16 +15,18 @@ with CRLF line ends (``email.policy.SMTP``). The Date is passed in and the MIME
 boundaries are derived from the Message-ID, so composing the same mail twice
 gives the same bytes -- a resent mail carries the same Message-ID and content.
 
-Every answer to an order mail is composed here, so the common case is written
-directly: a header whose value is short printable ASCII is one line as it is,
-and a text-only mail's single part is encoded without building a message
-object. The results are byte for byte what ``email``'s header registry and
-generator give (tests/mail/test_compose_fast_path.py checks it); anything
+Every answer to an order mail and every report is composed here, so the common
+cases are written directly: a header whose value is short printable ASCII is one
+line as it is, text parts are encoded without building message objects, base64
+parts with plain names and types are written whole, and multiparts are laid out
+around those bytes. The results are byte for byte what ``email``'s header registry
+and generator give (tests/mail/test_compose_fast_path.py checks it); anything
 else goes through them.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import secrets
@@ -84,12 +86,14 @@ class _Boundaries:
                 return b
 
 
-def _multipart(subtype: str, parts: list[EmailMessage], boundary: str) -> EmailMessage:
-    m = EmailMessage(policy=SMTP)
-    m["Content-Type"] = f'multipart/{subtype}; boundary="{boundary}"'
-    for p in parts:
-        m.attach(p)
-    return m
+def _multipart(subtype: str, parts: list[bytes], boundary: str) -> bytes:
+    """A multipart entity around already-written parts, laid out as the generator lays it out."""
+    mark = boundary.encode("ascii")
+    out = [_folded("Content-Type", f'multipart/{subtype}; boundary="{boundary}"'), b"\r\n--", mark, b"\r\n", parts[0]]
+    for part in parts[1:]:
+        out += [b"\r\n--", mark, b"\r\n", part]
+    out += [b"\r\n--", mark, b"--\r\n"]
+    return b"".join(out)
 
 
 #: printable ASCII: such a value is written as it is (when short, unstructured or a plain
@@ -168,6 +172,26 @@ def _bytes_part(data: bytes, mimetype: str, **kw) -> EmailMessage:  # noqa: ANN0
     return p
 
 
+#: a filename written as it is in Content-Disposition (others are encoded by the email package)
+_PLAIN_FILENAME = re.compile(r"[A-Za-z0-9._-]{1,100}\Z")
+_PLAIN_MIMETYPE = re.compile(r"[a-z0-9.+-]+/[a-z0-9.+-]+\Z")
+
+
+def _base64_part(data: bytes, mimetype: str, *, disposition: str, filename: str, cid: str | None = None) -> bytes:
+    """A base64 part, written directly (the generator wrote its 76-character lines one
+    call at a time: most of a report's composing time) when its type and name are plain."""
+    maintype = mimetype.partition("/")[0]
+    if maintype == "text" or not _PLAIN_MIMETYPE.match(mimetype or "") or not _PLAIN_FILENAME.match(filename):
+        return _bytes_part(data, mimetype, disposition=disposition, filename=filename, cid=cid).as_bytes(policy=SMTP)
+    head = [f"Content-Type: {mimetype}\r\nContent-Transfer-Encoding: base64\r\n".encode("ascii"),
+            _folded("Content-Disposition", f'{disposition}; filename="{filename}"')]
+    if cid:
+        head.append(_folded("Content-ID", cid))
+    encoded = base64.b64encode(data)
+    lines = b"".join(encoded[i:i + 76] + b"\r\n" for i in range(0, len(encoded), 76))  # 57 bytes a line, as email writes
+    return b"".join(head) + b"\r\n" + lines
+
+
 def compose(
     *,
     from_addr: str | tuple[str, str],
@@ -225,26 +249,24 @@ def compose(
 
 
 def _multipart_body(text: str, html: str | None, images: dict, attachments, calendar: str | None, msg_id: str) -> bytes:  # noqa: ANN001
-    plain = _text_part(text, "plain")
-    body: EmailMessage = plain
-    leaf_bytes: list[bytes] = [plain.as_bytes(policy=SMTP)]
+    plain = _text_bytes(text, "plain")
+    leaf_bytes: list[bytes] = [plain]  # the text parts: a boundary must appear in none of them
+    body = plain
     html_part = None
-    image_parts: list[EmailMessage] = []
+    image_parts: list[bytes] = []
     if html is not None:
-        html_part = _text_part(html, "html")
-        leaf_bytes.append(html_part.as_bytes(policy=SMTP))
+        html_part = _text_bytes(html, "html")
+        leaf_bytes.append(html_part)
         for cid, data in sorted(images.items()):
             cid = cid.strip().strip("<>")
-            img = _bytes_part(data, "image/png", disposition="inline", filename=f"{cid}.png", cid=f"<{cid}>")
-            image_parts.append(img)
-    attach_parts: list[EmailMessage] = []
-    for filename, mimetype, data in attachments:
-        attach_parts.append(_bytes_part(data, mimetype, disposition="attachment", filename=filename))
+            image_parts.append(_base64_part(data, "image/png", disposition="inline", filename=f"{cid}.png", cid=f"<{cid}>"))
+    attach_parts = [_base64_part(data, mimetype, disposition="attachment", filename=filename)
+                    for filename, mimetype, data in attachments]
     cal_part = None
     if calendar is not None:
         cal_part = _text_part(calendar, "calendar", params={"method": "PUBLISH"}, disposition="attachment",
-                              filename="event.ics")
-        leaf_bytes.append(cal_part.as_bytes(policy=SMTP))
+                              filename="event.ics").as_bytes(policy=SMTP)
+        leaf_bytes.append(cal_part)
 
     bounds = _Boundaries(msg_id, leaf_bytes)
     if html_part is not None:
@@ -255,7 +277,7 @@ def _multipart_body(text: str, html: str | None, images: dict, attachments, cale
     if attach_parts or cal_part is not None:
         tail = [*attach_parts] + ([cal_part] if cal_part is not None else [])
         body = _multipart("mixed", [body, *tail], bounds.next())
-    return body.as_bytes(policy=SMTP)
+    return body
 
 
 # --------------------------------------------------------------------------- iCalendar

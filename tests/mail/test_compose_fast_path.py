@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.compose import _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose
+from pbem.mail.compose import _Boundaries, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
                 "Auto-Submitted", "List-Unsubscribe", "Date", "To"]
@@ -21,10 +21,47 @@ body_text = st.lists(st.sampled_from(list("ab Z09.=") + ["\n", "\r", "\r\n", "é
                      max_size=60).map("".join)
 
 
-def reference_compose(*, from_addr, to_addr, subject, message_id, date, text, reply_to=None, in_reply_to=None,
-                      references=(), headers=None) -> bytes:
-    """A text-only mail the way compose() built it through EmailMessage alone."""
+def _reference_multipart(subtype, parts, boundary):
+    m = EmailMessage(policy=SMTP)
+    m["Content-Type"] = f'multipart/{subtype}; boundary="{boundary}"'
+    for p in parts:
+        m.attach(p)
+    return m
+
+
+def _reference_body(text, html, images, attachments, calendar, msg_id):
+    """The MIME body the way compose() built it through EmailMessage alone."""
     plain = _text_part(text, "plain")
+    body = plain
+    leaf_bytes = [plain.as_bytes(policy=SMTP)]
+    html_part, image_parts = None, []
+    if html is not None:
+        html_part = _text_part(html, "html")
+        leaf_bytes.append(html_part.as_bytes(policy=SMTP))
+        for cid, data in sorted(images.items()):
+            cid = cid.strip().strip("<>")
+            image_parts.append(_bytes_part(data, "image/png", disposition="inline", filename=f"{cid}.png", cid=f"<{cid}>"))
+    attach_parts = [_bytes_part(data, mimetype, disposition="attachment", filename=filename) for filename, mimetype, data in attachments]
+    cal_part = None
+    if calendar is not None:
+        cal_part = _text_part(calendar, "calendar", params={"method": "PUBLISH"}, disposition="attachment", filename="event.ics")
+        leaf_bytes.append(cal_part.as_bytes(policy=SMTP))
+    bounds = _Boundaries(msg_id, leaf_bytes)
+    if html_part is not None:
+        html_side = _reference_multipart("related", [html_part, *image_parts], bounds.next()) if image_parts else html_part
+        body = _reference_multipart("alternative", [plain, html_side], bounds.next())
+    if attach_parts or cal_part is not None:
+        body = _reference_multipart("mixed", [body, *attach_parts, *([cal_part] if cal_part is not None else [])], bounds.next())
+    return body
+
+
+def reference_compose(*, from_addr, to_addr, subject, message_id, date, text, reply_to=None, in_reply_to=None,
+                      references=(), headers=None, html=None, images=None, attachments=(), calendar=None) -> bytes:
+    """A mail the way compose() built it through EmailMessage alone."""
+    if html is None and not attachments and calendar is None:
+        body = _text_part(text, "plain")
+    else:
+        body = _reference_body(text, html, dict(images or {}), attachments, calendar, message_id)
     msg = EmailMessage(policy=SMTP)
     msg["From"], msg["To"], msg["Subject"] = from_addr, to_addr, _one_line(subject)
     msg["Date"], msg["Message-ID"] = format_datetime(date), message_id
@@ -37,7 +74,7 @@ def reference_compose(*, from_addr, to_addr, subject, message_id, date, text, re
     for name, value in (headers or {}).items():
         msg[name] = _one_line(value)
     msg["MIME-Version"] = "1.0"
-    return msg.as_bytes(policy=SMTP).rstrip(b"\r\n") + b"\r\n" + plain.as_bytes(policy=SMTP)
+    return msg.as_bytes(policy=SMTP).rstrip(b"\r\n") + b"\r\n" + body.as_bytes(policy=SMTP)
 
 
 @settings(max_examples=600, deadline=None)
@@ -84,3 +121,20 @@ def test_a_whole_text_only_mail_is_what_email_message_gives(subject, text, name,
 def _to_address(name):
     from email.headerregistry import Address
     return Address(display_name=name, username="player", domain="players.example")
+
+
+attachment_name = st.sampled_from(["state.json", "lb1-T3-us.json", "report.txt", "carte à jour.png", "x" * 120 + ".json", 'a"b.json'])
+attachment_type = st.sampled_from(["application/json", "image/png", "text/plain", "text/csv; charset=latin-1", "application/x-thing"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=body_text, html=st.one_of(st.none(), body_text),
+       images=st.dictionaries(st.sampled_from(["map", "<table>", "hand 1", "x" * 90]), st.binary(max_size=300), max_size=2),
+       attachments=st.lists(st.tuples(attachment_name, attachment_type, st.binary(max_size=400)), max_size=3),
+       calendar=st.one_of(st.none(), st.just("BEGIN:VCALENDAR\r\nUID:x\r\nEND:VCALENDAR\r\n")))
+def test_a_whole_report_with_pictures_and_attachments_is_what_email_message_gives(text, html, images, attachments, calendar):
+    kwargs = dict(from_addr="pbem <pbem@pbem.example>", to_addr="player@players.example", subject="[lb1] Report T3",
+                  message_id="<report.lb1.T3.us.0e1f@pbem.example>", date=datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc),
+                  text=text, html=html, images=images, attachments=attachments, calendar=calendar,
+                  headers={"X-PBEM-Kind": "report", "Auto-Submitted": "auto-generated"})
+    assert compose(**kwargs) == reference_compose(**kwargs)
