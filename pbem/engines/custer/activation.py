@@ -15,6 +15,7 @@ from pbem.engines.base import event
 from . import movement
 from .combat import defence_total, attack_total, fight
 from .hexgrid import distance
+from .messages import N_, for_side
 from .retreat import displace_lone_leader
 from .scenario import MarkerInfo
 from .situation import ON_BOARD, WAITING, Context, EXITED
@@ -38,7 +39,7 @@ def start_turn(ctx: Context) -> None:
     state["drawn"] = {side: 0 for side in sc.roles}
     state["draw_count"] = 0
     state["activation"] = 0
-    ctx.emit(event("turn", "Turn %(turn)s begins: the US draw %(us)s marker(s), the Indians %(indians)s; %(cup_size)s markers in the cup.",
+    ctx.emit(event("turn", N_("Turn %(turn)s begins: the US draw %(us)s marker(s), the Indians %(indians)s; %(cup_size)s markers in the cup."),
                    turn=t, us=state["draws"].get("us", 0), indians=state["draws"].get("indians", 0),
                    cup_size=len(state["cup"]), cup=list(state["cup"])))
 
@@ -72,19 +73,27 @@ def draw_next(ctx: Context) -> str | None:
         marker = sc.markers[mid]
         if marker.side not in wanting:
             state["aside"].append(mid)
-            ctx.emit(event("set_aside", "%(marker_name)s is drawn but the %(side)s have used their %(limit)s draw(s): set aside until next turn.",
+            msg = for_side(
+                marker.side,
+                N_("%(marker_name)s is drawn but the US have used their %(limit)s draw(s): set aside until next turn."),
+                N_("%(marker_name)s is drawn but the Indians have used their %(limit)s draw(s): set aside until next turn."),
+                N_("%(marker_name)s is drawn but the %(side)s have used their %(limit)s draw(s): set aside until next turn."))
+            ctx.emit(event("set_aside", msg,
                            marker=mid, marker_name=marker.label, side=marker.side, limit=state["draws"][marker.side],
                            label=label, reason="limit"))
             continue
         if not marker_usable(ctx, marker):
             state["aside"].append(mid)
-            ctx.emit(event("set_aside", "%(marker_name)s is drawn but activates no unit: set aside until next turn.",
+            ctx.emit(event("set_aside", N_("%(marker_name)s is drawn but activates no unit: set aside until next turn."),
                            marker=mid, marker_name=marker.label, side=marker.side, label=label, reason="no_units"))
             continue
         state["drawn"][marker.side] += 1
         state["activation"] += 1
         state["played"].append(mid)
-        ctx.emit(event("draw", "Draw %(n)s: %(marker_name)s (%(side)s activation %(count)s of %(limit)s).",
+        msg = for_side(marker.side, N_("Draw %(n)s: %(marker_name)s (US activation %(count)s of %(limit)s)."),
+                       N_("Draw %(n)s: %(marker_name)s (Indian activation %(count)s of %(limit)s)."),
+                       N_("Draw %(n)s: %(marker_name)s (%(side)s activation %(count)s of %(limit)s)."))
+        ctx.emit(event("draw", msg,
                        marker=mid, marker_name=marker.label, side=marker.side, n=state["draw_count"],
                        count=state["drawn"][marker.side], limit=state["draws"][marker.side], label=label,
                        activation=state["activation"]))
@@ -153,23 +162,27 @@ def select_active(ctx: Context, marker: MarkerInfo, orders: list[dict], label: s
     for uid in _named_units(orders):
         if uid == marker.leader:
             continue
-        why = None
+        why = msg = None  # ``why`` stays in the event's data; ``msg`` is the sentence with it
         if uid not in eligible:
             u = ctx.state["units"][uid]
             info = ctx.scenario.units[uid]
             if u["activated"]:
-                why = "already acted this turn"
+                why, msg = "already acted this turn", N_(
+                    "%(unit_name)s is not activated by %(marker_name)s: already acted this turn.")
             elif info.is_leader:
-                why = "a leader moves only with his own marker"
+                why, msg = "a leader moves only with his own marker", N_(
+                    "%(unit_name)s is not activated by %(marker_name)s: a leader moves only with his own marker.")
             elif u["status"] not in (ON_BOARD, WAITING) or (u["status"] == WAITING and (info.enter_turn or 0) > ctx.turn):
-                why = "not on the board"
+                why, msg = "not on the board", N_("%(unit_name)s is not activated by %(marker_name)s: not on the board.")
             else:
-                why = "more than 5 hexes from the leader"
+                why, msg = "more than 5 hexes from the leader", N_(
+                    "%(unit_name)s is not activated by %(marker_name)s: more than 5 hexes from the leader.")
         elif len(chosen) >= slots:
-            why = "the marker's %d units are already chosen" % slots
+            why, msg = "the marker's %d units are already chosen" % slots, N_(
+                "%(unit_name)s is not activated by %(marker_name)s: the marker's %(slots)s units are already chosen.")
         if why:
-            skip(ctx, label, "%(unit_name)s is not activated by %(marker_name)s: %(why)s.", unit=uid,
-                 unit_name=ctx.scenario.units[uid].name, marker_name=marker.label, why=why)
+            skip(ctx, label, msg, unit=uid, unit_name=ctx.scenario.units[uid].name, marker_name=marker.label,
+                 why=why, slots=slots)
             continue
         chosen.append(uid)
     wants_all = any(ALL in o.get("units", []) and o["op"] != "hold" for o in orders) or any(
@@ -183,6 +196,19 @@ def select_active(ctx: Context, marker: MarkerInfo, orders: list[dict], label: s
     return active + chosen
 
 
+# what a unit cannot do -> the sentence (the verb is part of the message id)
+_NOT_ACTIVE = {
+    "mount": N_("%(unit_name)s cannot mount: it is not active in this activation."),
+    "dismount": N_("%(unit_name)s cannot dismount: it is not active in this activation."),
+    "move": N_("%(unit_name)s cannot move: it is not active in this activation."),
+}
+_NOT_ON_BOARD = {
+    "mount": N_("%(unit_name)s cannot mount: it is no longer on the board."),
+    "dismount": N_("%(unit_name)s cannot dismount: it is no longer on the board."),
+    "move": N_("%(unit_name)s cannot move: it is no longer on the board."),
+}
+
+
 def skip(ctx: Context, label: str, msg: str, **args) -> None:
     ctx.emit(event("skipped", msg, activation=label, **args))
 
@@ -194,7 +220,8 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     side = marker.side
     label = f"T{state['turn']} A{state['activation']}"
     active = select_active(ctx, marker, orders, label)
-    ctx.emit(event("activation", "%(marker_name)s activates %(count)s unit(s): %(names)s.",
+    msg = N_("%(marker_name)s activates %(count)s unit(s): %(names)s.") if active else N_("%(marker_name)s activates no unit.")
+    ctx.emit(event("activation", msg,
                    marker=marker_id, marker_name=marker.label, side=side, units=active,
                    names=", ".join(sc.units[u].name for u in active) or "none", count=len(active), activation=label))
     active_set = set(active)
@@ -215,12 +242,10 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
 
     def usable(uid: str, what: str) -> bool:
         if uid not in active_set:
-            skip(ctx, label, "%(unit_name)s cannot %(what)s: it is not active in this activation.",
-                 unit=uid, unit_name=sc.units[uid].name, what=what)
+            skip(ctx, label, _NOT_ACTIVE[what], unit=uid, unit_name=sc.units[uid].name, what=what)
             return False
         if not sit.on_board(uid):
-            skip(ctx, label, "%(unit_name)s cannot %(what)s: it is no longer on the board.",
-                 unit=uid, unit_name=sc.units[uid].name, what=what)
+            skip(ctx, label, _NOT_ON_BOARD[what], unit=uid, unit_name=sc.units[uid].name, what=what)
             return False
         return True
 
@@ -244,7 +269,7 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
             if not usable(uid, "move"):
                 continue
             if uid in moved:
-                skip(ctx, label, "%(unit_name)s has already moved in this activation.", unit=uid,
+                skip(ctx, label, N_("%(unit_name)s has already moved in this activation."), unit=uid,
                      unit_name=sc.units[uid].name)
                 continue
             moved.add(uid)
@@ -277,11 +302,11 @@ def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
                 continue
             if sit.can_stack([uid], h):
                 sit.place(uid, h)
-                ctx.emit(event("enter", "%(unit_name)s enters the board at %(hex)s (entry hex %(entry)s, no MP cost).",
+                ctx.emit(event("enter", N_("%(unit_name)s enters the board at %(hex)s (entry hex %(entry)s, no MP cost)."),
                                unit=uid, unit_name=info.name, hex=h, entry=entry, activation=label))
                 break
         else:
-            skip(ctx, label, "%(unit_name)s cannot enter: the entry hex %(entry)s and its neighbours are full or held by the enemy.",
+            skip(ctx, label, N_("%(unit_name)s cannot enter: the entry hex %(entry)s and its neighbours are full or held by the enemy."),
                  unit=uid, unit_name=info.name, entry=entry)
 
 
@@ -290,22 +315,25 @@ def _change_mount(ctx: Context, uid: str, dismount: bool, ezoc: set[str], mp_lef
     info = sit.info[uid]
     what = "dismount" if dismount else "mount"
     if not info.can_mount:
-        skip(ctx, label, "%(unit_name)s never mounts or dismounts.", unit=uid, unit_name=info.name)
+        skip(ctx, label, N_("%(unit_name)s never mounts or dismounts."), unit=uid, unit_name=info.name)
         return
     if uid in mp_left:
-        skip(ctx, label, "%(unit_name)s has already changed status this turn.", unit=uid, unit_name=info.name)
+        skip(ctx, label, N_("%(unit_name)s has already changed status this turn."), unit=uid, unit_name=info.name)
         return
     if sit.units[uid]["mounted"] is (not dismount):
-        skip(ctx, label, "%(unit_name)s is already dismounted." if dismount else "%(unit_name)s is already mounted.",
+        skip(ctx, label, N_("%(unit_name)s is already dismounted.") if dismount else N_("%(unit_name)s is already mounted."),
              unit=uid, unit_name=info.name)
         return
     cost = 3 if sit.hex_of(uid) in ezoc else 2
     sit.units[uid]["mounted"] = not dismount
     rate = sit.movement_points(uid)
     mp_left[uid] = max(0, rate - cost)
-    msg = ("%(unit_name)s dismounts in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate."
-           if dismount else
-           "%(unit_name)s mounts in %(hex)s for %(cost)s MP%(zoc_note)s and has %(mp_left)s of its %(rate)s MP left at the new rate.")
+    msg = {
+        (True, False): N_("%(unit_name)s dismounts in %(hex)s for %(cost)s MP and has %(mp_left)s of its %(rate)s MP left at the new rate."),
+        (True, True): N_("%(unit_name)s dismounts in %(hex)s for %(cost)s MP (in enemy ZOC) and has %(mp_left)s of its %(rate)s MP left at the new rate."),
+        (False, False): N_("%(unit_name)s mounts in %(hex)s for %(cost)s MP and has %(mp_left)s of its %(rate)s MP left at the new rate."),
+        (False, True): N_("%(unit_name)s mounts in %(hex)s for %(cost)s MP (in enemy ZOC) and has %(mp_left)s of its %(rate)s MP left at the new rate."),
+    }[(dismount, cost == 3)]
     ctx.emit(event(what, msg,
                    unit=uid, unit_name=info.name, hex=sit.hex_of(uid), cost=cost, rate=rate, mp_left=mp_left[uid],
                    in_enemy_zoc=cost == 3, zoc_note=" (in enemy ZOC)" if cost == 3 else "", activation=label))
@@ -321,7 +349,7 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
     if order["op"] == "exit":
         exit_hexes = sit.board.exits.get(info.type, frozenset())
         if not exit_hexes:
-            skip(ctx, label, "%(unit_name)s may not leave the board in this scenario.", unit=uid, unit_name=info.name)
+            skip(ctx, label, N_("%(unit_name)s may not leave the board in this scenario."), unit=uid, unit_name=info.name)
             return
         key = ("exit", start, info.type)
         if key not in routes:
@@ -329,7 +357,7 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
                            if start not in exit_hexes else ([start], []))
         found = routes[key]
         if found is None:
-            skip(ctx, label, "%(unit_name)s finds no way to an exit.", unit=uid, unit_name=info.name)
+            skip(ctx, label, N_("%(unit_name)s finds no way to an exit."), unit=uid, unit_name=info.name)
             return
         path, costs = found
     elif order["op"] == "via":
@@ -341,7 +369,7 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
             routes[key] = movement.route_to(sit, uid, target, ezoc)
         found = routes[key]
         if found is None:
-            skip(ctx, label, "%(unit_name)s finds no way toward %(to_hex)s.", unit=uid, unit_name=info.name, to_hex=target)
+            skip(ctx, label, N_("%(unit_name)s finds no way toward %(to_hex)s."), unit=uid, unit_name=info.name, to_hex=target)
             return
         path, costs = found
     path, costs = movement.walk(sit, uid, path, costs, mp)
@@ -354,7 +382,9 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
         steps = [dict(movement.cost_breakdown(sit, a, b, ezoc), hex=b, mp=c)
                  for a, b, c in zip(path, path[1:], costs)]
         short = wanted is not None and end != wanted and order["op"] != "exit"
-        ctx.emit(event("move", "%(unit_name)s moves %(path_text)s, spending %(mp_spent)s of %(mp)s MP%(short_note)s.",
+        msg = (N_("%(unit_name)s moves %(path_text)s, spending %(mp_spent)s of %(mp)s MP (stops short of %(wanted)s).") if short
+               else N_("%(unit_name)s moves %(path_text)s, spending %(mp_spent)s of %(mp)s MP."))
+        ctx.emit(event("move", msg,
                        unit=uid, unit_name=info.name, path=path, costs=costs, steps=steps,
                        path_text=" > ".join(path), mp_spent=spent, mp=mp, wanted=wanted,
                        short_note=(" (stops short of %s)" % wanted) if short else "", activation=label))
@@ -362,36 +392,37 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
         for leader in overrun:
             displace_lone_leader(ctx, leader, uid, label)
     elif wanted and start != wanted and order["op"] != "exit":
-        skip(ctx, label, "%(unit_name)s cannot move toward %(to_hex)s this activation (no MP or no legal hex).",
+        skip(ctx, label, N_("%(unit_name)s cannot move toward %(to_hex)s this activation (no MP or no legal hex)."),
              unit=uid, unit_name=info.name, to_hex=wanted)
     if order["op"] == "exit":
         if end in exit_hexes and mp - spent >= 1:
             sit.remove(uid, EXITED)
-            ctx.emit(event("exit", "%(unit_name)s leaves the board from %(hex)s (1 MP).", unit=uid,
+            ctx.emit(event("exit", N_("%(unit_name)s leaves the board from %(hex)s (1 MP)."), unit=uid,
                            unit_name=info.name, hex=end, activation=label))
             score_exit(ctx, uid)
         else:
-            skip(ctx, label, "%(unit_name)s does not reach an exit with 1 MP to spare this activation.",
+            skip(ctx, label, N_("%(unit_name)s does not reach an exit with 1 MP to spare this activation."),
                  unit=uid, unit_name=info.name)
 
 
 def _can_attack(ctx: Context, uid: str, target: str, active: set[str], label: str, report: bool = True) -> bool:
     sit = ctx.sit
     info = sit.info[uid]
-    why = None
+    why = msg = None  # ``why`` stays in the event's data; ``msg`` is the sentence with it
     if uid not in active:
-        why = "it is not active in this activation"
+        why, msg = "it is not active in this activation", N_(
+            "%(unit_name)s does not attack %(hex)s: it is not active in this activation.")
     elif not sit.on_board(uid):
-        why = "it is no longer on the board"
+        why, msg = "it is no longer on the board", N_("%(unit_name)s does not attack %(hex)s: it is no longer on the board.")
     elif info.type == "village":
-        why = "villages only defend"
+        why, msg = "villages only defend", N_("%(unit_name)s does not attack %(hex)s: villages only defend.")
     elif sit.units[uid]["attacked"]:
-        why = "it has already attacked this turn"
+        why, msg = "it has already attacked this turn", N_(
+            "%(unit_name)s does not attack %(hex)s: it has already attacked this turn.")
     elif distance(sit.hex_of(uid), target) != 1:
-        why = "it is not adjacent to %s" % target
+        why, msg = "it is not adjacent to %s" % target, N_("%(unit_name)s does not attack %(hex)s: it is not adjacent to %(hex)s.")
     if why and report:
-        skip(ctx, label, "%(unit_name)s does not attack %(hex)s: %(why)s.", unit=uid, unit_name=info.name,
-             hex=target, why=why)
+        skip(ctx, label, msg, unit=uid, unit_name=info.name, hex=target, why=why)
     return why is None
 
 
@@ -401,17 +432,17 @@ def _attack(ctx: Context, target: str, units: list[str], active: set[str], defen
     side = sit.info[units[0]].side if units else None
     occupants = sit.units_at(target)
     if not occupants or sit.info[occupants[0]].side == side:
-        skip(ctx, label, "The attack on %(hex)s is skipped: no enemy unit is there any more.", hex=target)
+        skip(ctx, label, N_("The attack on %(hex)s is skipped: no enemy unit is there any more."), hex=target)
         return
     if any(u in defended for u in occupants):
         # "Defending units can only be attacked once in an activation", wherever they retreated to
-        skip(ctx, label, "The attack on %(hex)s is skipped: its units were already attacked in this activation.", hex=target)
+        skip(ctx, label, N_("The attack on %(hex)s is skipped: its units were already attacked in this activation."), hex=target)
         return
     attackers = [u for u in units if _can_attack(ctx, u, target, active, label)]
     troops = [u for u in attackers if not sit.info[u].is_leader]
     for u in [u for u in attackers if sit.info[u].is_leader]:
         if not any(sit.hex_of(t) == sit.hex_of(u) for t in troops):
-            skip(ctx, label, "%(unit_name)s cannot attack alone: a leader fights only stacked with attacking units.",
+            skip(ctx, label, N_("%(unit_name)s cannot attack alone: a leader fights only stacked with attacking units."),
                  unit=u, unit_name=sit.info[u].name)
             attackers.remove(u)
     # a leader stacked with attacking troops joins them if he is active and has not attacked
@@ -420,7 +451,7 @@ def _attack(ctx: Context, target: str, units: list[str], active: set[str], defen
             if sit.info[x].is_leader and x in active and x not in attackers and not sit.units[x]["attacked"]:
                 attackers.append(x)
     if not troops:
-        skip(ctx, label, "The attack on %(hex)s is skipped: none of the named units can attack it.", hex=target)
+        skip(ctx, label, N_("The attack on %(hex)s is skipped: none of the named units can attack it."), hex=target)
         return
     defended.update(occupants)
     if advance is None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pbem.engines.base import event
 
 from .losses import take_losses
+from .messages import N_
 from .retreat import retreat_group
 from .scenario import HEXSIDE_DEFENCE_BONUS
 from .situation import Context, Situation
@@ -88,6 +89,23 @@ def defence_total(sit: Situation, target: str, attacker_hexes: list[str]) -> tup
     return total, items, {"hexside_bonus": side_bonus, "hexside_kinds": side_kinds, "terrain": terrain}
 
 
+# (capped, the attacker wins) -> the sentence
+_COMBAT = {
+    (False, True): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+                      "differential %(raw)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+                      "(defender) give %(margin)+d: the attacker wins, the loser takes %(losses)s loss(es) and retreats."),
+    (False, False): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+                       "differential %(raw)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+                       "(defender) give %(margin)+d: the defender wins, the loser takes %(losses)s loss(es) and retreats."),
+    (True, True): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+                     "differential %(raw)+d capped to %(capped)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+                     "(defender) give %(margin)+d: the attacker wins, the loser takes %(losses)s loss(es) and retreats."),
+    (True, False): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+                      "differential %(raw)+d capped to %(capped)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+                      "(defender) give %(margin)+d: the defender wins, the loser takes %(losses)s loss(es) and retreats."),
+}
+
+
 def fight(ctx: Context, target: str, attackers: list[str], advance: bool, label: str) -> dict:
     """One combat against every unit in ``target``; returns its summary for the view."""
     sit = ctx.sit
@@ -107,10 +125,7 @@ def fight(ctx: Context, target: str, attackers: list[str], advance: bool, label:
     for uid in attackers:
         sit.units[uid]["attacked"] = True
     ctx.emit(event(
-        "combat",
-        "Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
-        "differential %(raw)+d%(cap_note)s; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
-        "(defender) give %(margin)+d: %(winner_text)s wins, the loser takes %(losses)s loss(es) and retreats.",
+        "combat", _COMBAT[(capped != raw, attacker_wins)],
         hex=target, attackers=a_items, defenders=d_items, attack_total=a_total, defence_total=d_total,
         terrain=terrain["terrain"], hexside_bonus=terrain["hexside_bonus"], hexside_kinds=terrain["hexside_kinds"],
         raw=raw, capped=capped, cap_note=(" capped to %+d" % capped) if capped != raw else "",
@@ -156,6 +171,6 @@ def advance_into(ctx: Context, attackers: list[str], target: str, label: str) ->
             origin = sit.hex_of(uid)
             sit.place(uid, target)
             moved.append(uid)
-            ctx.emit(event("advance", "%(unit_name)s advances from %(from_hex)s into %(to_hex)s.",
+            ctx.emit(event("advance", N_("%(unit_name)s advances from %(from_hex)s into %(to_hex)s."),
                            unit=uid, unit_name=sit.info[uid].name, from_hex=origin, to_hex=target, combat=label))
     return moved

@@ -16,13 +16,15 @@ from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, event
 
 from . import activation, bot, orders as order_text, scenario as scenarios
+from .messages import N_
 from .situation import Context, initial_units
-from .victory import check_sudden_death, finish_on_turn_limit, recount
+from .victory import check_sudden_death, finish_on_turn_limit, over_message, recount
 
 
 class CusterEngine(Engine):
     name = "custer"
     title = "Custer's Last Stand"
+    languages = ("en", "fr")
     reveals_orders = True
 
     # --- scenarios and setup ---------------------------------------------------
@@ -68,8 +70,9 @@ class CusterEngine(Engine):
     def default_orders(self, state: dict, role: str) -> dict:
         return {"markers": {}, "standing": None}
 
-    def order_template(self, state: dict, role: str) -> str:
-        return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
+    def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
+        """The orders that hold everything, with comments in ``lang`` (English without it)."""
+        return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id, lang=lang)
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
         return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
@@ -108,7 +111,7 @@ class CusterEngine(Engine):
 
     def _end_turn(self, ctx: Context) -> None:
         state = ctx.state
-        ctx.emit(event("end_turn", "Turn %(turn)s ends; markers left in the cup: %(left)s; set aside: %(aside)s.",
+        ctx.emit(event("end_turn", N_("Turn %(turn)s ends; markers left in the cup: %(left)s; set aside: %(aside)s."),
                        turn=state["turn"], left=len(state["cup"]), aside=len(state["aside"])))
         if state["turn"] >= ctx.scenario.turns:
             finish_on_turn_limit(ctx)
@@ -169,8 +172,8 @@ class CusterEngine(Engine):
         if not state.get("over"):
             return None
         r = state["result"]
-        return {"winner": r["winner"], "summary": "The game is over (" + r["why"] + "): %(winner_text)s.",
-                "args": dict(r["why_args"], winner_text=(f"{r['winner']} win" if r["winner"] else "a draw"),
+        return {"winner": r["winner"], "summary": over_message(r["why"], r["winner"]),
+                "args": dict(r["why_args"], winner=r["winner"], winner_text=(f"{r['winner']} win" if r["winner"] else "a draw"),
                              us=r["vp"].get("us", 0), indians=r["vp"].get("indians", 0)),
                 "scores": dict(r["vp"])}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
+from .messages import N_
 from .situation import ELIMINATED, Context
 from .victory import points_for_elimination, score_elimination
 
@@ -58,23 +59,23 @@ def apply_loss(ctx: Context, uid: str, label: str) -> str:
     if info.type == "us_leader":
         unit["reduced"] = True
         result = "leader_hit"
-        msg = "%(unit_name)s is hit in %(hex)s: flipped, he adds no CF any more (counts as eliminated for VP)."
+        msg = N_("%(unit_name)s is hit in %(hex)s: flipped, he adds no CF any more (counts as eliminated for VP).")
     elif info.type == "tribe_leader":
         sit.remove(uid, ELIMINATED)
         result = "leader_hit"
-        msg = "%(unit_name)s is hit in %(hex)s and removed."
+        msg = N_("%(unit_name)s is hit in %(hex)s and removed.")
     elif info.type == "village":
         sit.remove(uid, ELIMINATED)
         result = "captured"
-        msg = "%(unit_name)s in %(hex)s is captured."
+        msg = N_("%(unit_name)s in %(hex)s is captured.")
     elif not unit["reduced"]:
         unit["reduced"] = True
         result = "flipped"
-        msg = "%(unit_name)s in %(hex)s takes a loss and is flipped to its reduced side (%(cf)s CF)."
+        msg = N_("%(unit_name)s in %(hex)s takes a loss and is flipped to its reduced side (%(cf)s CF).")
     else:
         sit.remove(uid, ELIMINATED)
         result = "eliminated"
-        msg = "%(unit_name)s in %(hex)s takes a second loss and is eliminated."
+        msg = N_("%(unit_name)s in %(hex)s takes a second loss and is eliminated.")
     ctx.emit(event("loss", msg, unit=uid, unit_name=info.name, hex=where, result=result,
                    cf=sit.cf(uid), combat=label))
     if result != "flipped":

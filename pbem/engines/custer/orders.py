@@ -21,6 +21,7 @@ from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError, ParseResul
 
 from .activation import ALL
 from .hexgrid import distance
+from .messages import N_
 from .scenario import Scenario
 from .situation import ON_BOARD, WAITING
 
@@ -111,20 +112,20 @@ def _resolve_marker(scenario: Scenario, role: str, text: str) -> list[str]:
     found = index.get("label:" + key) or index.get(key, [])
     if not found:
         close = closest(text, [m.label for m in scenario.markers.values() if m.side == role])
-        raise _LineError("no activation marker '%(name)s'", SYNTAX,
-                         "did you mean '%(suggestion)s'?" if close else None,
+        raise _LineError(N_("no activation marker '%(name)s'"), SYNTAX,
+                         N_("did you mean '%(suggestion)s'?") if close else None,
                          name=text, suggestion=close or "")
     mine = [m for m in found if scenario.markers[m].side == role]
     if not mine:
-        raise _LineError("the marker %(name)s belongs to the other side", ILLEGAL, name=text)
+        raise _LineError(N_("the marker %(name)s belongs to the other side"), ILLEGAL, name=text)
     return mine
 
 
 def _parse_hex(scenario: Scenario, text: str) -> str:
     if not _HEX.match(text):
-        raise _LineError("%(hex)s is not a hex number (four digits, column then row, e.g. 1412)", SYNTAX, hex=text)
+        raise _LineError(N_("%(hex)s is not a hex number (four digits, column then row, e.g. 1412)"), SYNTAX, hex=text)
     if not scenario.board.contains(text):
-        raise _LineError("hex %(hex)s is not on the map (%(columns)s columns, %(rows)s rows)", ILLEGAL,
+        raise _LineError(N_("hex %(hex)s is not on the map (%(columns)s columns, %(rows)s rows)"), ILLEGAL,
                          hex=text, columns=scenario.board.columns, rows=scenario.board.rows)
     return text
 
@@ -134,7 +135,7 @@ def _parse_units(scenario: Scenario, state: dict, role: str, marker_ids: list[st
     out: list[str] = []
     parts = [p for p in _SPLIT.split(text.strip()) if p]
     if not parts:
-        raise _LineError("no unit named", SYNTAX)
+        raise _LineError(N_("no unit named"), SYNTAX)
     for part in parts:
         if normalise(part) == "all":
             out.append(ALL)
@@ -142,27 +143,28 @@ def _parse_units(scenario: Scenario, state: dict, role: str, marker_ids: list[st
         found = names.lookup(part)
         if not found:
             suggestion = names.suggest(part, role)
-            raise _LineError("no unit '%(name)s'", SYNTAX, "did you mean '%(suggestion)s'?" if suggestion else None,
+            raise _LineError(N_("no unit '%(name)s'"), SYNTAX, N_("did you mean '%(suggestion)s'?") if suggestion else None,
                              name=part, suggestion=suggestion or "")
         if len(found) > 1:
-            raise _LineError("%(name)s could be any of %(ids)s", AMBIGUOUS, "write its id, e.g. %(suggestion)s",
+            raise _LineError(N_("%(name)s could be any of %(ids)s"), AMBIGUOUS, N_("write its id, e.g. %(suggestion)s"),
                              name=part, ids=", ".join(found), suggestion=found[0])
         uid = found[0]
         info = scenario.units[uid]
         if info.side != role:
-            raise _LineError("%(name)s is not one of your units", ILLEGAL, name=info.name)
+            raise _LineError(N_("%(name)s is not one of your units"), ILLEGAL, name=info.name)
         status = state["units"][uid]["status"]
         if status not in (ON_BOARD, WAITING):
-            raise _LineError("%(name)s is no longer in the game (%(status)s)", ILLEGAL, name=info.name, status=status)
+            raise _LineError(N_("%(name)s is no longer in the game (exited)") if status == "exited"
+                             else N_("%(name)s is no longer in the game (eliminated)"), ILLEGAL, name=info.name, status=status)
         for mid in marker_ids or []:
             marker = scenario.markers[mid]
             if marker.tribe and info.tribe != marker.tribe:
                 owner = next((m.label for m in scenario.markers.values() if m.tribe and m.tribe == info.tribe), None)
-                raise _LineError("%(name)s is not activated by the %(marker)s marker", ILLEGAL,
-                                 "write it under ON %(suggestion)s:" if owner else None,
+                raise _LineError(N_("%(name)s is not activated by the %(marker)s marker"), ILLEGAL,
+                                 N_("write it under ON %(suggestion)s:") if owner else None,
                                  name=info.name, marker=marker.label, suggestion=owner or "")
             if marker.leader and info.is_leader and uid != marker.leader:
-                raise _LineError("%(name)s is a leader: only his own marker activates him", ILLEGAL, name=info.name)
+                raise _LineError(N_("%(name)s is a leader: only his own marker activates him"), ILLEGAL, name=info.name)
         if uid not in out:
             out.append(uid)
     return out
@@ -177,7 +179,7 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
             return ("standing", "losses", [])
         units = _parse_units(scenario, state, role, None, arg)
         if ALL in units:
-            raise _LineError("LOSSES names units, not ALL", SYNTAX)
+            raise _LineError(N_("LOSSES names units, not ALL"), SYNTAX)
         return ("standing", "losses", units)
     m = _RETREAT.match(line)
     if m:
@@ -186,11 +188,11 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
     if m:
         return ("standing", "advance", m.group(1).upper() in ("YES", "Y", "ON"))
     if re.match(r"^(LOSSES|RETREAT|ADVANCE)\b", line, re.I):
-        raise _LineError("cannot read this standing order", SYNTAX,
-                         "write LOSSES <units> FIRST, RETREAT TOWARD <hex> or ADVANCE YES|NO")
+        raise _LineError(N_("cannot read this standing order"), SYNTAX,
+                         N_("write LOSSES <units> FIRST, RETREAT TOWARD <hex> or ADVANCE YES|NO"))
     if block is None:
-        raise _LineError("this order comes before any ON <marker>: line", SYNTAX,
-                         "start the block with ON %(suggestion)s:",
+        raise _LineError(N_("this order comes before any ON <marker>: line"), SYNTAX,
+                         N_("start the block with ON %(suggestion)s:"),
                          suggestion=next(iter(_role_marker_labels(scenario, role)), "<marker>"))
     if _ALL_ATTACK.match(line):
         return ("order", {"op": "all_attack"})
@@ -203,48 +205,48 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
         return ("order", {"op": "attack", "hex": target, "units": units, "advance": advance})
     m = _VERB.search(line)
     if not m:
-        raise _LineError("cannot read this order", SYNTAX,
-                         "write e.g. %(suggestion)s", suggestion="Co. C MOVE TO 1412, ATTACK 1513 WITH Co. C, HOLD")
+        raise _LineError(N_("cannot read this order"), SYNTAX,
+                         N_("write e.g. %(suggestion)s"), suggestion="Co. C MOVE TO 1412, ATTACK 1513 WITH Co. C, HOLD")
     verb = m.group(1).upper()
     before = line[: m.start(1)].strip()
     after = line[m.end(1):].strip()
     if verb == "MOVE":
         if not before:
-            raise _LineError("MOVE needs the units first, e.g. %(suggestion)s", SYNTAX, suggestion="Co. C MOVE TO 1412")
+            raise _LineError(N_("MOVE needs the units first, e.g. %(suggestion)s"), SYNTAX, suggestion="Co. C MOVE TO 1412")
         units = _parse_units(scenario, state, role, block, before)
         words = after.split()
         if words and words[0].upper() == "VIA":
             hexes = [h for h in re.split(r"[\s,]+", after[3:].strip()) if h]
             if not hexes:
-                raise _LineError("MOVE VIA needs hexes", SYNTAX)
+                raise _LineError(N_("MOVE VIA needs hexes"), SYNTAX)
             return ("order", {"op": "via", "units": units, "path": [_parse_hex(scenario, h) for h in hexes]})
         if words and words[0].upper() == "TO":
             words = words[1:]
         if len(words) == 1 and words[0].upper() == "EXIT":
             return ("order", _exit_op(scenario, units))
         if len(words) != 1:
-            raise _LineError("MOVE needs TO <hex> or VIA <hex> <hex> ...", SYNTAX)
+            raise _LineError(N_("MOVE needs TO <hex> or VIA <hex> <hex> ..."), SYNTAX)
         return ("order", {"op": "move", "units": units, "to": _parse_hex(scenario, words[0])})
     if before and after:
-        raise _LineError("cannot read this order", SYNTAX)
+        raise _LineError(N_("cannot read this order"), SYNTAX)
     unit_text = before or after
     if verb == "HOLD":
         return ("order", {"op": "hold", "units": _parse_units(scenario, state, role, block, unit_text) if unit_text else []})
     if not unit_text:
-        raise _LineError("%(verb)s needs units", SYNTAX, verb=verb)
+        raise _LineError(N_("%(verb)s needs units"), SYNTAX, verb=verb)
     units = _parse_units(scenario, state, role, block, unit_text)
     if verb == "EXIT":
         return ("order", _exit_op(scenario, units))
     for uid in units:
         if uid != ALL and not scenario.units[uid].can_mount:
-            raise _LineError("%(name)s never mounts or dismounts", ILLEGAL, name=scenario.units[uid].name)
+            raise _LineError(N_("%(name)s never mounts or dismounts"), ILLEGAL, name=scenario.units[uid].name)
     return ("order", {"op": verb.lower(), "units": units})
 
 
 def _exit_op(scenario: Scenario, units: list[str]) -> dict:
     for uid in units:
         if uid != ALL and scenario.units[uid].type not in scenario.board.exits:
-            raise _LineError("%(name)s may not leave the board in this scenario", ILLEGAL,
+            raise _LineError(N_("%(name)s may not leave the board in this scenario"), ILLEGAL,
                              name=scenario.units[uid].name)
     return {"op": "exit", "units": units}
 
@@ -343,27 +345,48 @@ def canonical_text(scenario: Scenario, orders: dict) -> str:
     return "\n".join(out) + ("\n" if out else "")
 
 
-def _unit_line(scenario: Scenario, state: dict, uid: str) -> str:
+# unit types as the order template's comments name them
+TYPE_NAMES = {
+    "cavalry": N_("cavalry"), "scouts": N_("scouts"), "infantry": N_("infantry"), "miners": N_("miners"),
+    "pack_train": N_("pack train"), "us_leader": N_("US leader"), "tribe_leader": N_("tribe leader"),
+    "warriors": N_("warriors"), "village": N_("village"),
+}
+
+
+def _unit_line(scenario: Scenario, state: dict, uid: str, _) -> str:
     info = scenario.units[uid]
     u = state["units"][uid]
     cf = info.cf[1] if u["reduced"] else info.cf[0]
-    bits = [info.type.replace("_", " "), f"{cf} CF"]
+    bits = [_(TYPE_NAMES[info.type]) if info.type in TYPE_NAMES else info.type.replace("_", " "),
+            _("%(cf)s CF") % {"cf": cf}]
     if u["reduced"]:
-        bits.append("reduced")
+        bits.append(_("reduced"))
     if u["mounted"] is not None:
-        bits.append("mounted" if u["mounted"] else "dismounted")
-    where = f"at {u['hex']}" if u["status"] == ON_BOARD else f"enters at {info.enter_hex} from turn {info.enter_turn}"
+        bits.append(_("mounted") if u["mounted"] else _("dismounted"))
+    where = (_("at %(hex)s") % {"hex": u["hex"]} if u["status"] == ON_BOARD
+             else _("enters at %(hex)s from turn %(turn)s") % {"hex": info.enter_hex, "turn": info.enter_turn})
     return f"  #   {unit_names(scenario).display[uid]} ({', '.join(bits)}) {where}"
 
 
-def template(scenario: Scenario, state: dict, role: str, phase_id: str) -> str:
-    """Every marker the role may draw, its units as comments, each holding; then the standing orders."""
+def _english(msgid: str) -> str:
+    return msgid
+
+
+def template(scenario: Scenario, state: dict, role: str, phase_id: str, lang: str | None = None) -> str:
+    """Every marker the role may draw, its units as comments, each holding; then the standing orders.
+    The comments are in ``lang`` (English without it); the orders are the same in every language."""
+    if lang and lang != "en":
+        from pbem.i18n import gettext_for  # only the comments are translated; loaded when wanted
+        _ = gettext_for(lang)
+    else:
+        _ = _english
     t = state["turn"]
-    lines = [f"# {scenario.title}, turn {t} of {scenario.turns} (phase {phase_id}): "
-             f"you draw {scenario.draws_for(role, t)} marker(s) this turn.",
-             "# Each ON block is carried out if that marker is drawn; HOLD keeps its units in place.",
-             "# Orders: <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex> | <units> DISMOUNT | <units> MOUNT",
-             "#         <units> EXIT | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD"]
+    lines = ["# " + _("%(title)s, turn %(turn)s of %(turns)s (phase %(phase)s): you draw %(n)s marker(s) this turn.")
+             % {"title": scenario.title, "turn": t, "turns": scenario.turns, "phase": phase_id,
+                "n": scenario.draws_for(role, t)},
+             "# " + _("Each ON block is carried out if that marker is drawn; HOLD keeps its units in place."),
+             "# " + _("Orders: <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex> | <units> DISMOUNT | <units> MOUNT"),
+             "#         " + _("<units> EXIT | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD")]
     units = state["units"]
     for mid in markers_for(scenario, state, role):
         marker = scenario.markers[mid]
@@ -371,19 +394,21 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str) -> str:
         if marker.tribe:
             members = [u for u, info in scenario.units.items() if info.tribe == marker.tribe and info.side == role
                        and units[u]["status"] in (ON_BOARD, WAITING)]
-            lines.append(f"  # activates every {marker.name} unit:")
+            lines.append("  # " + _("activates every %(name)s unit:") % {"name": marker.name})
         else:
             leader = scenario.units[marker.leader]
             where = units[marker.leader]["hex"] or leader.enter_hex
-            lines.append(f"  # activates {leader.name} and up to {marker.units} unit(s) within 5 hexes of him:")
+            lines.append("  # " + _("activates %(leader)s and up to %(n)s unit(s) within 5 hexes of him:")
+                         % {"leader": leader.name, "n": marker.units})
             members = [marker.leader] + [
                 u for u, info in scenario.units.items()
                 if info.side == role and not info.is_leader and units[u]["status"] in (ON_BOARD, WAITING)
                 and where and distance(units[u]["hex"] or info.enter_hex, where) <= 5]
-        lines += [_unit_line(scenario, state, u) for u in members]
+        lines += [_unit_line(scenario, state, u, _) for u in members]
         lines.append("  HOLD")
     standing = dict(DEFAULT_STANDING)
     standing.update(state.get("standing", {}).get(role) or {})
     lines.append("STANDING:")
     lines += [f"  {line}" for line in standing_lines(scenario, standing)]
     return "\n".join(lines) + "\n"
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pbem.engines.base import event
 
 from .hexgrid import distance
+from .messages import N_
 from .situation import Context
 
 
@@ -83,13 +84,14 @@ def retreat_group(ctx: Context, group: list[str], from_hex: str, attacked_hex: s
     enemy_zoc_hexes = {h for z, h in options if z}
     for uid in group:
         if uid in moves:
-            ctx.emit(event("retreat", "%(unit_name)s retreats from %(from_hex)s to %(to_hex)s%(zoc_note)s.",
+            ctx.emit(event("retreat", N_("%(unit_name)s retreats from %(from_hex)s to %(to_hex)s (into enemy ZOC: no other hex was open).")
+                           if moves[uid] in enemy_zoc_hexes else N_("%(unit_name)s retreats from %(from_hex)s to %(to_hex)s."),
                            unit=uid, unit_name=sit.info[uid].name, from_hex=from_hex, to_hex=moves[uid],
                            into_enemy_zoc=moves[uid] in enemy_zoc_hexes,
                            zoc_note=" (into enemy ZOC: no other hex was open)" if moves[uid] in enemy_zoc_hexes else "",
                            combat=label))
         else:
-            ctx.emit(event("retreat_blocked", "%(unit_name)s cannot retreat from %(from_hex)s: it takes one extra loss and stays.",
+            ctx.emit(event("retreat_blocked", N_("%(unit_name)s cannot retreat from %(from_hex)s: it takes one extra loss and stays."),
                            unit=uid, unit_name=sit.info[uid].name, from_hex=from_hex, combat=label))
     return stuck
 
@@ -102,7 +104,7 @@ def displace_lone_leader(ctx: Context, leader: str, by_unit: str, label: str) ->
 
     sit = ctx.sit
     where = sit.hex_of(leader)
-    ctx.emit(event("leader_overrun", "%(unit_name)s, alone in %(hex)s, is overrun by %(by_name)s.",
+    ctx.emit(event("leader_overrun", N_("%(unit_name)s, alone in %(hex)s, is overrun by %(by_name)s."),
                    unit=leader, unit_name=sit.info[leader].name, hex=where, by=by_unit,
                    by_name=sit.info[by_unit].name))
     stuck = retreat_group(ctx, [leader], where, where, label)
@@ -119,6 +121,6 @@ def displace_lone_leader(ctx: Context, leader: str, by_unit: str, label: str) ->
                 continue
             if sit.can_stack([leader], h):
                 sit.place(leader, h)
-                ctx.emit(event("leader_relocated", "%(unit_name)s rejoins the fight at %(to_hex)s.",
+                ctx.emit(event("leader_relocated", N_("%(unit_name)s rejoins the fight at %(to_hex)s."),
                                unit=leader, unit_name=sit.info[leader].name, from_hex=where, to_hex=h))
                 return

@@ -12,8 +12,11 @@ from dataclasses import dataclass, field
 from pbem.resources import load_json
 
 from .hexgrid import axial, hex_id, neighbours, on_board, parse_hex
+from .messages import N_
 
 SCENARIO_NAMES = ("little_bighorn", "rosebud")
+# The shipped maps' titles (data/custer/maps), which the reports show in the reader's language.
+MAP_TITLES = (N_("The Little Big Horn, 25 June 1876"), N_("The Rosebud, 17 June 1876"))
 
 MOVEMENT_POINTS = {
     "cavalry": 5, "scouts": 6, "infantry": 4, "miners": 4, "pack_train": 4,

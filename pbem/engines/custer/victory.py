@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
+from .messages import N_, for_side
 from .scenario import Scenario
 from .situation import ELIMINATED, EXITED, Context
 
@@ -42,13 +43,28 @@ def recount(scenario: Scenario, state: dict) -> dict[str, int]:
     return vp
 
 
+# why points are scored -> the sentence for the side that scores them
+_SCORE = {
+    "eliminated": lambda side: for_side(
+        side,
+        N_("The US score %(points)s VP (eliminated: %(unit_name)s); VP now %(us)s US, %(indians)s Indians."),
+        N_("The Indians score %(points)s VP (eliminated: %(unit_name)s); VP now %(us)s US, %(indians)s Indians."),
+        N_("%(side)s score %(points)s VP (eliminated: %(unit_name)s); VP now %(us)s US, %(indians)s Indians.")),
+    "exited": lambda side: for_side(
+        side,
+        N_("The US score %(points)s VP (exited: %(unit_name)s); VP now %(us)s US, %(indians)s Indians."),
+        N_("The Indians score %(points)s VP (exited: %(unit_name)s); VP now %(us)s US, %(indians)s Indians."),
+        N_("%(side)s score %(points)s VP (exited: %(unit_name)s); VP now %(us)s US, %(indians)s Indians.")),
+}
+
+
 def award(ctx: Context, side: str, points: int, reason: str, unit_id: str) -> None:
     if not points:
         return
     vp = ctx.state["vp"]
     vp[side] += points
     info = ctx.scenario.units[unit_id]
-    ctx.emit(event("vp", "%(side)s score %(points)s VP (%(reason)s: %(unit_name)s); VP now %(us)s US, %(indians)s Indians.",
+    ctx.emit(event("vp", _SCORE[reason](side),
                    side=side, points=points, reason=reason, unit=unit_id, unit_name=info.name,
                    us=vp.get("us", 0), indians=vp.get("indians", 0)))
 
@@ -84,7 +100,7 @@ def check_sudden_death(ctx: Context) -> bool:
     for rule in ctx.scenario.victory.get("sudden_death", []) or []:
         if _condition_met(ctx.scenario, ctx.state, rule.get("if", ""), rule):
             winner = rule.get("side")
-            finish(ctx, winner, "sudden death: %(condition)s", condition=rule.get("if", ""))
+            finish(ctx, winner, SUDDEN_DEATH, condition=rule.get("if", ""))
             return True
     return False
 
@@ -99,15 +115,50 @@ def final_winner(scenario: Scenario, vp: dict[str, int]) -> str | None:
     return scenario.victory.get("tie")
 
 
+TURN_LIMIT = "turn limit reached after turn %(turn)s"
+SUDDEN_DEATH = "sudden death: %(condition)s"
+# why the game ended (the result's ``why``) -> winner -> the sentence
+_OVER = {
+    TURN_LIMIT: {
+        "us": N_("The game is over (turn limit reached after turn %(turn)s): the US win with %(us)s VP "
+                 "for the US and %(indians)s for the Indians."),
+        "indians": N_("The game is over (turn limit reached after turn %(turn)s): the Indians win with %(us)s VP "
+                      "for the US and %(indians)s for the Indians."),
+        "other": N_("The game is over (turn limit reached after turn %(turn)s): %(winner)s win with %(us)s VP "
+                    "for the US and %(indians)s for the Indians."),
+        None: N_("The game is over (turn limit reached after turn %(turn)s): a draw with %(us)s VP "
+                 "for the US and %(indians)s for the Indians."),
+    },
+    SUDDEN_DEATH: {
+        "us": N_("The game is over (sudden death: %(condition)s): the US win with %(us)s VP "
+                 "for the US and %(indians)s for the Indians."),
+        "indians": N_("The game is over (sudden death: %(condition)s): the Indians win with %(us)s VP "
+                      "for the US and %(indians)s for the Indians."),
+        "other": N_("The game is over (sudden death: %(condition)s): %(winner)s win with %(us)s VP "
+                    "for the US and %(indians)s for the Indians."),
+        None: N_("The game is over (sudden death: %(condition)s): a draw with %(us)s VP "
+                 "for the US and %(indians)s for the Indians."),
+    },
+}
+
+
+def over_message(why: str, winner: str | None) -> str:
+    """The sentence that ends the game (the last event, and the outcome's summary)."""
+    by_winner = _OVER.get(why)
+    if by_winner is None:  # a reason this table does not know: the English as it was built before
+        return ("The game is over (" + why + "): %(winner)s win with %(us)s VP for the US and %(indians)s for the Indians."
+                if winner else "The game is over (" + why + "): a draw with %(us)s VP for the US and %(indians)s for the Indians.")
+    return by_winner[winner if winner in (None, "us", "indians") else "other"]
+
+
 def finish(ctx: Context, winner: str | None, why: str, **why_args) -> None:
     vp = dict(ctx.state["vp"])
     ctx.state["over"] = True
     ctx.state["result"] = {"winner": winner, "why": why, "why_args": why_args, "vp": vp}
-    ctx.emit(event("game_over", "The game is over (" + why + "): %(winner)s win with %(us)s VP for the US and %(indians)s for the Indians."
-                   if winner else "The game is over (" + why + "): a draw with %(us)s VP for the US and %(indians)s for the Indians.",
+    ctx.emit(event("game_over", over_message(why, winner),
                    winner=winner, us=vp.get("us", 0), indians=vp.get("indians", 0), **why_args))
 
 
 def finish_on_turn_limit(ctx: Context) -> None:
     winner = final_winner(ctx.scenario, ctx.state["vp"])
-    finish(ctx, winner, "turn limit reached after turn %(turn)s", turn=ctx.turn)
+    finish(ctx, winner, TURN_LIMIT, turn=ctx.turn)

@@ -52,6 +52,7 @@ def _group_view(groups: list[dict], g: dict) -> dict:
 class RummyEngine(Engine):
     name = "rummy"
     title = "Little Bighorn Rummy"
+    languages = ("en", "fr")
     reveals_orders = False  # a turn's orders name cards still in the hand
     seals_seeds = True  # see secret_seeds()
 
@@ -86,9 +87,12 @@ class RummyEngine(Engine):
     def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
         steps, where, errors = O.read(text or "", state["roles"])
         if state.get("outcome") or role != state["player"]:
-            if steps:
+            if steps and state.get("outcome"):
+                errors.insert(0, OrderError(where[0]["line"], where[0]["text"], N_("the game is over: nobody is to play"), ILLEGAL,
+                                            None, {"player": "nobody"}))
+            elif steps:
                 errors.insert(0, OrderError(where[0]["line"], where[0]["text"], N_("it is not your turn: %(player)s is to play"), ILLEGAL,
-                                            None, {"player": state["player"] if not state.get("outcome") else "nobody"}))
+                                            None, {"player": state["player"]}))
             return ParseResult(orders={"steps": []}, canonical="", errors=sorted(errors, key=lambda e: e.line))
         scratch = R.dry_copy(state)
         bad, _ = R.run_steps(scratch, role, steps, [], dry=True)
@@ -102,7 +106,7 @@ class RummyEngine(Engine):
         kept = [s for i, s in enumerate(steps) if i not in drop]
         missing = []
         if state["turn"]["stage"] == "draw" and not any(s["op"] == "draw" for s in kept):
-            missing.append("a draw: DRAW DECK or DRAW DISCARD (without one the server draws from the deck)")
+            missing.append(N_("a draw: DRAW DECK or DRAW DISCARD (without one the server draws from the deck)"))
         return ParseResult(orders={"steps": kept}, canonical=O.steps_text(kept),
                            errors=sorted(errors, key=lambda e: e.line), missing=missing)
 
@@ -187,11 +191,17 @@ class RummyEngine(Engine):
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
 
-    def order_template(self, state: dict, role: str) -> str:
+    def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
+        """The orders that play a turn safely, with comments in ``lang`` (English without it)."""
+        if lang and lang != "en":
+            from pbem.i18n import gettext_for  # only the comments are translated; loaded when wanted
+            _ = gettext_for(lang)
+        else:
+            _ = N_
         if state.get("outcome"):
-            return "# The game is over."
+            return "# " + _("The game is over.")
         if role != state["player"]:
-            return f"# It is {state['player']}'s turn: no orders are needed from you now."
+            return "# " + _("It is %(player)s's turn: no orders are needed from you now.") % {"player": state["player"]}
         t = state["turn"]
         lines = []
         if t["stage"] == "draw":
@@ -200,12 +210,13 @@ class RummyEngine(Engine):
             c = R.fallback_discard(state, role)
             if c is not None:
                 lines.append("DISCARD " + ("drawn" if c == t["drawn"] else C.name(c)))
-        lines.append("# Your hand: " + _hand_text(state["hands"][role]))
+        lines.append("# " + _("Your hand: %(cards)s") % {"cards": _hand_text(state["hands"][role]) or _("(empty)")})
         if t["stage"] == "play" and t["drawn"] in state["hands"][role]:
-            lines.append("# You drew: " + C.name(t["drawn"]))
+            lines.append("# " + _("You drew: %(card)s") % {"card": C.name(t["drawn"])})
         if state["discard"]:
-            lines.append("# Top of the discard pile: " + C.name(state["discard"][-1]))
-        lines.append("# Orders: DRAW DECK|DISCARD; MELD a, b, c; LAYOFF a; PLAY card [ON target]; DISCARD card|drawn (HELP for more)")
+            lines.append("# " + _("Top of the discard pile: %(card)s") % {"card": C.name(state["discard"][-1])})
+        lines.append("# " + _("Orders: DRAW DECK|DISCARD; MELD a, b, c; LAYOFF a; PLAY card [ON target]; "
+                              "DISCARD card|drawn (HELP for more)"))
         return "\n".join(lines)
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
@@ -247,4 +258,4 @@ def _hand_text(ids) -> str:
     counts: dict[str, int] = {}
     for c in C.sort_cards(ids):
         counts[C.kind(c)] = counts.get(C.kind(c), 0) + 1
-    return ", ".join(C.name(k) + (f" x{n}" if n > 1 else "") for k, n in counts.items()) or "(empty)"
+    return ", ".join(C.name(k) + (f" x{n}" if n > 1 else "") for k, n in counts.items())

@@ -289,6 +289,16 @@ def steps_text(steps: list[dict]) -> str:
 
 
 # -- the whole mail -------------------------------------------------------------------------------------
+# a choice line -> (the card it follows, the error when it follows none); one sentence each,
+# since an argument is inserted untranslated
+_COMES_AFTER = {
+    "steal": ("a Coup Stick", N_("STEAL must come right after the PLAY of a Coup Stick")),
+    "pick": ("Bring Pack Mules, Garry Owens or Custer's Last Stand",
+             N_("PICK must come right after the PLAY of Bring Pack Mules, Garry Owens or Custer's Last Stand")),
+    "raid": ("Sabers", N_("RAID must come right after the PLAY of Sabers")),
+}
+
+
 def read(text: str, roles) -> tuple[list[dict], list[dict], list[OrderError]]:
     """Syntax only: (steps, where, errors); ``where[i]`` = {"line", "text", "parts": {"steal": (line, text)}}."""
     steps: list[dict] = []
@@ -314,9 +324,8 @@ def read(text: str, roles) -> tuple[list[dict], list[dict], list[OrderError]]:
                 ok = owner is not None and owner["op"] == "play" and len(owner["cards"]) == 1 and \
                     owner["cards"][0] != "drawn" and C.KINDS[owner["cards"][0]]["category"] == need
                 if not ok:
-                    what = {"steal": "a Coup Stick", "pick": "Bring Pack Mules, Garry Owens or Custer's Last Stand", "raid": "Sabers"}[step["op"]]
-                    errors.append(OrderError(n, raw.strip(), N_("%(order)s must come right after the PLAY of %(what)s"), ILLEGAL,
-                                             None, {"order": step["op"].upper(), "what": what}))
+                    what, reason = _COMES_AFTER[step["op"]]
+                    errors.append(OrderError(n, raw.strip(), reason, ILLEGAL, None, {"order": step["op"].upper(), "what": what}))
                     continue
                 if step["op"] == "raid":
                     owner.setdefault("raid", {}).update(step["raid"])

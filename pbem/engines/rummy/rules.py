@@ -824,8 +824,10 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
                 do_draw(st, p, "deck", events)  # a draw that cannot be made: the deck instead
             if not dry:
                 from pbem.engines.rummy.orders import step_lines
+                # reason: the English, as data; reason_msg and reason_args: to show it in the reader's language
                 events.append(event("skipped", N_("Order not carried out (%(order)s): %(reason)s"), to=[p], player=p,
-                                    order=" / ".join(step_lines(step)), reason=e.msg % e.args_ if e.args_ else e.msg))
+                                    order=" / ".join(step_lines(step)), reason=e.msg % e.args_ if e.args_ else e.msg,
+                                    reason_msg=e.msg, reason_args=dict(e.args_)))
         except Unknown:
             if dry:
                 return errors, i
