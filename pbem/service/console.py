@@ -24,7 +24,8 @@ from datetime import timedelta
 from pbem.engines.base import MODERATOR, format_message
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.outbox import message_id
-from pbem.service.render import describe_errors, format_remaining, visible_events
+from pbem.i18n import gettext_for
+from pbem.service.render import describe_errors, format_moment, format_remaining, visible_events
 from pbem.service.store import loads
 
 LOGIN_WINDOW = timedelta(minutes=15)
@@ -88,11 +89,11 @@ def _left(self, deadline_iso: str | None) -> str | None:
     return format_remaining((deadline - self.now()).total_seconds(), "en")
 
 
-def _outcome_text(outcome: dict | None) -> str | None:
+def _outcome_text(outcome: dict | None, lang: str = "en") -> str | None:
     if not outcome:
         return None
     try:
-        return format_message(outcome.get("summary", ""), outcome.get("args"))
+        return format_message(gettext_for(lang)(outcome.get("summary", "")), outcome.get("args"))
     except Exception:
         return str(outcome.get("summary", ""))
 
@@ -417,7 +418,7 @@ def player_picture(self, game_id: str, token: str) -> bytes | None:
 
 def player_page(self, game_id: str, token: str) -> dict | None:
     """One player's page, or None when the token is unknown, revoked or not for this game."""
-    from pbem.service.letters import revealed_orders, shown_seed
+    from pbem.service.letters import _orders_block, _template, revealed_orders, shown_seed
     p = _token_player(self, game_id, token)
     if p is None:
         return None
@@ -434,10 +435,12 @@ def player_page(self, game_id: str, token: str) -> dict | None:
             "SELECT * FROM submissions WHERE phase_id = ? AND role = ? ORDER BY id DESC", (current["id"], role))
         standing = next((s for s in mine if s["stands"]), None)
         phase = {
-            "label": current["label"], "deadline": current["deadline"], "left": _left(self, current["deadline"]),
-            "commitment": current["commitment"], "awaited": role in awaited,
-            "standing": standing,
-            "template": engine.order_template(loads(current["state"]), role) if role in awaited else None,
+            "label": current["label"], "deadline": current["deadline"], "awaited": role in awaited,
+            # in the player's zone and language, as the mails say it
+            "deadline_text": format_moment(from_iso(current["deadline"]), p["tz"], lang, now=self.now()) if current["deadline"] else None,
+            "commitment": current["commitment"], "standing": standing,
+            "template": _orders_block(game_id, current["label"], _template(self, g["engine"], loads(current["state"]), role, lang), lang)
+                        if role in awaited else None,
         }
     reports = []
     for ph in reversed(self.phase_rows(game_id)):
@@ -463,7 +466,8 @@ def player_page(self, game_id: str, token: str) -> dict | None:
         "player": {"role": role, "name": p["name"], "email": p["email"], "tz": p["tz"], "lang": lang, "reminder_hours": p["reminder_hours"]},
         "orders_address": self.orders_address(game_id, p["id"]),
         "phase": phase, "view_json": _pretty(view), "hand": hand, "reports": reports, "history": history,
-        "outcome": _outcome_text(g["outcome"]), "has_picture": has_picture(engine),
+        "outcome": _outcome_text(g["outcome"], lang),
+        "has_picture": has_picture(engine),
     }
 
 

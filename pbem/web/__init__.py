@@ -15,6 +15,7 @@ from datetime import timedelta
 from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
+from pbem.i18n import translations
 from pbem.resources import templates_dir
 from pbem.web import filters
 
@@ -50,6 +51,14 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     app.extensions["pbem.service"] = svc
     csrf.init_app(app)
     filters.install(app)
+    # A player's own page speaks the player's language (g.lang, set by the page's
+    # view); the console and the archive are in English.
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(
+        lambda message: translations(g.get("lang")).gettext(message),
+        lambda singular, plural, n: translations(g.get("lang")).ngettext(singular, plural, n),
+        newstyle=True,
+    )
 
     from pbem.web import auth, console, disputes, public
     app.register_blueprint(auth.bp)

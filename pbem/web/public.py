@@ -3,9 +3,18 @@ a player's private page, opened only by the token link from their mail."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, g, redirect, render_template, url_for
 
 bp = Blueprint("public", __name__)
+
+
+def N_(msgid: str) -> str:  # marks a message id for extraction
+    return msgid
+
+
+#: the status words a player's page shows in pills, translated there by the macro
+STATUS_WORDS = (N_("active"), N_("paused"), N_("waiting"), N_("finished"), N_("accepted"), N_("partial"),
+                N_("rejected"), N_("held"), N_("late"), N_("stale"), N_("replaced"), N_("resigned"))
 
 
 def _svc():
@@ -44,6 +53,7 @@ def play(game_id, token):
     data = _svc().player_page(game_id, token)
     if data is None:
         abort(404)
+    g.lang = data["player"]["lang"]
     return render_template("play.html", data=data, token=token)
 
 
