@@ -120,12 +120,25 @@ class MaildirTransport(Transport):
     what delivery cost. A crash before ``flush`` leaves only files in tmp/, which
     Maildir readers ignore; the outbox sends those mails again."""
 
+    #: files left in tmp/ longer than this are a crashed writer's: removed (the Maildir convention)
+    STALE_TMP_SECONDS = 36 * 3600
+
     def __init__(self, path: Path):
         self.path = Path(path)
         mailbox.Maildir(str(self.path), create=True)  # makes tmp/, new/ and cur/
         self._pending: list[Path] = []
         self._host = socket.gethostname().replace("/", "\\057").replace(":", "\\072")
         self._serial = 0
+        self._remove_stale_tmp()
+
+    def _remove_stale_tmp(self) -> None:
+        cutoff = time.time() - self.STALE_TMP_SECONDS
+        for leftover in (self.path / "tmp").iterdir():
+            try:
+                if leftover.stat().st_mtime < cutoff:
+                    leftover.unlink()
+            except OSError:
+                pass  # gone already, or not ours to remove
 
     def send(self, to_addr: str, raw: bytes) -> None:
         self._serial += 1

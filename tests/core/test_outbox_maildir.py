@@ -80,3 +80,16 @@ def test_after_a_failed_flush_the_next_attempt_delivers_each_mail_once(svc, monk
     sent, _ = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1)
     assert sent == 2
     assert len(list((svc.settings.maildir / "new").iterdir())) == 2, "the failed batch is not delivered as well"
+
+
+def test_a_crashed_writers_old_tmp_files_are_cleared_and_recent_ones_kept(tmp_path):
+    import os
+    import time
+    outbox.MaildirTransport(tmp_path / "box")
+    old, recent = tmp_path / "box" / "tmp" / "old.P1Q1", tmp_path / "box" / "tmp" / "recent.P1Q2"
+    old.write_bytes(b"half a mail")
+    recent.write_bytes(b"being written")
+    two_days_ago = time.time() - 48 * 3600
+    os.utime(old, (two_days_ago, two_days_ago))
+    outbox.MaildirTransport(tmp_path / "box")
+    assert not old.exists() and recent.exists()
