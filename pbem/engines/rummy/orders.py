@@ -69,7 +69,7 @@ def _card_list(text: str, allow_drawn: bool = True) -> list[str]:
             raise ParseFail(N_("which company's %(card)s?"), AMBIGUOUS, hint=N_("write it with its letter, e.g. %(suggestion)s"),
                             card=item, suggestion="Co. C " + key.split()[-1].rstrip("s").capitalize())
         if k is None and key in ("chief", "chiefs", "a chief"):
-            raise ParseFail(N_("which chief?"), AMBIGUOUS, hint=N_("name him, e.g. %(suggestion)s"), suggestion=N_("Gall"))
+            raise ParseFail(N_("which chief?"), AMBIGUOUS, hint=N_("name him, e.g. %(suggestion)s"), suggestion="Gall")
         if k is None:
             if suggestion:
                 raise ParseFail(N_("unknown card %(card)s"), hint=N_("did you mean %(suggestion)s?"), card=item, suggestion=suggestion)
