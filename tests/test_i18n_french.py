@@ -3,14 +3,18 @@
 Two checks:
 
 * the catalog: every message id the mails can show (the core mail templates, the
-  service's subjects and problems, the Peaux-Rouges templates, events and order
-  errors) has a French translation that is not empty, not the English left as is,
-  and keeps the same placeholders;
+  service's subjects and problems, and the templates, events, order errors and order
+  template comments of Peaux-Rouges, Custer's Last Stand and Little Bighorn Rummy) has
+  a French translation that is not empty, not the English left as is, and keeps the
+  same placeholders;
 * the mails themselves: a whole game of Peaux-Rouges contre Longs-Couteaux played
   through the service, a French player against an English one, plus HELP/AIDE,
   STATUS/ÉTAT, a settings change, an error and a reminder; every mail the French
   player receives (subject, text and HTML) is read word by word against a list of
   English words that are not also French.
+
+Whole games of Custer's Last Stand and of Little Bighorn Rummy are read the same way in
+test_i18n_french_games.py.
 """
 
 from __future__ import annotations
@@ -33,9 +37,13 @@ from pbem.resources import templates_dir
 from tests.support import mail
 
 ROOT = Path(__file__).resolve().parents[1]
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%\(\w+\)\d*d")
+# A named placeholder with its flags and conversion (%(n)s, %(raw)+d, %(value)r).
+PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0]*\d*[sdrf]")
 # Message ids whose French is spelt the same.
-SAME_IN_FRENCH = {"DUELS"}
+SAME_IN_FRENCH = {"DUELS", "village", "Scores", "total"}
+# Where the mails' message ids come from: templates/<dir> and pbem/<dir>.
+TEMPLATE_DIRS = ("mail", "peaux_rouges", "custer", "rummy")
+CODE_DIRS = ("service", "engines/peaux_rouges", "engines/custer", "engines/rummy")
 
 LC_ROLE, PR_ROLE = "longs_couteaux", "peaux_rouges"
 FR_ADDR, EN_ADDR = "custer@joueurs.example", "gall@players.example"
@@ -88,10 +96,8 @@ def shown_msgids() -> dict[str, str]:
     """msgid -> the file it comes from, for everything a player's mail can show."""
     jinja_options = _mapping()["jinja2: templates/**.j2"]
     found: dict[str, str] = {}
-    sources = [(p, "jinja2", jinja_options) for p in sorted((templates_dir() / "mail").glob("*.j2"))]
-    sources += [(p, "jinja2", jinja_options) for p in sorted((templates_dir() / "peaux_rouges").glob("*.j2"))]
-    sources += [(p, "python", {}) for p in sorted((ROOT / "pbem" / "service").glob("*.py"))]
-    sources += [(p, "python", {}) for p in sorted((ROOT / "pbem" / "engines" / "peaux_rouges").glob("*.py"))]
+    sources = [(p, "jinja2", jinja_options) for d in TEMPLATE_DIRS for p in sorted((templates_dir() / d).glob("*.j2"))]
+    sources += [(p, "python", {}) for d in CODE_DIRS for p in sorted((ROOT / "pbem" / d).glob("*.py"))]
     for path, method, options in sources:
         for msgid in _msgids(path, method, options):
             found.setdefault(msgid, str(path.relative_to(ROOT)))
@@ -107,11 +113,13 @@ def test_the_catalog_is_a_plain_po_file_with_no_compiled_mo():
 def test_every_message_a_mail_can_show_has_a_french_translation():
     fr = translations("fr")
     missing, same, broken = [], [], []
-    for msgid, where in sorted(shown_msgids().items()):
+    found = shown_msgids()
+    assert {"templates/custer/help.txt.j2", "pbem/engines/rummy/rules.py"} <= set(found.values())
+    for msgid, where in sorted(found.items()):
         text = fr.gettext(msgid)
         if text == msgid and msgid not in SAME_IN_FRENCH:
             (same if fr._catalog.get(msgid) else missing).append(f"{where}: {msgid!r}")
-        elif sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(msgid)):
+        elif sorted(PLACEHOLDER.findall(text)) != sorted(PLACEHOLDER.findall(msgid)) or text.count("%%") != msgid.count("%%"):
             broken.append(f"{where}: {msgid!r} -> {text!r}")
     assert not missing, "no French for:\n" + "\n".join(missing)
     assert not same, "French left identical to the English:\n" + "\n".join(same)
