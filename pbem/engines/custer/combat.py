@@ -89,20 +89,15 @@ def defence_total(sit: Situation, target: str, attacker_hexes: list[str]) -> tup
     return total, items, {"hexside_bonus": side_bonus, "hexside_kinds": side_kinds, "terrain": terrain}
 
 
-# (capped, the attacker wins) -> the sentence
+# the attacker wins -> the sentence; ``cap`` is " (max +10)" when the differential is capped,
+# words that read the same in English and French
 _COMBAT = {
-    (False, True): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
-                      "differential %(raw)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
-                      "(defender) give %(margin)+d: the attacker wins, the loser takes %(losses)s loss(es) and retreats."),
-    (False, False): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
-                       "differential %(raw)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
-                       "(defender) give %(margin)+d: the defender wins, the loser takes %(losses)s loss(es) and retreats."),
-    (True, True): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
-                     "differential %(raw)+d capped to %(capped)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
-                     "(defender) give %(margin)+d: the attacker wins, the loser takes %(losses)s loss(es) and retreats."),
-    (True, False): N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
-                      "differential %(raw)+d capped to %(capped)+d; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
-                      "(defender) give %(margin)+d: the defender wins, the loser takes %(losses)s loss(es) and retreats."),
+    True: N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+             "differential %(raw)+d%(cap)s; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+             "(defender) give %(margin)+d: the attacker wins, the loser takes %(losses)s loss(es) and retreats."),
+    False: N_("Combat at %(hex)s: attack %(attack_total)s CF against defence %(defence_total)s CF, "
+              "differential %(raw)+d%(cap)s; rolls %(attacker_roll)s (attacker) and %(defender_roll)s "
+              "(defender) give %(margin)+d: the defender wins, the loser takes %(losses)s loss(es) and retreats."),
 }
 
 
@@ -125,10 +120,11 @@ def fight(ctx: Context, target: str, attackers: list[str], advance: bool, label:
     for uid in attackers:
         sit.units[uid]["attacked"] = True
     ctx.emit(event(
-        "combat", _COMBAT[(capped != raw, attacker_wins)],
+        "combat", _COMBAT[attacker_wins],
         hex=target, attackers=a_items, defenders=d_items, attack_total=a_total, defence_total=d_total,
         terrain=terrain["terrain"], hexside_bonus=terrain["hexside_bonus"], hexside_kinds=terrain["hexside_kinds"],
         raw=raw, capped=capped, cap_note=(" capped to %+d" % capped) if capped != raw else "",
+        cap=(" (max %+d)" % capped) if capped != raw else "",
         attacker_roll=a_roll, defender_roll=d_roll,
         attacker_roll_label=f"{label} attacker", defender_roll_label=f"{label} defender",
         margin=margin, winner="attacker" if attacker_wins else "defender",
