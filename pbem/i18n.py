@@ -39,5 +39,10 @@ def translations(lang: str | None) -> NullTranslations:
     return Translations(fp=buf, domain="pbem")
 
 
+def N_(msgid: str) -> str:
+    """Marks a message id for extraction; it is translated where it is shown."""
+    return msgid
+
+
 def gettext_for(lang: str | None):
     return translations(lang).gettext

@@ -95,14 +95,15 @@ class ParseResult:
     ``orders``: canonical orders, JSON-able, exactly what ``resolve`` takes for
     this role. ``canonical``: those orders written back as text, in the order
     syntax, for the acknowledgement (sent back, it parses to the same orders).
-    ``errors``: every line that was not taken. ``missing``: message ids naming
-    what the orders still lack (for example an activation marker with no orders).
+    ``errors``: every line that was not taken. ``missing``: what the orders still
+    lack (for example an activation marker with no orders), each a message id or
+    ``{"msg": message id, "args": {...}}`` (the arguments language-neutral).
     """
 
     orders: Any
     canonical: str
     errors: list[OrderError] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
+    missing: list[str | dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -48,6 +48,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from pbem.i18n import N_
+
 __all__ = ["Command", "commands_from", "find_commands", "parse_command_line"]
 
 BLOCKS = ("ORDERS", "PRESS")
@@ -211,7 +213,7 @@ def parse_command_line(line: str) -> Command | None:
         if not explicit:
             return None
         cmd.args = args
-        cmd.note("%(name)s takes: %(usage)s", name=name, usage=usage)
+        cmd.note(N_("%(name)s takes: %(usage)s"), name=name, usage=usage)
         return cmd
 
     # trailing lone punctuation ("HELP ?", "STATUS !") is not an argument
@@ -275,14 +277,14 @@ def parse_command_line(line: str) -> Command | None:
             if not explicit and len(values) != 0:
                 return None
             cmd.args = [key, *values]
-            cmd.note("SET %(key)s takes one value", key=key)
+            cmd.note(N_("SET %(key)s takes one value"), key=key)
             return cmd
         value = values[0]
         if key == "TZ":
             zone = _valid_zone(value)
             if zone is None:
                 cmd.args = [key, value]
-                cmd.note("unknown time zone %(value)r; use a name such as Europe/Paris or America/New_York", value=value)
+                cmd.note(N_("unknown time zone %(value)r; use a name such as Europe/Paris or America/New_York"), value=value)
             else:
                 cmd.args = [key, zone]
             return cmd
@@ -290,7 +292,7 @@ def parse_command_line(line: str) -> Command | None:
             lang = value.casefold()
             cmd.args = [key, lang]
             if lang not in _LANGS:
-                cmd.note("unknown language %(value)r; choose one of: %(langs)s", value=value, langs=', '.join(_LANGS))
+                cmd.note(N_("unknown language %(value)r; choose one of: %(langs)s"), value=value, langs=', '.join(_LANGS))
             return cmd
         if key == "REMINDERS":
             v = value.casefold()
@@ -302,7 +304,7 @@ def parse_command_line(line: str) -> Command | None:
                 cmd.args = [key, f"{int(m.group(1))}h"]
                 return cmd
             cmd.args = [key, value]
-            cmd.note("reminders must be 'off' or a number of hours before the deadline from 1h to 168h, not %(value)r", value=value)
+            cmd.note(N_("reminders must be 'off' or a number of hours before the deadline from 1h to 168h, not %(value)r"), value=value)
             return cmd
         if key == "ADDRESS":
             from pbem.mail.addresses import normalise_address
@@ -310,7 +312,7 @@ def parse_command_line(line: str) -> Command | None:
             addr = normalise_address(value)
             if addr is None:
                 cmd.args = [key, value]
-                cmd.note("%(value)r is not an e-mail address", value=value)
+                cmd.note(N_("%(value)r is not an e-mail address"), value=value)
             else:
                 cmd.args = [key, addr]
             return cmd
@@ -381,10 +383,10 @@ def _find(text: str, subject: str | None) -> list[Command]:
                 body.pop()
             keyword = "FIN" if _clean(lines[i]).split()[0].strip("*:").casefold() in ("ordres", "presse") else "END"
             if j < n:
-                cmd.note("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the next block was read as its body",
+                cmd.note(N_("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the next block was read as its body"),
                          keyword=keyword, command=cmd.name, line=i + 1)
             else:
-                cmd.note("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the end of the message was read as its body",
+                cmd.note(N_("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the end of the message was read as its body"),
                          keyword=keyword, command=cmd.name, line=i + 1)
         cmd.body = "\n".join(body)
         cmd.body_first_line = i + 2

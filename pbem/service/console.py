@@ -25,7 +25,7 @@ from pbem.engines.base import MODERATOR, format_message
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.outbox import message_id
 from pbem.i18n import gettext_for
-from pbem.service.render import describe_errors, format_moment, format_remaining, visible_events
+from pbem.service.render import describe_errors, describe_missing, format_moment, format_remaining, visible_events
 from pbem.service.store import loads
 
 LOGIN_WINDOW = timedelta(minutes=15)
@@ -237,7 +237,7 @@ def console_phase(self, game_id: str, seq: int) -> dict | None:
         ack = self.store.one("SELECT id, status, sent_at, created_at, subject, last_error FROM outbox WHERE message_id = ?", (ack_id,))
         inbound = console_inbound(self, s["inbound_id"]) if s["inbound_id"] else None
         submissions.append({
-            **s, "errors": describe_errors(loads(s["errors"], []), "en"), "missing": loads(s["missing"], []),
+            **s, "errors": describe_errors(loads(s["errors"], []), "en"), "missing": describe_missing(loads(s["missing"], []), "en"),
             "orders_json": _pretty(loads(s["orders"])) if s["orders"] else None,
             "live": s["phase_id"] == live["id"], "ack": ack, "inbound": inbound,
         })
@@ -449,9 +449,9 @@ def player_page(self, game_id: str, token: str) -> dict | None:
         record = loads(ph["events"], {}) or {}
         reports.append({
             "seq": ph["seq"], "label": ph["label"], "revision": ph["revision"], "resolved_at": ph["resolved_at"],
-            "seed": shown_seed(engine, sealed_in, ph), "commitment": ph["commitment"],
+            "seed": shown_seed(engine, sealed_in, ph, lang), "commitment": ph["commitment"],
             "events": visible_events(record.get("events", []), role, lang),
-            "orders": revealed_orders(self, ph) if engine.reveals_orders else {},
+            "orders": revealed_orders(self, ph, lang) if engine.reveals_orders else {},
         })
         if len(reports) >= 30:
             break

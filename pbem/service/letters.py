@@ -14,9 +14,9 @@ from pbem.mail.compose import calendar_event
 from pbem.service import outbox
 from pbem.service.clock import from_iso
 from pbem.service.outbox import Outgoing, message_id
-from pbem.service.render import describe_errors, format_moment, render, template_exists, visible_events
+from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
 from pbem.service.store import loads
-from pbem.i18n import gettext_for
+from pbem.i18n import N_, gettext_for
 
 
 def _game(self, game_id: str) -> dict:
@@ -144,12 +144,12 @@ def _json_bytes(value) -> bytes:
     return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
 
 
-def revealed_orders(self, phase: dict) -> dict[str, str]:
+def revealed_orders(self, phase: dict, lang: str | None = "en") -> dict[str, str]:
     """role -> the canonical text of the orders that stood (shown once resolved)."""
     subs = self.store.all("SELECT role, canonical FROM submissions WHERE phase_id = ? AND stands = 1", (phase["id"],))
     out = {s["role"]: s["canonical"] or "" for s in subs}
     for role in loads(phase["defaulted"], []) or []:
-        out[role] = "(no orders: default orders stood)"
+        out[role] = gettext_for(lang)(DEFAULTED)
     return out
 
 
@@ -162,7 +162,7 @@ def report_parts(self, game_id: str, player: dict | None, role: str | None, phas
     record = loads(phase["events"], {"events": [], "rolls": []})
     events = visible_events(record["events"], role, lang)
     picture = engine.picture(view)
-    orders = revealed_orders(self, phase) if engine.reveals_orders else {}
+    orders = revealed_orders(self, phase, lang) if engine.reveals_orders else {}
     outcome = engine.outcome(result)
     public = engine.public_state(loads(phase["state"]))
     sealed = phase["label"] in sealed_labels(engine, result)
@@ -183,7 +183,8 @@ def report_parts(self, game_id: str, player: dict | None, role: str | None, phas
     return {"game": g, "view": view, "events": events, "picture": picture, "orders": orders, "outcome": outcome, "attachment": attachment}
 
 
-SEALED_SEED = "(sealed: these dice dealt the cards still in play; revealed once the hand is over)"
+DEFAULTED = N_("(no orders: default orders stood)")
+SEALED_SEED = N_("(sealed: these dice dealt the cards still in play; revealed once the hand is over)")
 
 
 def sealed_labels(engine, state) -> set:
@@ -193,9 +194,9 @@ def sealed_labels(engine, state) -> set:
     return set(secret(state) or []) if secret is not None and state is not None else set()
 
 
-def shown_seed(engine, state, phase: dict) -> str:
+def shown_seed(engine, state, phase: dict, lang: str | None = "en") -> str:
     """A phase's seed as pages and mail may show it now."""
-    return SEALED_SEED if phase["label"] in sealed_labels(engine, state) else phase["seed"]
+    return gettext_for(lang)(SEALED_SEED) if phase["label"] in sealed_labels(engine, state) else phase["seed"]
 
 
 def _state_sha(state) -> str:
@@ -216,7 +217,7 @@ def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict
     template = ""
     if awaited_next:
         template = _orders_block(game_id, next_phase["label"], _template(self, g["engine"], loads(next_phase["state"]), player["role"], lang), lang)
-    shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase))
+    shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase, lang))
     ctx = {
         "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
         "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
@@ -258,7 +259,7 @@ def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, i
     token = _token(self, player["id"])
     ctx = {
         "game": _game(self, game_id), "player": player, "submission": submission, "phase": phase,
-        "errors": errors, "missing": [gettext_for(lang)(m) for m in loads(submission["missing"], [])],
+        "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),
         "deadline": _deadline_text(self, phase, player), "status": status,
         "held": submission["status"] == "held", "link": player_link(self, game_id, player, token),
         "notes": notes or [],

@@ -15,7 +15,7 @@ import secrets
 import sqlite3
 import traceback
 
-from pbem.i18n import gettext_for
+from pbem.i18n import N_, gettext_for
 from pbem.mail.addresses import parse_orders_address
 from pbem.mail.commands import find_commands
 from pbem.mail.inbound import parse_message
@@ -30,10 +30,6 @@ log = logging.getLogger("pbem.mailroom")
 
 class TemporaryFailure(Exception):
     """The message could not be stored; the sender's MTA should try again (SMTP 4xx)."""
-
-
-def N_(msgid: str) -> str:  # marks a message id for extraction; translated when sent
-    return msgid
 
 
 def receive(self, raw: bytes, *, via: str = "smtp", envelope_from: str | None = None, envelope_to=()) -> dict:
@@ -245,7 +241,7 @@ class _Room:
             return
         if "HELP" in names:
             from pbem.engines import all_engines
-            self.reply("ack", "mail/general_help.txt.j2", gettext_for("en")("How to play by mail"), to_addr=self.msg.from_addr,
+            self.reply("ack", "mail/general_help.txt.j2", gettext_for("en")(N_("How to play by mail")), to_addr=self.msg.from_addr,
                        engines=[(name, e.title, sorted(e.scenarios())) for name, e in all_engines().items()])
             return
         self.status = "refused"
@@ -259,7 +255,7 @@ class _Room:
             # The command could not be read as written (unknown zone, missing argument...).
             self.status = "refused"
             self.reply("error", "mail/error.txt.j2", gettext_for(player["lang"])("Your mail could not be used"), player=player,
-                       problem=gettext_for(player["lang"])("The command %(command)s could not be carried out.") % {"command": cmd.name},
+                       problem=gettext_for(player["lang"])(N_("The command %(command)s could not be carried out.")) % {"command": cmd.name},
                        advice="", quoted_subject=self.msg.subject or "", problems=_translated(cmd, player["lang"]))
             return
         handler = {
@@ -461,7 +457,7 @@ class _Room:
             return
         player = self.store.one("SELECT * FROM players WHERE id = ?", (player["id"],))
         self.player = player
-        self.reply("ack", "mail/settings.txt.j2", gettext_for(player["lang"])("Settings changed"), player=player)
+        self.reply("ack", "mail/settings.txt.j2", gettext_for(player["lang"])(N_("Settings changed")), player=player)
 
     def _resign(self, cmd, player: dict) -> None:
         self.store.update("players", player["id"], {"status": "resigned"})
@@ -491,7 +487,7 @@ class _Room:
         addr = self.store.one("SELECT * FROM addresses WHERE player_id = ? AND confirm_code = ? AND confirmed_at IS NULL", (player["id"], code)) if code else None
         if addr is not None:
             self.store.execute("UPDATE addresses SET confirmed_at = ?, confirm_code = NULL WHERE id = ?", (to_iso(self.now), addr["id"]))
-            self.reply("ack", "mail/settings.txt.j2", gettext_for(player["lang"])("Address confirmed"), player=player)
+            self.reply("ack", "mail/settings.txt.j2", gettext_for(player["lang"])(N_("Address confirmed")), player=player)
             return
         self.problem(player, N_("No held orders or address wait for the code %(code)s."), code=code or "-")
 

@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from babel.dates import format_datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from pbem.engines.base import OrderError, event_text, event_visible
-from pbem.i18n import gettext_for, translations
+from pbem.engines.base import OrderError, event_text, event_visible, format_message
+from pbem.i18n import N_, gettext_for, translations
 from pbem.resources import templates_dir
 
 
@@ -24,7 +24,7 @@ def zone(name: str | None) -> ZoneInfo:
 def format_moment(moment: datetime | None, tz: str | None, lang: str | None, now: datetime | None = None) -> str:
     """A deadline as the player reads it: local time, zone, and time left."""
     if moment is None:
-        return gettext_for(lang)("no deadline (paused)")
+        return gettext_for(lang)(N_("no deadline (paused)"))
     local = moment.astimezone(zone(tz))
     text = format_datetime(local, "EEE d MMM y HH:mm zzz", locale=lang or "en")
     if now is not None:
@@ -79,6 +79,13 @@ def visible_events(events: list[dict], role: str | None, lang: str | None) -> li
             shown["text"] = event_text(ev, gettext)
             out.append(shown)
     return out
+
+
+def describe_missing(items: list, lang: str | None) -> list[str]:
+    """What the orders still lack (``ParseResult.missing``), in the reader's language."""
+    gettext = gettext_for(lang)
+    return [format_message(item.get("msg", ""), item.get("args"), gettext) if isinstance(item, dict) else gettext(item)
+            for item in items]
 
 
 def describe_errors(errors: list[dict], lang: str | None) -> list[dict]:

@@ -3,6 +3,7 @@
 import pytest
 
 from pbem.engines.custer import CusterEngine
+from pbem.service.render import describe_missing
 
 from .fragments import ScriptedDice, fragment
 
@@ -125,7 +126,9 @@ def test_a_shared_marker_name_orders_every_marker_of_that_name(game):
 def test_missing_markers_are_listed(game):
     engine, state = game
     result = engine.parse_orders(state, "indians", "ON Oglala:\nALL ATTACK")
-    assert result.missing == ["no orders for marker Hunkpapa: its units hold"]
+    assert result.missing == [{"msg": "no orders for marker %(marker)s: its units hold", "args": {"marker": "Hunkpapa"}}]
+    assert describe_missing(result.missing, "en") == ["no orders for marker Hunkpapa: its units hold"]
+    assert describe_missing(result.missing, "fr") == ["pas d'ordres pour le marqueur Hunkpapa : ses unités restent en place"]
 
 
 @pytest.mark.parametrize("role", ["us", "indians"])

@@ -289,7 +289,7 @@ def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
     orders = {"markers": {mid: markers[mid] or [{"op": "hold", "units": []}]  # an empty block holds
                           for mid in scenario.markers if mid in markers},
               "standing": standing or None}
-    missing = [f"no orders for marker {scenario.markers[m].label}: its units hold"
+    missing = [{"msg": N_("no orders for marker %(marker)s: its units hold"), "args": {"marker": scenario.markers[m].label}}
                for m in markers_for(scenario, state, role) if not orders["markers"].get(m)]
     return ParseResult(orders=orders, canonical=canonical_text(scenario, orders), errors=errors, missing=missing)
 
