@@ -17,7 +17,8 @@ How it reads
 * Body: the text/plain part of a multipart/alternative, else its HTML converted
   to text; inline text parts of a multipart/mixed are joined in order;
   attachments (Content-Disposition: attachment, or a file name), message/rfc822
-  parts and delivery-status reports are ignored. Decoded from 7bit/8bit/QP/base64,
+  parts and delivery-status reports are not part of it (small text/plain
+  attachments are read apart, into ``text_attachments``). Decoded from 7bit/8bit/QP/base64,
   then from bytes to text: the declared charset, then UTF-8, then windows-1252
   (a single-byte label such as iso-8859-1 on bytes that are valid UTF-8 is taken
   as UTF-8). ``format=flowed`` is unwrapped (RFC 3676, with DelSp), line ends
@@ -88,6 +89,9 @@ class Inbound:
     text_from_html: bool = False
     #: None for mail a person wrote, else "bounce", "auto-submitted", "auto-reply" or "list".
     automatic: str | None = None
+    #: (file name, text) of small text/plain attachments, in order: a player may attach
+    #: the orders as a file; they are read only when the body holds no command.
+    text_attachments: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
 
@@ -481,6 +485,11 @@ def _clean_text(text: str) -> str:
 
 # --------------------------------------------------------------------------- MIME walk
 
+#: how many text attachments are read, and how large each may be
+MAX_TEXT_ATTACHMENTS = 3
+MAX_TEXT_ATTACHMENT_BYTES = 64_000
+
+
 class _Walker:
     def __init__(self, problems: list[str], max_text: int):
         self.problems = problems
@@ -489,6 +498,7 @@ class _Walker:
         self.budget = max(0, max_text) * 4 + 1024  # bytes of text parts we are willing to decode
         self.capped_parts = False
         self.capped_depth = False
+        self.text_attachments: list[tuple[str, str]] = []
 
     def problem(self, text: str) -> None:
         if text and text not in self.problems:
@@ -564,6 +574,25 @@ class _Walker:
             text = unflow(text, delsp=params.get("delsp", "").strip().lower() == "yes")
         return text
 
+    def keep_text_attachment(self, part: email.message.Message) -> None:
+        """Read a small text/plain attachment (orders sent as a file)."""
+        if len(self.text_attachments) >= MAX_TEXT_ATTACHMENTS or part.is_multipart():
+            return
+        ctype, params = self.ctype(part)
+        try:
+            name = str(part.get_filename() or "")[:200]
+        except Exception:
+            name = ""
+        if ctype != "text/plain" and not (ctype == "application/octet-stream" and name.lower().endswith(".txt")):
+            return
+        try:
+            size = len(part.get_payload(decode=True) or b"")
+        except Exception:
+            return
+        if size > MAX_TEXT_ATTACHMENT_BYTES:
+            return
+        self.text_attachments.append((name or "(unnamed)", _clean_text(self.leaf_text(part, "text/plain", params))))
+
     def best(self, part: email.message.Message, depth: int) -> tuple[str, str]:
         """(text, kind) where kind is "plain", "html" or "" (nothing readable)."""
         self.parts += 1
@@ -620,6 +649,8 @@ class _Walker:
             results: list[tuple[str, str]] = []
             for i, child in enumerate(children):
                 if self.is_attachment(child) and not (i == 0 and ctype == "multipart/report"):
+                    if ctype != "multipart/report":
+                        self.keep_text_attachment(child)
                     continue
                 cctype, _ = self.ctype(child)
                 if cctype in ("message/delivery-status", "message/disposition-notification", "text/rfc822-headers"):
@@ -804,6 +835,7 @@ def _parse_into(
         walker.problem(f"the body was longer than {max_text} characters and was cut")
     inbound.text = text
     inbound.text_from_html = kind == "html"
+    inbound.text_attachments = walker.text_attachments
 
     # --- automatic?
     try:

@@ -93,6 +93,7 @@ class _Room:
         self.replies = 0
         self.game_id: str | None = None
         self.game: dict | None = None  # the games row of the token's game, read once
+        self.read_from: str | None = None  # the attached file the commands came from
         self.player: dict | None = None
         self.close_now: list[str] = []
         self.phase_changed = False
@@ -146,6 +147,14 @@ class _Room:
         addressed = [a for a in addressed if a]
         text = new_text(msg.text or "")
         commands = find_commands(text, msg.subject or "")
+        if not commands:
+            # orders sent as an attached file: read when the mail itself holds no command
+            for name, attached in msg.text_attachments:
+                commands = find_commands(attached, "")
+                if commands:
+                    self.read_from = name
+                    self.notes.append(f"commands read from the attached file {name}")
+                    break
         if addressed:
             self._with_token(addressed[0], commands)
         else:
@@ -353,7 +362,10 @@ class _Room:
         # re-sends its orders on every mail it gets would otherwise loop for ever.
         # The orders are taken either way; only the answer is withheld (and noted).
         if self._allowed(player["email"]):
-            letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=_translated(cmd, player["lang"]) + list(self.msg.problems))
+            notes = _translated(cmd, player["lang"]) + list(self.msg.problems)
+            if self.read_from:
+                notes.insert(0, gettext_for(player["lang"])(N_("Your orders were read from the attached file %(name)s.")) % {"name": self.read_from})
+            letters.queue_ack(svc, game_id, player, sub, ph, self.msg.message_id, notes=notes)
             self.replies += 1
         self._maybe_close_early(g, ph)
 
