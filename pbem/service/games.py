@@ -10,6 +10,7 @@ import secrets
 from datetime import timedelta
 
 from pbem.dice import Dice
+from pbem.i18n import available_languages
 from pbem.mail.addresses import new_token, orders_address as make_orders_address
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import dumps, loads
@@ -40,6 +41,12 @@ def create_game(self, engine_name: str, scenario: str, players: dict[str, str | 
     unknown = set(players) - set(info.roles)
     if unknown:
         raise ServiceError(f"scenario {scenario} has no role {', '.join(sorted(unknown))} (roles: {', '.join(info.roles)})")
+    offered = [lang for lang in engine.languages if lang in available_languages()] or ["en"]
+    for role, lang in (languages or {}).items():
+        if role not in info.roles:
+            raise ServiceError(f"scenario {scenario} has no role {role} (roles: {', '.join(info.roles)})")
+        if lang not in offered:
+            raise ServiceError(f"{engine.title or engine_name} is not offered in {lang!r} (languages: {', '.join(offered)})")
     options = {**info.options, **(options or {})}
     timing = {**DEFAULT_TIMING, **(timing or {})}
     now = self.now()

@@ -49,6 +49,12 @@ def test_game_new_explains_bad_input(db):
     assert proc.returncode != 0 and b"no scenario" in proc.stderr
     proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--deadline", "soon", db=db, check=False)
     assert proc.returncode != 0 and b"cannot read the deadline" in proc.stderr
+    proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--player", "us=a@example.org",
+                "--lang", "us=de", db=db, check=False)
+    assert proc.returncode != 0 and b"not offered in 'de' (languages: en, fr)" in proc.stderr
+    proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--lang", "cavalry=fr", db=db, check=False)
+    assert proc.returncode != 0 and b"no role cavalry" in proc.stderr
+    assert pbem("game", "list", db=db).stdout == b"", "nothing was created"
 
 
 def test_ingest_close_turn_verify_and_backup(db, tmp_path):
