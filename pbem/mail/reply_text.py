@@ -167,26 +167,58 @@ def _join(parts: list[str]) -> str:
     return " ".join(out.split())
 
 
-def _next_colon_ends(lines: list[str]) -> list[int]:
-    """For each line, the index of the first line at or after it that ends with a colon."""
-    out = [0] * (len(lines) + 1)
-    nxt = out[-1] = len(lines) + 7
-    for k in range(len(lines) - 1, -1, -1):
-        if lines[k].endswith(":"):
+#: the last word of every verb in _VERB, then the colon: a line that ends an attribution
+#: ends so, unless its words began on the line before (a QP soft break "w=" + "rote:",
+#: or a line holding only the colon)
+_VERB_LAST = re.compile(
+    r"(?:wrote|writes|written|[ée]crit|schrieb|geschrieben|escribi[óo]|escrito|escreveu|написал[аи]?|пишет|skrev|"
+    r"napisa[łl]a?|napsal[a]?|scritto|scrisse|schreef|geschreven|kirjoitti|yazd[ıi]|έγραψε|írta|scris)\s*:\s*$",
+    re.IGNORECASE,
+)
+
+
+def _next_where(flags: list[bool]) -> list[int]:
+    """For each line, the index of the first line at or after it whose flag is set (far off when none)."""
+    out = [0] * (len(flags) + 1)
+    nxt = out[-1] = len(flags) + 7
+    for k in range(len(flags) - 1, -1, -1):
+        if flags[k]:
             nxt = k
         out[k] = nxt
     return out
 
 
-def _attribution_end(lines: list[str], s: int, next_colon: list[int] | None = None) -> int | None:
+class _Lookahead:
+    """Per line, where the next line is that could end an attribution: one ending with a
+    colon; one ending with a verb and a colon (or continuing the line before); one with "@"."""
+
+    def __init__(self, lines: list[str]):
+        n = len(lines)
+        colon = [line.endswith(":") for line in lines]
+        glued = [False] * n
+        previous = ""
+        for k, line in enumerate(lines):
+            glued[k] = previous.endswith("=") or not line.lstrip(" \t>").rstrip(": \t")
+            if line.strip():
+                previous = line
+        self.colon = _next_where(colon)
+        self.verb_end = _next_where([colon[k] and (glued[k] or bool(_VERB_LAST.search(lines[k]))) for k in range(n)])
+        self.at = _next_where(["@" in line for line in lines])
+
+    def may_end_within(self, s: int, span: int) -> bool:
+        """Whether some line of [s, s + span) could end an attribution that starts at ``s``."""
+        if self.colon[s] >= s + span:
+            return False  # both end patterns need a final colon
+        return self.verb_end[s] < s + span or self.at[s] < s + span  # the plain pattern needs a verb, the other an "@"
+
+
+def _attribution_end(lines: list[str], s: int, ahead: _Lookahead | None = None) -> int | None:
     """If an attribution starts at line ``s``, the index of its last line, else None."""
     first = lines[s]
     if len(first) > 400 or _quoted(first):
         return None
-    if next_colon is None:
-        next_colon = _next_colon_ends(lines)
-    if next_colon[s] >= s + 7:
-        return None  # both end patterns need a final colon: no need to look closer
+    if not (ahead or _Lookahead(lines)).may_end_within(s, 7):
+        return None
     opener = bool(_OPENER.match(first))
     candidate = (opener and bool(re.search(r"\d|@", first))) or _dateish(first)
     if not candidate:
@@ -220,10 +252,12 @@ def _attribution_end(lines: list[str], s: int, next_colon: list[int] | None = No
     return None
 
 
-def _single_attribution(lines: list[str], i: int) -> bool:
+def _single_attribution(lines: list[str], i: int, ahead: _Lookahead | None = None) -> bool:
     """A lone "X wrote:" line that has an address in it or is followed by a quote."""
     line = lines[i]
     if not line.endswith(":") or len(line) > 300 or _quoted(line):
+        return False
+    if ahead is not None and not ahead.may_end_within(i, 1):
         return False
     text = " ".join(line.split())
     if not _ends_attribution(text):
@@ -265,7 +299,7 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
         lines.pop()  # the rest of an absurdly long text is not read
     lines = [x.rstrip() for x in lines]
     n = len(lines)
-    next_colon = _next_colon_ends(lines)
+    ahead = _Lookahead(lines)
     keep = [True] * n
     soft: list[int] = []
     cut = n
@@ -295,8 +329,8 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
             if _header_block(lines, i):
                 cut = i
                 break
-            end = _attribution_end(lines, i, next_colon)
-            if end is None and _single_attribution(lines, i):
+            end = _attribution_end(lines, i, ahead)
+            if end is None and _single_attribution(lines, i, ahead):
                 end = i
             if end is not None:
                 if _next_is_quote(lines, end):
