@@ -193,8 +193,11 @@ class Engine:
         (random-play tests and the demo campaign). All choice from ``dice``."""
         raise NotImplementedError
 
-    def picture(self, view: dict) -> bytes | None:
-        """A PNG of the map or table drawn from a view (never from the state)."""
+    def picture(self, view: dict, gettext: Callable[[str], str] | None = None) -> bytes | None:
+        """A PNG of the map or table drawn from a view (never from the state).
+
+        Words drawn on it are English message ids passed through ``gettext`` (the
+        reader's catalog; None draws them in English), like ``event_text``."""
         return None
 
     def validate_state(self, state: dict) -> list[str]:

@@ -160,10 +160,10 @@ class CusterEngine(Engine):
             "over": bool(state.get("over")), "result": state.get("result"),
         }
 
-    def picture(self, view: dict) -> bytes | None:
+    def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw_map  # Pillow is loaded only when a picture is wanted
 
-        return draw_map(view)
+        return draw_map(view, gettext)
 
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))

@@ -1,10 +1,14 @@
 """The Custer's Last Stand map as a PNG, drawn from a view (never from the state).
 
-``draw_map(view) -> bytes``.  The static layer (terrain, hexsides, hex numbers,
-labels, exit arrows, legend) depends only on the map, so it is drawn once per
-map name and kept in ``_BASE``; a turn's picture copies it, draws the counters,
-this turn's moves and combats, and is quantised to a fixed palette ("P" PNG:
-about half the bytes of RGB, and the same bytes on every run).
+``draw_map(view, gettext=None) -> bytes``.  The static layer (terrain, hexsides,
+hex numbers, labels, exit arrows, legend) depends only on the map and the legend's
+words, so it is drawn once per map and language and kept in ``_BASE``; a turn's
+picture copies it, draws the title, the counters, this turn's moves and combats, and
+is quantised to a fixed palette ("P" PNG: about half the bytes of RGB, and the same
+bytes on every run).
+
+Words (title, legend) are English message ids marked ``N_`` and drawn through the
+reader's ``gettext``; place names on the map and unit names are names, drawn as they are.
 
 Pure: Pillow and in-memory buffers only (no files, clock or randomness).
 """
@@ -16,15 +20,21 @@ import math
 
 from PIL import Image, ImageDraw, ImageFont
 
+from pbem.engines.base import format_message
+from pbem.engines.lettering import draw_text, text_length
 from pbem.resources import load_json
 
 from .hexgrid import center, corners, parse_hex
+from .messages import N_
 
 S = 24                      # hex circumradius in pixels
 H = S * math.sqrt(3)        # hex height (flat to flat)
 MARGIN = 22                 # room for exit arrows around the board
 TOP = 34                    # title banner
 LEGEND = 34                 # legend strip at the bottom
+
+TITLE_TURN = N_("%(title)s - turn %(turn)s")
+TITLE_TURN_OF = N_("%(title)s - turn %(turn)s of %(turns)s")
 
 # ---------------------------------------------------------------- colours
 
@@ -152,7 +162,7 @@ def _size(columns: int, rows: int) -> tuple[int, int]:
 
 # ------------------------------------------------------------ static layer
 
-_BASE: dict[str, tuple[Image.Image, dict]] = {}
+_BASE: dict[tuple[str, tuple[str, ...]], tuple[Image.Image, dict]] = {}  # (map, legend words)
 
 
 def _load_map(name: str) -> dict:
@@ -217,63 +227,87 @@ def _exit_arrow(d: ImageDraw.ImageDraw, h: str, columns: int, rows: int):
                (shaft_end[0] - px * w, shaft_end[1] - py * w)], fill=EXIT)
 
 
-def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour):
-    y = height - LEGEND / 2
-    f = _font(11)
-    x = MARGIN
-    items = [
-        ("woods", None), ("coulee", None), ("river", "river"), ("ford", "ford"),
-        ("ridge", "ridge"), ("steep ridge", "steep_ridge"), ("exit", None),
-    ]
-    for label, kind in items:
-        if label == "woods":
-            d.rectangle([x, y - 7, x + 18, y + 7], fill=WOODS, outline=GRID)
-            d.ellipse([x + 6, y - 3, x + 12, y + 3], fill=TREE)
-            x += 22
-        elif label == "coulee":
-            d.rectangle([x, y - 7, x + 18, y + 7], fill=COULEE, outline=GRID)
-            for k in range(0, 18, 5):
-                d.line([(x + k, y + 7), (x + k + 5, y - 7)], fill=COULEE_LINE, width=1)
-            x += 22
-        elif label == "exit":
-            d.line([(x, y), (x + 10, y)], fill=EXIT, width=4)
-            d.polygon([(x + 18, y), (x + 10, y - 6), (x + 10, y + 6)], fill=EXIT)
-            x += 22
-        else:
-            if kind == "steep_ridge":
-                d.line([(x, y - 2.2), (x + 22, y - 2.2)], fill=STEEP, width=2)
-                d.line([(x, y + 2.2), (x + 22, y + 2.2)], fill=STEEP, width=2)
-            else:
-                colour = {"river": RIVER, "ford": FORD, "ridge": RIDGE}[kind]
-                d.line([(x, y), (x + 22, y)], fill=colour, width=6 if kind != "ridge" else 3)
-                if kind == "ford":
-                    for t in (6, 11, 16):
-                        d.ellipse([x + t - 1.3, y - 1.3, x + t + 1.3, y + 1.3], fill=RIVER)
-            x += 26
-        d.text((x, y), label, font=f, fill=INK, anchor="lm")
-        x += int(d.textlength(label, font=f)) + 14
-    # counter key
+def _key_woods(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    d.rectangle([x, y - 7, x + 18, y + 7], fill=WOODS, outline=GRID)
+    d.ellipse([x + 6, y - 3, x + 12, y + 3], fill=TREE)
+
+
+def _key_coulee(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    d.rectangle([x, y - 7, x + 18, y + 7], fill=COULEE, outline=GRID)
+    for k in range(0, 18, 5):
+        d.line([(x + k, y + 7), (x + k + 5, y - 7)], fill=COULEE_LINE, width=1)
+
+
+def _key_line(colour, width: int, stones: bool = False):
+    def key(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+        d.line([(x, y), (x + 22, y)], fill=colour, width=width)
+        if stones:
+            for t in (6, 11, 16):
+                d.ellipse([x + t - 1.3, y - 1.3, x + t + 1.3, y + 1.3], fill=RIVER)
+    return key
+
+
+def _key_steep_ridge(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    d.line([(x, y - 2.2), (x + 22, y - 2.2)], fill=STEEP, width=2)
+    d.line([(x, y + 2.2), (x + 22, y + 2.2)], fill=STEEP, width=2)
+
+
+def _key_exit(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    d.line([(x, y), (x + 10, y)], fill=EXIT, width=4)
+    d.polygon([(x + 18, y), (x + 10, y - 6), (x + 10, y + 6)], fill=EXIT)
+
+
+def _key_counter(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
     d.rectangle([x, y - 8, x + 16, y + 8], fill=us_colour, outline=INK)
-    x += 20
-    d.text((x, y), "full", font=f, fill=INK, anchor="lm")
-    x += int(d.textlength("full", font=f)) + 8
-    d.rectangle([x, y - 8, x + 16, y + 8], fill=us_colour, outline=INK)
+
+
+def _key_reduced(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    _key_counter(d, x, y, us_colour)
     d.line([(x + 1, y + 7), (x + 15, y - 7)], fill=REDUCED_MARK, width=2)
-    x += 20
-    d.text((x, y), "reduced", font=f, fill=INK, anchor="lm")
-    x += int(d.textlength("reduced", font=f)) + 8
-    d.rectangle([x, y - 8, x + 16, y + 8], fill=us_colour, outline=INK)
+
+
+def _key_dismounted(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
+    _key_counter(d, x, y, us_colour)
     d.polygon([(x + 16, y + 8), (x + 7, y + 8), (x + 16, y - 1)], fill=INK)
-    x += 20
-    d.text((x, y), "dismounted", font=f, fill=INK, anchor="lm")
+
+
+# The legend, left to right: (word, its key, the key's width, the gap after the word).
+LEGEND_KEYS = (
+    (N_("woods"), _key_woods, 22, 14),
+    (N_("coulee"), _key_coulee, 22, 14),
+    (N_("river"), _key_line(RIVER, 6), 26, 14),
+    (N_("ford"), _key_line(FORD, 6, stones=True), 26, 14),
+    (N_("ridge"), _key_line(RIDGE, 3), 26, 14),
+    (N_("steep ridge"), _key_steep_ridge, 26, 14),
+    (N_("exit"), _key_exit, 22, 14),
+    (N_("full"), _key_counter, 20, 8),
+    (N_("reduced"), _key_reduced, 20, 8),
+    (N_("dismounted"), _key_dismounted, 20, 0),
+)
+
+
+def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour, words: tuple[str, ...]):
+    """The legend strip; a font a size smaller while the words would run off the map."""
+    y = height - LEGEND / 2
+    for size in (11, 10, 9, 8):
+        f = _font(size)
+        need = sum(key_w + int(text_length(d, word, f)) + gap for word, (_, _, key_w, gap) in zip(words, LEGEND_KEYS))
+        if MARGIN + need <= width - MARGIN:
+            break
+    x = MARGIN
+    for word, (_, key, key_w, gap) in zip(words, LEGEND_KEYS):
+        key(d, x, y, us_colour)
+        x += key_w
+        draw_text(d, (x, y), word, f, INK, anchor="lm")
+        x += int(text_length(d, word, f)) + gap
 
 
 def _us_colour(map_name: str):
     return US_BLUE if map_name == "rosebud" else US_YELLOW
 
 
-def _base(map_name: str) -> tuple[Image.Image, dict]:
-    cached = _BASE.get(map_name)
+def _base(map_name: str, words: tuple[str, ...]) -> tuple[Image.Image, dict]:
+    cached = _BASE.get((map_name, words))
     if cached is not None:
         return cached
     data = _load_map(map_name)
@@ -319,9 +353,9 @@ def _base(map_name: str) -> tuple[Image.Image, dict]:
         x, y = _xy(lab["hex"])
         d.text((x, y + H * 0.22), lab["text"], font=flab, fill=LABEL, anchor="mm",
                stroke_width=2, stroke_fill=PAPER)
-    _legend(d, w, h, _us_colour(map_name))
+    _legend(d, w, h, _us_colour(map_name), words)
     info = {"title": data.get("title", map_name), "columns": cols, "rows": rows, "size": (w, h)}
-    _BASE[map_name] = (im, info)
+    _BASE[map_name, words] = (im, info)
     return im, info
 
 
@@ -493,20 +527,22 @@ def _draw_combats(d: ImageDraw.ImageDraw, combats: list[dict]):
         d.ellipse([x - S * 0.92, y - S * 0.92, x + S * 0.92, y + S * 0.92], outline=COMBAT, width=3)
 
 
-def draw_map(view: dict) -> bytes:
-    """The PNG of the map with the units and this turn's moves and combats."""
+def draw_map(view: dict, gettext=None) -> bytes:
+    """The PNG of the map with the units and this turn's moves and combats, its words
+    in the reader's language (``gettext``; None: English)."""
+    gettext = gettext or N_  # N_ returns the English id as it is
     map_name = _map_name(view)
-    base, info = _base(map_name)
+    base, info = _base(map_name, tuple(gettext(word) for word, *_ in LEGEND_KEYS))
     im = base.copy()
     d = ImageDraw.Draw(im)
-    w, h = info["size"]
     us_colour = _us_colour(map_name)
     title = info["title"]
+    title = gettext(title)  # marked in scenario.MAP_TITLES (a literal inside gettext() would be extracted)
     turn = view.get("turn")
     turns = view.get("turns")
     if turn is not None:
-        title += f" - turn {turn}" + (f" of {turns}" if turns else "")
-    d.text((MARGIN, TOP / 2 + 4), title, font=_font(16), fill=INK, anchor="lm")
+        title = format_message(TITLE_TURN_OF if turns else TITLE_TURN, {"title": title, "turn": turn, "turns": turns}, gettext)
+    draw_text(d, (MARGIN, TOP / 2 + 4), title, _font(16), INK, anchor="lm")
     units = [u for u in (view.get("units") or []) if isinstance(u, dict)]
     sides = {u.get("id"): u.get("side") for u in units}
     _draw_moves(d, view.get("last_moves") or [], sides)

@@ -122,10 +122,10 @@ class PeauxRougesEngine(Engine):
 
         return bot_orders(state, role, dice)
 
-    def picture(self, view: dict) -> bytes | None:
+    def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw
 
-        return draw(view)
+        return draw(view)  # the board carries no words, so nothing to translate
 
     def validate_state(self, state: dict) -> list[str]:
         problems = []

@@ -223,9 +223,9 @@ class RummyEngine(Engine):
         from pbem.engines.rummy.bot import bot_orders
         return bot_orders(state, role, dice)
 
-    def picture(self, view: dict) -> bytes | None:
+    def picture(self, view: dict, gettext=None) -> bytes | None:
         from pbem.engines.rummy.picture import draw
-        return draw(view)
+        return draw(view, gettext)
 
     def validate_state(self, state: dict) -> list[str]:
         problems = []

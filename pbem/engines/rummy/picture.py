@@ -1,5 +1,9 @@
 """The table as a PNG, drawn from a view: every table's melds as cards, the discard
-pile's top, the viewer's own hand (when the view holds one)."""
+pile's top, the viewer's own hand (when the view holds one).
+
+Words are English message ids marked ``N_`` and drawn through the reader's
+``gettext``; card names and group labels stay as players write them in orders, but
+for the two labels no order names (translated as the report translates them)."""
 
 from __future__ import annotations
 
@@ -7,6 +11,11 @@ import io
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from pbem.engines.base import format_message
+from pbem.engines.lettering import draw_text, text_length
+from pbem.engines.rummy.messages import N_
+from pbem.engines.rummy.rules import KEY_LABEL
 
 WIDTH = 1040
 MARGIN = 16
@@ -23,6 +32,19 @@ COLORS = {
     "sundance": (220, 190, 40), "draw_two": (118, 70, 120), "pick_two": (70, 80, 130), "hoka_hey": (150, 40, 90),
     "sabers": (90, 96, 104),
 }
+TITLE = N_("Little Bighorn Rummy - hand %(hand)s, turn %(turn)s")
+TITLE_OVER = N_("Little Bighorn Rummy - hand %(hand)s, turn %(turn)s - game over")
+TITLE_PLAYER = N_("Little Bighorn Rummy - hand %(hand)s, turn %(turn)s - %(player)s to play")
+DECK = N_("deck")
+DISCARD = N_("discard pile")
+DISCARD_COUNT = N_("%(n)s (top at right)")
+SUNDANCE = N_("Sundance played: no escape for Custer")
+HEAD = N_("%(player)s: %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
+HEAD_ME = N_("%(player)s (you): %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
+HAND = N_("Your hand (%(n)s)")
+ESCAPED = N_("%(group)s (%(points)s) escaped")
+WILD = N_("W")  # the corner mark of a wild card: one letter
+TRANSLATED_KEYS = ("lone", "support")  # group labels no order names
 COMPANY_TINT = {"C": (160, 50, 50), "E": (120, 120, 120), "F": (54, 92, 150), "I": (60, 120, 110), "L": (120, 80, 150), "M": (150, 110, 40)}
 
 
@@ -62,15 +84,15 @@ def _draw_card(d: ImageDraw.ImageDraw, x: int, y: int, card: dict | None, *, mar
     pts = card["points"]
     d.text((x + 5, y + 4), str(pts), fill=(255, 255, 255), font=_font(12))
     if mark:
-        d.text((x + CARD_W - 14, y + 4), mark, fill=(255, 255, 255), font=_font(12))
+        draw_text(d, (x + CARD_W - 14, y + 4), mark, _font(12), (255, 255, 255))
     for i, line in enumerate(_wrap(card["short"], CARD_W - 8, _font(11))):
         d.text((x + 4, y + 24 + 13 * i), line, fill=INK, font=_font(11))
 
 
-def _group_cards(g: dict) -> list[tuple[dict, str]]:
+def _group_cards(g: dict, gettext) -> list[tuple[dict, str]]:
     out = [(c, "") for c in g["cards"]]
     if g.get("wild"):
-        out.append((g["wild"], "W"))
+        out.append((g["wild"], gettext(WILD)))
     out += [(c, "+") for c in g.get("on", [])]
     return out
 
@@ -79,18 +101,23 @@ def _group_width(n: int) -> int:
     return CARD_W + STEP * max(0, n - 1)
 
 
-def _label(g: dict) -> str:
-    return f"{g['label']} ({g['points']})" + (" escaped" if g.get("escaped") else "")
+def _label(g: dict, gettext) -> str:
+    label, key = g["label"], g["key"]
+    if key in TRANSLATED_KEYS:  # "Raided Village 2" -> "Village razzié 2", as the report says
+        label = label.replace(KEY_LABEL[key], gettext(KEY_LABEL[key]))
+    if g.get("escaped"):
+        return format_message(ESCAPED, {"group": label, "points": g["points"]}, gettext)
+    return f"{label} ({g['points']})"
 
 
-def _slot(g: dict) -> int:
-    return max(_group_width(len(_group_cards(g))), int(_font(11).getlength(_label(g))) + 4)
+def _slot(d: ImageDraw.ImageDraw, g: dict, gettext) -> int:
+    return max(_group_width(len(_group_cards(g, gettext))), int(text_length(d, _label(g, gettext), _font(11))) + 4)
 
 
-def _layout_groups(groups: list[dict], x0: int, width: int) -> list[list[dict]]:
+def _layout_groups(d: ImageDraw.ImageDraw, groups: list[dict], x0: int, width: int, gettext) -> list[list[dict]]:
     rows, row, x = [], [], x0
     for g in groups:
-        w = _slot(g)
+        w = _slot(d, g, gettext)
         if row and x + w > x0 + width:
             rows.append(row)
             row, x = [], x0
@@ -101,10 +128,25 @@ def _layout_groups(groups: list[dict], x0: int, width: int) -> list[list[dict]]:
     return rows
 
 
-def draw(view: dict) -> bytes:
+def _title(view: dict, gettext) -> str:
+    args = {"hand": view["hand_no"], "turn": view["turn_no"], "player": view.get("player")}
+    if view.get("outcome"):
+        return format_message(TITLE_OVER, args, gettext)
+    return format_message(TITLE_PLAYER if view.get("player") else TITLE, args, gettext)
+
+
+def _head(view: dict, p: str, gettext) -> str:
+    args = {"player": p, "cards": view["hand_sizes"][p], "points": view["table_points"][p], "total": view["totals"][p]}
+    return format_message(HEAD_ME if p == view.get("me") else HEAD, args, gettext)
+
+
+def draw(view: dict, gettext=None) -> bytes:
+    """The PNG, its words in the reader's language (``gettext``; None: English)."""
+    gettext = gettext or N_  # N_ returns the English id as it is
+    measure = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     roles = view["roles"]
     inner = WIDTH - 2 * MARGIN
-    table_rows = {p: _layout_groups(view["tables"][p], MARGIN, inner) or [[]] for p in roles}
+    table_rows = {p: _layout_groups(measure, view["tables"][p], MARGIN, inner, gettext) or [[]] for p in roles}
     hand = view.get("hand")
     hand_rows = []
     if hand is not None:
@@ -117,43 +159,38 @@ def draw(view: dict) -> bytes:
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
     y = MARGIN
-    title = f"Little Bighorn Rummy - hand {view['hand_no']}, turn {view['turn_no']}"
-    if view.get("outcome"):
-        title += " - game over"
-    elif view.get("player"):
-        title += f" - {view['player']} to play"
-    d.text((MARGIN, y), title, fill=INK, font=_font(18))
+    draw_text(d, (MARGIN, y), _title(view, gettext), _font(18), INK)
     y += 30
     # the deck and the discard pile
     _draw_card(d, MARGIN, y, None, face_down=True)
-    d.text((MARGIN + CARD_W + 6, y + 4), f"deck\n{view['deck_size']}", fill=MUTED, font=_font(12))
+    deck = gettext(DECK)
+    draw_text(d, (MARGIN + CARD_W + 6, y + 4), f"{deck}\n{view['deck_size']}", _font(12), MUTED)
     pile = view["discard"]
-    x = MARGIN + CARD_W + 60
+    x = MARGIN + CARD_W + max(60, int(text_length(d, deck, _font(12))) + 14)  # room for a longer word than "deck"
     shown = pile[-6:]
     for i, c in enumerate(shown):
         _draw_card(d, x + STEP * i, y, c)
     x += _group_width(len(shown)) + 8 if shown else 0
-    d.text((x, y + 4), f"discard pile\n{len(pile)} (top at right)", fill=MUTED, font=_font(12))
+    count = format_message(DISCARD_COUNT, {"n": len(pile)}, gettext)
+    draw_text(d, (x, y + 4), f"{gettext(DISCARD)}\n{count}", _font(12), MUTED)
     if view.get("sundance_played"):
-        d.text((x, y + 40), "Sundance played: no escape for Custer", fill=COLORS["chief"], font=_font(12))
+        draw_text(d, (x, y + 40), gettext(SUNDANCE), _font(12), COLORS["chief"])
     y += CARD_H + 30
     # the tables
     for p in roles:
-        me = " (you)" if p == view.get("me") else ""
-        head = f"{p}{me}: {view['hand_sizes'][p]} cards in hand, {view['table_points'][p]} points on the table, total {view['totals'][p]}"
-        d.text((MARGIN, y), head, fill=INK, font=_font(14))
+        draw_text(d, (MARGIN, y), _head(view, p, gettext), _font(14), INK)
         y += 24
         for row in table_rows[p]:
             x = MARGIN
             for g in row:
-                cards = _group_cards(g)
-                d.text((x, y), _label(g), fill=MUTED, font=_font(11))
+                cards = _group_cards(g, gettext)
+                draw_text(d, (x, y), _label(g, gettext), _font(11), MUTED)
                 for i, (c, mark) in enumerate(cards):
                     _draw_card(d, x + STEP * i, y + 14, c, mark=mark)
-                x += _slot(g) + GAP
+                x += _slot(d, g, gettext) + GAP
             y += row_h
     if hand is not None:
-        d.text((MARGIN, y), f"Your hand ({len(hand)})", fill=INK, font=_font(14))
+        draw_text(d, (MARGIN, y), format_message(HAND, {"n": len(hand)}, gettext), _font(14), INK)
         y += 24
         drawn = (view.get("this_turn") or {}).get("drawn")
         for row in hand_rows:

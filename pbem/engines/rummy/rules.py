@@ -39,7 +39,7 @@ RAID_BRAVES = 3
 ESCAPE_POINTS = 4
 SET_KEYS = ("staff", "scouts", "braves", "villages")
 KEY_LABEL = {"staff": "Staff", "scouts": "Scouts", "braves": "Braves", "villages": "Villages",
-             "bv": "Braves/Village", "lone": "Raided Village", "custer": "Custer", "support": "Support cards"}
+             "bv": "Braves/Village", "lone": N_("Raided Village"), "custer": "Custer", "support": N_("Support cards")}
 
 
 class Illegal(Exception):

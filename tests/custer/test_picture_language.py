@@ -1,0 +1,89 @@
+"""The map picture in the reader's language: title, turn and legend in French for a French
+reader, while ``picture(view)`` without gettext draws exactly what it drew before pictures
+could be translated."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+
+import pytest
+from PIL import Image
+
+from pbem.dice import Dice
+from pbem.engines.base import MODERATOR
+from pbem.engines.custer import CusterEngine
+from pbem.engines.custer.picture import LEGEND, LEGEND_KEYS, PAPER
+from pbem.i18n import gettext_for
+
+ENGINE = CusterEngine()
+FRENCH = gettext_for("fr")
+LEGEND_WORDS = {word for word, *_ in LEGEND_KEYS}
+
+
+def seed(*parts) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
+
+
+def seeded_game(scenario: str) -> list[dict]:
+    """Every state of one seeded bot game, from the setup to the end."""
+    state = ENGINE.setup(scenario, {}, Dice(seed("picture", scenario, "setup")))
+    states = [state]
+    while ENGINE.outcome(state) is None:
+        phase = ENGINE.phase(state)
+        orders = {}
+        for role in phase.awaited:
+            parsed = ENGINE.parse_orders(state, role, ENGINE.bot_orders(state, role, Dice(seed("picture", scenario, phase.id, role))))
+            orders[role] = parsed.orders
+        state, _ = ENGINE.resolve(state, orders, Dice(seed("picture", scenario, phase.id)))
+        states.append(state)
+    return states
+
+
+# sha256 of the English PNGs drawn before picture() took a gettext (Pillow 13.0; a Pillow
+# that renders text differently changes them: recompute them from that commit's code).
+ENGLISH_BEFORE = {
+    ("little_bighorn", 6, "us"): "7ae8dbdd86ea1d5c1b14d8746c0a8ebcba81c448b942aa52d0b4097dab50b4d4",
+    ("rosebud", 4, "indians"): "7df39c9761add8baad4281ab190a67de1b6e173c8343f2da677bd61118d04faf",
+}
+
+
+@pytest.mark.parametrize("scenario,index,role", sorted(ENGLISH_BEFORE, key=str))
+def test_the_english_picture_is_the_one_drawn_before_translation(scenario, index, role):
+    view = ENGINE.view(seeded_game(scenario)[index], role)
+    png = ENGINE.picture(view)
+    assert hashlib.sha256(png).hexdigest() == ENGLISH_BEFORE[scenario, index, role]
+    assert ENGINE.picture(view, gettext=None) == png
+
+
+def pixels(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_a_french_reader_gets_the_title_and_legend_in_french_and_the_same_map():
+    view = ENGINE.view(seeded_game("little_bighorn")[6], "us")
+    english, french = pixels(ENGINE.picture(view)), pixels(ENGINE.picture(view, FRENCH))
+    w, h = english.size
+    assert french.size == (w, h)
+    title, board, legend = (0, 0, w, 34), (0, 34, w, h - LEGEND), (0, h - LEGEND, w, h)
+    assert french.crop(board).tobytes() == english.crop(board).tobytes()
+    assert french.crop(title).tobytes() != english.crop(title).tobytes()
+    assert french.crop(legend).tobytes() != english.crop(legend).tobytes()
+
+
+def test_every_view_of_a_seeded_game_draws_in_french():
+    roles = ("us", "indians", None, MODERATOR)
+    for scenario in ("little_bighorn", "rosebud"):
+        for i, state in enumerate(seeded_game(scenario)):
+            png = ENGINE.picture(ENGINE.view(state, roles[i % len(roles)]), FRENCH)
+            assert png[:8] == b"\x89PNG\r\n\x1a\n", (scenario, i)
+
+
+def test_a_legend_too_long_for_the_map_is_drawn_smaller_inside_it():
+    view = ENGINE.view(seeded_game("little_bighorn")[0], "us")
+    # "woods WOODS": at the legend's usual size these words would run 25 pixels off the map
+    im = pixels(ENGINE.picture(view, lambda msgid: f"{msgid} {msgid.upper()}" if msgid in LEGEND_WORDS else msgid))
+    w, h = im.size
+    margin = im.crop((w - 22, h - LEGEND, w, h))
+    assert [colour for _, colour in margin.getcolors()] == [PAPER], "the legend runs into the right margin"
+
