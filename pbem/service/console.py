@@ -325,11 +325,13 @@ def audit_log(self, game_id: str, *, public_only: bool = True, limit: int = 500)
 
 
 # -- pictures --------------------------------------------------------------------------------
-def _picture(self, engine_name: str, state: dict | None, role) -> bytes | None:
+def _picture(self, engine_name: str, state: dict | None, role, lang: str | None = None) -> bytes | None:
+    """The picture from ``role``'s view, its words in ``lang`` (None: English, for
+    moderators and the public archive)."""
     if state is None:
         return None
     engine = self.engine(engine_name)
-    return engine.picture(engine.view(state, role))
+    return engine.picture(engine.view(state, role), gettext_for(lang) if lang else None)
 
 
 def moderator_picture(self, game_id: str) -> bytes | None:
@@ -413,7 +415,7 @@ def player_picture(self, game_id: str, token: str) -> bytes | None:
     if p is None:
         return None
     g = self.game(game_id)
-    return _picture(self, g["engine"], self.game_state(game_id), p["role"])
+    return _picture(self, g["engine"], self.game_state(game_id), p["role"], p["lang"])
 
 
 def player_page(self, game_id: str, token: str) -> dict | None:

@@ -111,7 +111,7 @@ def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suff
     state = loads(phase["state"]) if phase else None
     awaited = player["role"] in (loads(phase["awaited"]) if phase else [])
     view = engine.view(state, player["role"]) if state is not None else {}
-    picture = engine.picture(view) if state is not None else None
+    picture = engine.picture(view, _) if state is not None else None
     ctx = {
         "game": g, "player": player, "role": player["role"], "phase": phase,
         "deadline": _deadline_text(self, phase, player), "awaited": awaited,
@@ -161,7 +161,7 @@ def report_parts(self, game_id: str, player: dict | None, role: str | None, phas
     view = engine.view(result, role)
     record = loads(phase["events"], {"events": [], "rolls": []})
     events = visible_events(record["events"], role, lang)
-    picture = engine.picture(view)
+    picture = engine.picture(view, gettext_for(lang))
     orders = revealed_orders(self, phase, lang) if engine.reveals_orders else {}
     outcome = engine.outcome(result)
     public = engine.public_state(loads(phase["state"]))

@@ -4,8 +4,10 @@ could be translated."""
 
 from __future__ import annotations
 
+import email
 import hashlib
 import io
+from email import policy
 
 import pytest
 from PIL import Image
@@ -87,3 +89,25 @@ def test_a_legend_too_long_for_the_map_is_drawn_smaller_inside_it():
     margin = im.crop((w - 22, h - LEGEND, w, h))
     assert [colour for _, colour in margin.getcolors()] == [PAPER], "the legend runs into the right margin"
 
+
+def mail_picture(svc, kind: str, to_addr: str) -> bytes:
+    row = next(r for r in svc.store.all("SELECT * FROM outbox ORDER BY id") if r["kind"] == kind and r["to_addr"] == to_addr)
+    msg = email.message_from_bytes(row["raw"], policy=policy.default)
+    return next(p for p in msg.walk() if p.get_content_type() == "image/png").get_content()
+
+
+def test_the_service_draws_players_in_their_language_and_moderators_and_the_public_in_english(svc):
+    fr, en = "custer@players.example", "bull@players.example"
+    gid = svc.create_game("custer", "little_bighorn", {"us": fr, "indians": en}, languages={"us": "fr"})
+    start = svc.game_state(gid)
+    assert mail_picture(svc, "welcome", fr) == ENGINE.picture(ENGINE.view(start, "us"), FRENCH)
+    assert mail_picture(svc, "welcome", en) == ENGINE.picture(ENGINE.view(start, "indians"))
+    svc.close_phase(gid)
+    now = svc.game_state(gid)
+    assert mail_picture(svc, "report", fr) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
+    assert mail_picture(svc, "report", en) == ENGINE.picture(ENGINE.view(now, "indians"))
+    tokens = {p["role"]: svc.token_for(p["id"]) for p in svc.players(gid)}
+    assert svc.player_picture(gid, tokens["us"]) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
+    assert svc.player_picture(gid, tokens["indians"]) == ENGINE.picture(ENGINE.view(now, "indians"))
+    assert svc.moderator_picture(gid) == ENGINE.picture(ENGINE.view(now, MODERATOR))
+    assert svc.public_picture(gid, 1) == ENGINE.picture(ENGINE.view(now, None))
