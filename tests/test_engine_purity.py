@@ -35,5 +35,11 @@ def test_engine_source_imports_nothing_impure(path):
             names = []
         bad = FORBIDDEN_MODULES.intersection(names)
         assert not bad, f"{path.name}:{node.lineno} imports {sorted(bad)}"
+        # of pbem itself only the engines, the dice and where the game's data files lie:
+        # translation, mail and storage are the service's
+        modules = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+        outside = [m for m in modules if m.split(".")[0] == "pbem" and not m.startswith(("pbem.engines", "pbem.dice", "pbem.resources"))]
+        assert not outside, f"{path.name}:{node.lineno} imports {outside}"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name}:{node.lineno} calls {node.func.id}()"

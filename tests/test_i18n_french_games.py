@@ -20,6 +20,7 @@ from pbem.config import Settings
 from pbem.dice import Dice
 from pbem.engines.custer import CusterEngine, scenario as custer_scenarios
 from pbem.engines.rummy import RummyEngine, cards as rummy_cards
+from pbem.i18n import gettext_for
 from pbem.mail.addresses import orders_address
 from pbem.service import letters
 from pbem.service.core import Service
@@ -146,8 +147,8 @@ def custer(tmp_path_factory):
         return table.finish()
 
 
-# A PNG of one pixel: the tables' picture holds no text to read, and drawing it for every
-# report of every turn would make most of the rummy game's time.
+# A PNG of one pixel: the pictures' words are tested apart (tests/rummy/test_picture_language.py),
+# and drawing the tables for every report of every turn would make most of this game's time.
 ONE_PIXEL_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
                               "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
 
@@ -156,7 +157,7 @@ ONE_PIXEL_PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010
 def rummy(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         _seeded(mp)
-        mp.setattr("pbem.engines.rummy.picture.draw", lambda view: ONE_PIXEL_PNG)
+        mp.setattr("pbem.engines.rummy.picture.draw", lambda view, gettext=None: ONE_PIXEL_PNG)
         addresses = {f"p{i}": f"rummy{i}@players.example" for i in range(1, 5)}
         addresses["p1"] = FR_ADDR
         table = Table(tmp_path_factory, "rummy", "four", addresses, french="p1", options={"target": 1})
@@ -234,10 +235,10 @@ def test_an_order_template_in_french_means_what_the_english_one_means(engine):
     state = engine.setup(scenario, {}, Dice(_seed(engine.name, "setup")))
     for n in range(6):
         for role in engine.phase(state).awaited:
-            french = engine.order_template(state, role, lang="fr")
+            french = engine.order_template(state, role, gettext=gettext_for("fr"))
             assert french != engine.order_template(state, role)  # its comments are French
             read_fr = engine.parse_orders(state, role, french)
-            read_en = engine.parse_orders(state, role, engine.order_template(state, role, lang="en"))
+            read_en = engine.parse_orders(state, role, engine.order_template(state, role))
             assert read_fr.ok and read_fr.orders == read_en.orders
         orders = {role: engine.parse_orders(state, role, engine.bot_orders(state, role, Dice(_seed(engine.name, n, role)))).orders
                   for role in engine.phase(state).awaited}

@@ -182,10 +182,11 @@ class Engine:
         """None while the game goes on; else {"winner": role or None, "summary": msg, "args": {...}, "scores": {...}}."""
         raise NotImplementedError
 
-    def order_template(self, state: dict, role: str) -> str:
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
         """Pre-filled orders for the next phase; sent back unchanged, they parse
-        without error and mean 'everything holds' (standing orders). An engine
-        that writes orders in several languages may take a ``lang`` keyword too."""
+        without error and mean 'everything holds' (standing orders). ``lang`` picks
+        the keywords of an engine whose order syntax has several languages;
+        ``gettext`` translates the comments (English without it), as for pictures."""
         raise NotImplementedError
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:

@@ -66,11 +66,12 @@ def _deadline_text(self, phase: dict | None, player: dict) -> str:
 
 
 def _template(self, engine_name: str, state: dict, role: str, lang: str = "en") -> str:
-    """The engine's pre-filled orders, in the player's language when the engine writes several."""
+    """The engine's pre-filled orders, keywords and comments in the player's language
+    (passing only what an older engine's ``order_template`` takes)."""
     engine = self.engine(engine_name)
-    if "lang" in inspect.signature(engine.order_template).parameters:
-        return engine.order_template(state, role, lang=lang)
-    return engine.order_template(state, role)
+    offered = {"lang": lang, "gettext": gettext_for(lang)}
+    taken = inspect.signature(engine.order_template).parameters
+    return engine.order_template(state, role, **{k: v for k, v in offered.items() if k in taken})
 
 
 _ENVELOPE = {"fr": ("ORDRES", "FIN")}

@@ -70,9 +70,10 @@ class CusterEngine(Engine):
     def default_orders(self, state: dict, role: str) -> dict:
         return {"markers": {}, "standing": None}
 
-    def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
-        """The orders that hold everything, with comments in ``lang`` (English without it)."""
-        return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id, lang=lang)
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
+        """The orders that hold everything, with comments through ``gettext`` (English
+        without it); the keywords are English in every language, so ``lang`` is unused."""
+        return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id, gettext=gettext)
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
         return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)

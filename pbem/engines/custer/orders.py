@@ -372,14 +372,10 @@ def _english(msgid: str) -> str:
     return msgid
 
 
-def template(scenario: Scenario, state: dict, role: str, phase_id: str, lang: str | None = None) -> str:
+def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=None) -> str:  # noqa: ANN001
     """Every marker the role may draw, its units as comments, each holding; then the standing orders.
-    The comments are in ``lang`` (English without it); the orders are the same in every language."""
-    if lang and lang != "en":
-        from pbem.i18n import gettext_for  # only the comments are translated; loaded when wanted
-        _ = gettext_for(lang)
-    else:
-        _ = _english
+    The comments go through ``gettext`` (English without it); the orders are the same in every language."""
+    _ = gettext or _english
     t = state["turn"]
     lines = ["# " + _("%(title)s, turn %(turn)s of %(turns)s (phase %(phase)s): you draw %(n)s marker(s) this turn.")
              % {"title": scenario.title, "turn": t, "turns": scenario.turns, "phase": phase_id,

@@ -99,11 +99,12 @@ class PeauxRougesEngine(Engine):
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
 
-    def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
         """The pieces and squares as comments (codes and square names only, the same in
         every language); with ``lang`` ("en" or "fr"), also the player's current standing
         orders written out in that language. Sent back unchanged it parses without
-        error: nothing moves, nothing fires, the standing orders stay as they are."""
+        error: nothing moves, nothing fires, the standing orders stay as they are.
+        It has no prose to translate, so ``gettext`` is unused."""
         if state.get("outcome"):
             return ""
         lines = [f"# {phase_id(state)}"]

@@ -191,13 +191,10 @@ class RummyEngine(Engine):
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
 
-    def order_template(self, state: dict, role: str, lang: str | None = None) -> str:
-        """The orders that play a turn safely, with comments in ``lang`` (English without it)."""
-        if lang and lang != "en":
-            from pbem.i18n import gettext_for  # only the comments are translated; loaded when wanted
-            _ = gettext_for(lang)
-        else:
-            _ = N_
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
+        """The orders that play a turn safely, with comments through ``gettext`` (English
+        without it); the keywords are English in every language, so ``lang`` is unused."""
+        _ = gettext or N_
         if state.get("outcome"):
             return "# " + _("The game is over.")
         if role != state["player"]:
