@@ -308,7 +308,7 @@ class _Room:
         awaited = loads(ph["awaited"])
         if player["role"] not in awaited:
             self.status = "refused"
-            self.problem(player, N_("Phase %(phase)s does not wait for orders from %(role)s (it waits for: %(awaited)s)."),
+            self.problem(player, N_("Phase %(phase)s does not wait for orders from the %(role)s player (it waits for: %(awaited)s)."),
                          N_("Your next report will say when your orders are due."), phase=ph["label"], role=player["role"], awaited=", ".join(awaited))
             return
         deadline = from_iso(ph["deadline"])
@@ -425,7 +425,7 @@ class _Room:
         for p in recipients:
             _ = gettext_for(p["lang"])
             letters.queue_message(self.svc, kind="press", game_id=self.game_id, player=p, to_addr=p["email"], lang=p["lang"],
-                                  subject=_("Press from %(role)s") % {"role": player["role"]}, template="mail/press.txt.j2",
+                                  subject=_("Press from the %(role)s player") % {"role": player["role"]}, template="mail/press.txt.j2",
                                   key=f"press/{self.game_id}/in{self.inbound_id}/{p['id']}", sender_role=player["role"],
                                   text=body, to_roles=[q["role"] for q in recipients])
         self.svc.audit(self.game_id, player["role"], "press", "", {"to": [p["role"] for p in recipients]}, public=False)
@@ -475,7 +475,7 @@ class _Room:
         self.store.update("players", player["id"], {"status": "resigned"})
         self.svc.audit(self.game_id, player["role"], "resign", "", {"player": player["id"]})
         letters.queue_notice(self.svc, self.game_id,
-                             N_("%(role)s has resigned; a moderator may replace the player. Until then that side's orders are the defaults."),
+                             N_("The %(role)s player has resigned; a moderator may replace them. Until then that role's orders are the defaults."),
                              serial=f"resign{player['id']}", args={"role": player["role"]})
 
     def _confirm(self, cmd, player: dict) -> None:
@@ -517,7 +517,7 @@ class _Room:
         self.game_id, self.player = p["game_id"], p
 
     def _join_again(self, cmd, player: dict) -> None:
-        self.problem(player, N_("You already play %(role)s in game %(game)s."), role=player["role"], game=self.game_id)
+        self.problem(player, N_("You already play the role %(role)s in game %(game)s."), role=player["role"], game=self.game_id)
 
 
 def _translated(cmd, lang: str) -> list[str]:

@@ -79,4 +79,4 @@ def test_a_resignation_is_announced_in_each_players_language(svc):
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
     svc.receive(mail(P2, _address(svc, gid, "peaux_rouges"), "RESIGN\n"))
     text = _parts_text(outbox(svc, kind="press", to_addr=P1)[-1])
-    assert "peaux_rouges a abandonné" in text and "has resigned" not in text
+    assert "joueur peaux_rouges a abandonné" in text and "has resigned" not in text

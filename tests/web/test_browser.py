@@ -146,7 +146,7 @@ def test_the_public_archive_and_a_players_page(live, browser):
             _no_sideways_scroll(page)
             _shot(page, f"archive-{size}", full=False)
             page.goto(f"{base}/play/{gid}/{token}")
-            assert page.get_by_text("you play").is_visible()
+            assert page.get_by_text("your role:").is_visible()
             _no_sideways_scroll(page)
             _shot(page, f"play-{size}", full=False)
             assert page.goto(f"{base}/play/{gid}/not{token}").status == 404

@@ -19,7 +19,7 @@ def test_a_french_players_page_is_in_french_with_french_orders_and_a_local_deadl
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"}, timezones={"longs_couteaux": "Europe/Paris"})
     page = _page(client, svc, gid, FR)
     assert '<html lang="fr">' in page
-    for french in ("vous jouez", "Ce que vous voyez", "Vos comptes rendus", "Vos ordres", "Fuseau horaire",
+    for french in ("votre rôle :", "Ce que vous voyez", "Vos comptes rendus", "Vos ordres", "Fuseau horaire",
                    "Envoyez vos ordres avant l'échéance", "RÉGLER LANGUE fr"):
         assert french in page.replace("&#39;", "'"), french
     template = re.search(r"<pre>(ORDRES .*?)</pre>", page, re.S)
@@ -27,7 +27,7 @@ def test_a_french_players_page_is_in_french_with_french_orders_and_a_local_deadl
     deadline = from_iso(svc.current_phase(gid)["deadline"])
     assert format_moment(deadline, "Europe/Paris", "fr") in page, "the deadline in the player's zone and language"
     assert format_moment(deadline, "UTC", "fr") not in page
-    for english in ("you play", "What you see", "Your orders", "Send your orders before the deadline", "No report yet"):
+    for english in ("your role:", "What you see", "Your orders", "Send your orders before the deadline", "No report yet"):
         assert english not in page, english
 
 
@@ -37,7 +37,7 @@ def test_an_english_player_reads_english(client, svc):
                           languages={"longs_couteaux": "en", "peaux_rouges": "fr"})
     page = _page(client, svc, gid, EN)
     assert '<html lang="en">' in page
-    assert "you play" in page and "What you see" in page and "Ce que vous voyez" not in page
+    assert "your role:" in page and "What you see" in page and "Ce que vous voyez" not in page
     assert "<pre>ORDERS " in page and "ORDRES" not in page
 
 

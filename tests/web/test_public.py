@@ -53,7 +53,7 @@ def test_a_player_page_opens_only_with_that_players_live_token(client, svc, game
     response = client.get(f"/play/{game}/{token}")
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    assert "you play <strong>us</strong>" in page and "MOVE TO 0101" in page, "a player's own orders for the open phase"
+    assert "your role: <strong>us</strong>" in page and "MOVE TO 0101" in page, "a player's own orders for the open phase"
     assert address_of(svc, game, "us") in page
     assert response.headers["Cache-Control"] == "no-store" and response.headers["Referrer-Policy"] == "no-referrer"
     other = client.get(f"/play/{game}/{svc.token_for(indians['id'])}").get_data(as_text=True)
