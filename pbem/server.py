@@ -112,6 +112,7 @@ class Server:
 
     def start(self) -> "Server":
         s = self.settings
+        self.svc.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
         self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
                                data_size_limit=s.max_message_bytes, ready_timeout=10)
         self.smtp.start()

@@ -33,6 +33,10 @@ class Service:
         self._stores: list[Store] = []
         self._lock = threading.Lock()
         self.listeners: list[Callable[[str, str | None], None]] = []
+        # In `pbem serve` a phase that every awaited role has ordered is resolved by the
+        # scheduler, so the SMTP answer does not wait for the turn's reports to be drawn;
+        # alone (tests, `pbem ingest`) it is resolved before receive() returns.
+        self.defer_immediate_closes = False
 
     # -- plumbing --------------------------------------------------------------
     @property
@@ -88,7 +92,7 @@ class Service:
         return get_engine(name)
 
     def notify(self, what: str, game_id: str | None = None) -> None:
-        """Tell in-process workers that something changed ('outbox', 'phase')."""
+        """Tell in-process workers that something changed ('outbox', 'phase', 'close_now')."""
         for listener in list(self.listeners):
             try:
                 listener(what, game_id)
@@ -101,7 +105,7 @@ class Service:
         game_summary, audit, rotate_token, replace_player, pause, resume, set_deadline,
         send_notice, token_for, orders_address, join_game,
     )
-    from pbem.service.phases import close_phase, close_due, send_reminders, resend_report  # noqa: E402
+    from pbem.service.phases import close_phase, close_due, phases_ready_to_close, send_reminders, resend_report  # noqa: E402
     from pbem.service.mailroom import receive  # noqa: E402
     from pbem.service.verify import verify_game  # noqa: E402
     from pbem.service.console import (  # noqa: E402

@@ -71,6 +71,9 @@ def receive(self, raw: bytes, *, via: str = "smtp", envelope_from: str | None = 
             raise TemporaryFailure(str(exc)) from exc
         return {"status": "error", "inbound_id": inbound_id}
     for game_id in room.close_now:
+        if self.defer_immediate_closes:
+            self.notify("close_now", game_id)
+            continue
         try:
             self.close_phase(game_id, reason="every awaited role has ordered", actor="server")
         except Exception:

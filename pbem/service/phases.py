@@ -62,6 +62,19 @@ def adjudicate(engine, state: dict, orders: dict, seed: str) -> tuple[dict, list
     return new_state, events, dice.rolls
 
 
+def phases_ready_to_close(self, game_id: str | None = None) -> list[dict]:
+    """Open immediate phases of active games whose every awaited role has standing orders
+    (game_id, phase id): what the mail room closes at once, and what a crash between the
+    answer and the close left open."""
+    return self.store.all(
+        "SELECT p.game_id, p.id FROM phases p JOIN games g ON g.id = p.game_id "
+        "WHERE p.status = 'open' AND p.immediate = 1 AND g.status = 'active' AND (? IS NULL OR p.game_id = ?) "
+        "AND NOT EXISTS (SELECT 1 FROM json_each(p.awaited) a WHERE NOT EXISTS ("
+        "  SELECT 1 FROM submissions s WHERE s.phase_id = p.id AND s.role = a.value AND s.stands = 1))",
+        (game_id, game_id),
+    )
+
+
 def close_phase(self, game_id: str, *, reason: str = "deadline", phase_id: int | None = None, actor: str = "scheduler") -> dict | None:
     """Resolve the open phase now. Returns what happened, or None if there was
     nothing to close (already closed, paused, or not the phase asked for)."""

@@ -39,12 +39,15 @@ class Clockwork:
 
     def start(self) -> None:
         self.scheduler.start()
+        self.svc.listeners.append(self._on_change)  # first, so no change made meanwhile is missed
         # Catch up on what fell due while the server was down: overdue deadlines
-        # fire through their jobs (never missed); reminders are sent here.
+        # fire through their jobs (never missed); reminders are sent here; a phase
+        # every awaited role had ordered when the server stopped is resolved now.
         self._remind(None)
+        for ready in self.svc.phases_ready_to_close():
+            self._close_now_soon(ready["game_id"])
         self.sync_all()
         self.scheduler.add_job(self._job, "interval", args=[self.sync_all], seconds=self.sync_seconds, id="sync")
-        self.svc.listeners.append(self._on_change)
 
     def shutdown(self) -> None:
         self.stopping = True
@@ -70,6 +73,22 @@ class Clockwork:
 
     def _on_change(self, what: str, game_id: str | None) -> None:
         if what == "phase" and game_id:
+            self.sync_game(game_id)
+        elif what == "close_now" and game_id:
+            self._close_now_soon(game_id)
+
+    def _close_now_soon(self, game_id: str) -> None:
+        if not self.stopping:
+            self.scheduler.add_job(self._job, "date", args=[self._close_ready, game_id], id=f"ready:{game_id}", replace_existing=True)
+
+    def _close_ready(self, game_id: str) -> None:
+        """Resolve the game's open phase if it is still one every awaited role has ordered."""
+        try:
+            for ready in self.svc.phases_ready_to_close(game_id):
+                self.svc.close_phase(game_id, phase_id=ready["id"], reason="every awaited role has ordered", actor="server")
+        except Exception:
+            log.exception("closing %s at once failed", game_id)
+        finally:
             self.sync_game(game_id)
 
     def sync_all(self) -> None:
