@@ -251,7 +251,11 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
 def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime) -> None:
     if not ids:
         return
-    transport.flush()
+    try:
+        transport.flush()
+    except BaseException:
+        ids.clear()  # not on disk for sure: they stay queued and go again, never marked sent
+        raise
     with store.write():
         store.conn.executemany("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
                                [(to_iso(now), i) for i in ids])

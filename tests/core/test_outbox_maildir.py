@@ -93,3 +93,17 @@ def test_a_crashed_writers_old_tmp_files_are_cleared_and_recent_ones_kept(tmp_pa
     os.utime(old, (two_days_ago, two_days_ago))
     outbox.MaildirTransport(tmp_path / "box")
     assert not old.exists() and recent.exists()
+
+
+def test_a_failed_sync_of_a_full_batch_marks_nothing_sent(svc, monkeypatch):
+    """The batch that failed to reach the disk must stay queued, even though the worker
+    tidies up (marks what it sent) on its way out."""
+    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    transport = outbox.MaildirTransport(svc.settings.maildir)
+    monkeypatch.setattr(outbox.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("I/O error")))
+    try:
+        outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1, batch=1)
+    except OSError:
+        pass
+    assert {r["status"] for r in _rows(svc.store)} == {"queued"}
+    assert list((svc.settings.maildir / "new").iterdir()) == []
