@@ -575,8 +575,8 @@ class _Walker:
         return text
 
     def keep_text_attachment(self, part: email.message.Message) -> None:
-        """Read a small text/plain attachment (orders sent as a file)."""
-        if len(self.text_attachments) >= MAX_TEXT_ATTACHMENTS or part.is_multipart():
+        """Read a small text/plain attachment (orders sent as a file); say why one was not read."""
+        if part.is_multipart():
             return
         ctype, params = self.ctype(part)
         try:
@@ -585,11 +585,16 @@ class _Walker:
             name = ""
         if ctype != "text/plain" and not (ctype == "application/octet-stream" and name.lower().endswith(".txt")):
             return
+        if len(self.text_attachments) >= MAX_TEXT_ATTACHMENTS:
+            self.problem(f"only the first {MAX_TEXT_ATTACHMENTS} attached text files were read")
+            return
         try:
             size = len(part.get_payload(decode=True) or b"")
         except Exception:
+            self.problem(f"the attached file {name or '(unnamed)'} could not be decoded")
             return
         if size > MAX_TEXT_ATTACHMENT_BYTES:
+            self.problem(f"the attached file {name or '(unnamed)'} is larger than {MAX_TEXT_ATTACHMENT_BYTES} bytes and was not read")
             return
         self.text_attachments.append((name or "(unnamed)", _clean_text(self.leaf_text(part, "text/plain", params))))
 

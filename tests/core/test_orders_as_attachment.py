@@ -58,6 +58,17 @@ def test_only_small_text_attachments_are_read():
     parsed = parse_message(m.as_bytes())
     assert [name for name, _ in parsed.text_attachments] == ["a.txt", "b.txt"]
     assert parsed.text == "see attached"
+    assert "the attached file huge.txt is larger than 64000 bytes and was not read" in parsed.problems
+
+
+def test_a_too_large_orders_file_is_named_in_the_answer(svc):
+    gid = new_game(svc)
+    phase = svc.current_phase(gid)["label"]
+    orders = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\n" + "# padding\n" * 8000 + "END\n"
+    svc.receive(_with_attachment(svc, gid, "Orders attached.", orders, filename="big-orders.txt"))
+    assert submissions(svc, gid) == []
+    error = raw_text(outbox(svc, kind="error")[-1])
+    assert "No command was found in your mail" in error and "big-orders.txt is larger than 64000 bytes" in error
 
 
 def test_a_forwarded_messages_attachments_are_not_read():
