@@ -90,6 +90,42 @@ def order_mail(svc, game_id: str, player: dict, body: str | None = None) -> tupl
     return raw_order_mail(player["email"], rcpt, game_id, ph["label"], body), rcpt
 
 
+def custer_order_mails(svc, count: int) -> list[tuple[bytes, str, str]]:
+    """(raw, sender, recipient) of ``count`` order mails (each side's order template) spread
+    over Little Big Horn games made for them, twenty mails a game."""
+    games = [svc.create_game("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
+             for i in range(max(1, count // 20))]
+    mails = []
+    for i in range(count):
+        gid = games[i % len(games)]
+        player = players_of(svc, gid)[i % 2]
+        raw, rcpt = order_mail(svc, gid, player)
+        mails.append((raw, player["email"], rcpt))
+    return mails
+
+
+def play_with_bots(svc, game_id: str, *, seed_label: str, max_closes: int = 1000) -> None:
+    """Every awaited role mails its bot's orders for the open phase, and what is still open
+    then closes as at its deadline; until the game ends or ``max_closes`` phases."""
+    from pbem.dice import Dice
+    from pbem.mail.addresses import orders_address
+    from pbem.service.store import loads
+    engine = svc.engine(svc.game(game_id)["engine"])
+    for _ in range(max_closes):
+        ph = svc.current_phase(game_id)
+        if ph is None:
+            return
+        state = loads(ph["state"])
+        for role in engine.phase(state).awaited:
+            p = next(q for q in svc.players(game_id) if q["role"] == role)
+            body = engine.bot_orders(state, role, Dice(seed_hex(seed_label, ph["label"], role)))
+            svc.receive(raw_order_mail(p["email"], orders_address(game_id, svc.token_for(p["id"]), svc.settings.mail_domain),
+                                       game_id, ph["label"], body))
+        current = svc.current_phase(game_id)
+        if current is not None and current["id"] == ph["id"]:
+            svc.close_phase(game_id)  # the deadline
+
+
 # -- measuring -------------------------------------------------------------------------------
 class Timer:
     def __enter__(self):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from benchmarks.common import order_mail, players_of, scratch, service
+from benchmarks.common import custer_order_mails, scratch, service
 
 PARTS = ("parse", "trim", "commands", "engine", "template", "composing")
 
@@ -20,12 +20,7 @@ def run(count: int = 400) -> dict:
 
     with scratch("inbound-split") as path:
         svc = service(path)
-        games = [svc.create_game("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
-                 for i in range(max(1, count // 20))]
-        messages = []
-        for i in range(count):
-            gid = games[i % len(games)]
-            messages.append(order_mail(svc, gid, players_of(svc, gid)[i % 2])[0])
+        messages = [raw for raw, _sender, _rcpt in custer_order_mails(svc, count)]
         acc = dict.fromkeys(PARTS, 0.0)
 
         def wrap(part, fn):

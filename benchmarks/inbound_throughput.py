@@ -12,7 +12,7 @@ from email import policy
 
 from aiosmtpd.controller import Controller
 
-from benchmarks.common import Timer, free_port, order_mail, players_of, service, settings, workdir
+from benchmarks.common import Timer, custer_order_mails, free_port, service, settings, workdir
 
 
 class FloorHandler:
@@ -51,14 +51,7 @@ def run(count: int = 800, rounds: int = 3) -> dict:
 
     path = workdir("inbound")
     svc = service(path)
-    games = [svc.create_game("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
-             for i in range(max(1, count // 20))]
-    messages = []
-    for i in range(count):
-        gid = games[i % len(games)]
-        player = players_of(svc, gid)[i % 2]
-        raw, rcpt = order_mail(svc, gid, player)
-        messages.append((raw, player["email"], rcpt))
+    messages = custer_order_mails(svc, count)
     svc.store.backup(path / "start.db")
     svc.close()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import statistics
 import time
 
-from benchmarks.common import raw_order_mail, scratch, seed_hex, service
+from benchmarks.common import play_with_bots, scratch, service
 
 ENGINES = {
     "custer": ("little_bighorn", {}, {"us": "custer@players.example", "indians": "bull@players.example"}),
@@ -88,28 +88,10 @@ def _instrument(split: Split, closes: list[dict]):
 
 
 def _play(svc, engine_name: str, max_closes: int) -> str:
-    from pbem.dice import Dice
-    from pbem.mail.addresses import orders_address
     scenario, options, players = ENGINES[engine_name]
     gid = svc.create_game(engine_name, scenario, players, options=options,
                           timing={"phase": {"kind": "duration", "seconds": 86400}, "turn": {"kind": "duration", "seconds": 86400}})
-    engine = svc.engine(engine_name)
-    n = 0
-    while n < max_closes:
-        ph = svc.current_phase(gid)
-        if ph is None:
-            break
-        from pbem.service.store import loads
-        state = loads(ph["state"])
-        for role in engine.phase(state).awaited:
-            p = next(q for q in svc.players(gid) if q["role"] == role)
-            body = engine.bot_orders(state, role, Dice(seed_hex(engine_name, ph["label"], role)))
-            svc.receive(raw_order_mail(p["email"], orders_address(gid, svc.token_for(p["id"]), svc.settings.mail_domain),
-                                       gid, ph["label"], body))
-        current = svc.current_phase(gid)
-        if current is not None and current["id"] == ph["id"]:
-            svc.close_phase(gid)  # the deadline
-        n += 1
+    play_with_bots(svc, gid, seed_label=engine_name, max_closes=max_closes)
     return gid
 
 

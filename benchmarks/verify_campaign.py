@@ -17,28 +17,13 @@ import subprocess
 import sys
 import time
 
-from benchmarks.common import DOMAIN, ROOT, raw_order_mail, scratch, seed_hex, service
+from benchmarks.common import DOMAIN, ROOT, play_with_bots, scratch, service
 
 
 def _play(svc) -> str:
-    from pbem.dice import Dice
-    from pbem.mail.addresses import orders_address
-    from pbem.service.store import loads
     gid = svc.create_game("custer", "little_bighorn", {"us": "custer@players.example", "indians": "bull@players.example"},
                           options={"impulse": True}, timing={"phase": {"kind": "duration", "seconds": 86400}})
-    engine = svc.engine("custer")
-    for _ in range(1000):
-        ph = svc.current_phase(gid)
-        if ph is None:
-            break
-        state = loads(ph["state"])
-        for role in engine.phase(state).awaited:
-            p = next(q for q in svc.players(gid) if q["role"] == role)
-            body = engine.bot_orders(state, role, Dice(seed_hex("verify", ph["label"], role)))
-            svc.receive(raw_order_mail(p["email"], orders_address(gid, svc.token_for(p["id"]), DOMAIN), gid, ph["label"], body))
-        current = svc.current_phase(gid)
-        if current is not None and current["id"] == ph["id"]:
-            svc.close_phase(gid)
+    play_with_bots(svc, gid, seed_label="verify")
     return gid
 
 

@@ -212,12 +212,12 @@ class _Lookahead:
         return self.verb_end[s] < s + span or self.at[s] < s + span  # the plain pattern needs a verb, the other an "@"
 
 
-def _attribution_end(lines: list[str], s: int, ahead: _Lookahead | None = None) -> int | None:
+def _attribution_end(lines: list[str], s: int, ahead: _Lookahead) -> int | None:
     """If an attribution starts at line ``s``, the index of its last line, else None."""
     first = lines[s]
     if len(first) > 400 or _quoted(first):
         return None
-    if not (ahead or _Lookahead(lines)).may_end_within(s, 7):
+    if not ahead.may_end_within(s, 7):
         return None
     opener = bool(_OPENER.match(first))
     candidate = (opener and bool(re.search(r"\d|@", first))) or _dateish(first)
@@ -252,12 +252,12 @@ def _attribution_end(lines: list[str], s: int, ahead: _Lookahead | None = None) 
     return None
 
 
-def _single_attribution(lines: list[str], i: int, ahead: _Lookahead | None = None) -> bool:
+def _single_attribution(lines: list[str], i: int, ahead: _Lookahead) -> bool:
     """A lone "X wrote:" line that has an address in it or is followed by a quote."""
     line = lines[i]
     if not line.endswith(":") or len(line) > 300 or _quoted(line):
         return False
-    if ahead is not None and not ahead.may_end_within(i, 1):
+    if not ahead.may_end_within(i, 1):
         return False
     text = " ".join(line.split())
     if not _ends_attribution(text):

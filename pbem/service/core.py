@@ -105,7 +105,7 @@ class Service:
         game_summary, audit, rotate_token, replace_player, pause, resume, set_deadline,
         send_notice, token_for, orders_address, join_game,
     )
-    from pbem.service.phases import close_phase, close_due, phases_ready_to_close, send_reminders, resend_report  # noqa: E402
+    from pbem.service.phases import close_phase, close_due, close_ready_phases, phases_ready_to_close, send_reminders, resend_report  # noqa: E402
     from pbem.service.mailroom import receive  # noqa: E402
     from pbem.service.verify import verify_game  # noqa: E402
     from pbem.service.console import (  # noqa: E402

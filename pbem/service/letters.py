@@ -24,17 +24,12 @@ def _game(self, game_id: str) -> dict:
     return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
 
 
-def _token(self, player_id: int) -> str | None:
-    row = self.store.one("SELECT token FROM tokens WHERE player_id = ? AND revoked_at IS NULL ORDER BY created_at DESC LIMIT 1", (player_id,))
-    return row["token"] if row else None
-
-
 def thread_root(self, game_id: str, player: dict) -> str:
     return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
 
 
 def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dict:
-    token = token or _token(self, player["id"])
+    token = token or self.token_for(player["id"])
     root = thread_root(self, game_id, player)
     return {
         "reply_to": orders_address(game_id, token, self.settings.mail_domain) if token else None,
@@ -44,7 +39,7 @@ def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dic
 
 
 def player_link(self, game_id: str, player: dict, token: str | None = None) -> str | None:
-    token = token or _token(self, player["id"])
+    token = token or self.token_for(player["id"])
     return f"{self.settings.web_url}/play/{game_id}/{token}" if token else None
 
 
@@ -257,7 +252,7 @@ def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, i
     _ = gettext_for(lang)
     errors = describe_errors(loads(submission["errors"], []), lang)
     status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
-    token = _token(self, player["id"])
+    token = self.token_for(player["id"])
     ctx = {
         "game": _game(self, game_id), "player": player, "submission": submission, "phase": phase,
         "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),

@@ -75,7 +75,7 @@ def receive(self, raw: bytes, *, via: str = "smtp", envelope_from: str | None = 
             self.notify("close_now", game_id)
             continue
         try:
-            self.close_phase(game_id, reason="every awaited role has ordered", actor="server")
+            self.close_ready_phases(game_id)
         except Exception:
             log.exception("immediate close of %s failed", game_id)
     if room.phase_changed:

@@ -75,6 +75,12 @@ def phases_ready_to_close(self, game_id: str | None = None) -> list[dict]:
     )
 
 
+def close_ready_phases(self, game_id: str) -> None:
+    """Resolve the game's open phase if every awaited role has ordered it (an immediate one)."""
+    for ready in phases_ready_to_close(self, game_id):
+        self.close_phase(game_id, phase_id=ready["id"], reason="every awaited role has ordered", actor="server")
+
+
 def close_phase(self, game_id: str, *, reason: str = "deadline", phase_id: int | None = None, actor: str = "scheduler") -> dict | None:
     """Resolve the open phase now. Returns what happened, or None if there was
     nothing to close (already closed, paused, or not the phase asked for)."""

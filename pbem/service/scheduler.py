@@ -84,8 +84,7 @@ class Clockwork:
     def _close_ready(self, game_id: str) -> None:
         """Resolve the game's open phase if it is still one every awaited role has ordered."""
         try:
-            for ready in self.svc.phases_ready_to_close(game_id):
-                self.svc.close_phase(game_id, phase_id=ready["id"], reason="every awaited role has ordered", actor="server")
+            self.svc.close_ready_phases(game_id)
         except Exception:
             log.exception("closing %s at once failed", game_id)
         finally:

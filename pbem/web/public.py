@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort, g, redirect, render_template, url_for
 
+from pbem.i18n import N_
+
 bp = Blueprint("public", __name__)
-
-
-def N_(msgid: str) -> str:  # marks a message id for extraction
-    return msgid
 
 
 #: the status words a player's page shows in pills, translated there by the macro
