@@ -2,7 +2,7 @@
 
 import pytest
 
-from pbem.engines.custer.hexgrid import (
+from pbem.engines.hexgrid import (
     center, distance, hex_id, hexside, hexside_segment, neighbours, on_board, parse_hex,
 )
 
@@ -47,7 +47,7 @@ def test_hexside_is_the_sorted_pair_of_adjacent_hexes():
 
 
 def test_toward_walks_the_straight_line():
-    from pbem.engines.custer.hexgrid import toward
+    from pbem.engines.hexgrid import toward
     for a, b in [("0101", "2020"), ("1510", "0101"), ("3026", "0101"), ("0505", "0512")]:
         t = toward(a, b, 7)
         assert distance(a, t) == min(7, distance(a, b))

@@ -14,7 +14,7 @@ from pbem.engines.base import event
 
 from . import movement
 from .combat import defence_total, attack_total, fight
-from .hexgrid import distance
+from pbem.engines.hexgrid import distance
 from .messages import N_, for_side
 from .retreat import displace_lone_leader
 from .scenario import MarkerInfo

@@ -13,7 +13,7 @@ import heapq
 
 from pbem.dice import Dice
 
-from .hexgrid import distance, toward
+from pbem.engines.hexgrid import distance, toward
 from .orders import DEFAULT_STANDING, markers_for, op_text, standing_lines, unit_names
 from .scenario import Scenario
 from .situation import ON_BOARD, WAITING

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import heapq
 
-from .hexgrid import distance
+from pbem.engines.hexgrid import distance
 from .scenario import HEX_MOVE_COST, HEXSIDE_MOVE_COST
 from .situation import Situation
 

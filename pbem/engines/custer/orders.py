@@ -20,7 +20,7 @@ import re
 from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError, ParseResult
 
 from .activation import ALL
-from .hexgrid import distance
+from pbem.engines.hexgrid import distance
 from .messages import N_
 from .scenario import Scenario
 from .situation import ON_BOARD, WAITING

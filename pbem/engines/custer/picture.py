@@ -24,7 +24,7 @@ from pbem.engines.base import format_message
 from pbem.engines.lettering import draw_text, text_length
 from pbem.resources import load_json
 
-from .hexgrid import center, corners, parse_hex
+from pbem.engines.hexgrid import center, corners, parse_hex
 from .messages import N_
 
 S = 24                      # hex circumradius in pixels

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from .hexgrid import distance
+from pbem.engines.hexgrid import distance
 from .messages import N_
 from .situation import Context
 

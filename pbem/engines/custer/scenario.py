@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pbem.resources import load_json
 
-from .hexgrid import axial, hex_id, neighbours, on_board, parse_hex
+from pbem.engines.hexgrid import axial, hex_id, neighbours, on_board, parse_hex
 from .messages import N_
 
 SCENARIO_NAMES = ("little_bighorn", "rosebud")

@@ -1,4 +1,4 @@
-"""Hex geometry of the Custer maps: ids, neighbours, distance, hexsides.
+"""Hex geometry shared by the hex-map engines (Custer, Last Full Measure): ids, neighbours, distance, hexsides.
 
 Flat-topped hexes in vertical columns; id ``CCRR`` (two-digit column, two-digit
 row), ``0101`` top left; odd columns sit half a hex higher than even columns
