@@ -14,9 +14,9 @@ from __future__ import annotations
 import base64
 import re
 import secrets
-from email.utils import getaddresses
+from email import _header_value_parser as rfc5322
 
-__all__ = ["new_token", "normalise_address", "orders_address", "parse_orders_address"]
+__all__ = ["new_token", "normalise_address", "orders_address", "parse_mailbox", "parse_orders_address"]
 
 GAME_ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}\Z")
 TOKEN_RE = re.compile(r"[a-z0-9]{1,128}\Z")
@@ -35,33 +35,65 @@ def new_token(nbytes: int = 16) -> str:
 def normalise_address(s: str | None) -> str | None:
     """The lower-cased addr-spec in ``s`` (``"Bob <Bob@X.org>"`` -> ``"bob@x.org"``), or None.
 
-    Accepts a bare address, ``<addr>``, or ``Name <addr>``; returns None for anything
-    that is not one plausible ``local@domain`` address (no spaces, one ``@``,
-    a dotted domain of letters/digits/hyphens, 254 characters at most).
-    Never raises.
+    Accepts a bare address, ``<addr>``, or one RFC 5322 mailbox (``Name <addr>``, see
+    :func:`parse_mailbox`); returns None for anything that is not one plausible
+    ``local@domain`` address (no spaces or quotes, one ``@``, a dotted domain of
+    letters/digits/hyphens, 254 characters at most). Never raises.
+    """
+    if not isinstance(s, str):
+        return None
+    s = s.strip()
+    if not s or len(s) > 2000:
+        return None
+    if any(c in s for c in '<>,"();: \t'):
+        mailbox = parse_mailbox(s)
+        return mailbox[1] if mailbox else None
+    return _plain_addr_spec(s)
+
+
+def _plain_addr_spec(s: str) -> str | None:
+    """``s`` lower-cased if it is a plain ``local@domain`` (no quoting, no comments), else None. Parses nothing."""
+    s = s.rstrip(".").lower()
+    if len(s) > 254 or s.count("@") != 1:
+        return None
+    local, domain = s.split("@")
+    if not _LOCAL_RE.match(local) or local.startswith(".") or local.endswith(".") or ".." in local:
+        return None
+    if not _DOMAIN_RE.match(domain):
+        return None
+    return f"{local}@{domain}"
+
+
+#: an encoded word glued to the angle address (``=?utf-8?q?Andr=C3=A9?=<a@x>``): common, harmless, a space mends it
+_GLUED_ENCODED_WORD = re.compile(r"\?=<")
+
+
+def parse_mailbox(value: str | None) -> tuple[str, str] | None:
+    """``(display name, addr-spec)`` when ``value`` is exactly one RFC 5322 mailbox, else None.
+
+    The addr-spec is lower-cased and must be a plain address (see :func:`normalise_address`);
+    the display name is decoded (RFC 2047) and never read as an address. None for anything
+    invalid or ambiguous: several mailboxes, a group, text the grammar cannot place
+    (``a@x <b@y>``, ``a@x>b@y``), a quoted string or an encoded word with no address.
+    The obsolete syntax RFC 5322 section 4 says to accept (a period in a display name,
+    a route, comments) is read. Never raises.
     """
     try:
-        if not isinstance(s, str):
+        if not isinstance(value, str) or len(value) > 2000:
             return None
-        s = s.strip()
-        if not s or len(s) > 2000:
+        addresses, rest = rfc5322.get_address_list(_GLUED_ENCODED_WORD.sub("?= <", value.strip()))
+        mailboxes = addresses.all_mailboxes
+        if rest or len(mailboxes) != 1 or mailboxes[0].token_type != "mailbox" or addresses.mailboxes != mailboxes:
             return None
-        if "<" in s or "," in s or '"' in s or "(" in s:
-            pairs = getaddresses([s])
-            addrs = [a for _, a in pairs if a]
-            if len(addrs) != 1:
-                return None
-            s = addrs[0]
-        s = s.strip().strip("<>").strip().rstrip(".").lower()
-        if len(s) > 254 or s.count("@") != 1:
+        [address] = [a for a in addresses if a.token_type == "address"]
+        if address[0].token_type != "mailbox":  # a group holding one mailbox is still not a sender
             return None
-        local, domain = s.split("@")
-        if not _LOCAL_RE.match(local) or local.startswith(".") or local.endswith(".") or ".." in local:
+        mailbox = mailboxes[0]
+        if not mailbox.domain:
             return None
-        if not _DOMAIN_RE.match(domain):
-            return None
-        return f"{local}@{domain}"
-    except Exception:  # pragma: no cover - defensive: getaddresses on hostile input
+        addr = _plain_addr_spec(mailbox.addr_spec)
+        return (mailbox.display_name or "", addr) if addr else None
+    except Exception:  # pragma: no cover - defensive: the parser on hostile input
         return None
 
 

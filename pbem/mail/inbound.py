@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from pbem.mail.addresses import normalise_address
+from pbem.mail.addresses import normalise_address, parse_mailbox
 from pbem.mail.html_text import html_to_text
 
 __all__ = [
@@ -200,6 +200,29 @@ def _registry_address_pairs(name: str, value: str) -> list[tuple[str, str]]:
         return [(_decode_unstructured("subject", n) if n else "", a) for n, a in email.utils.getaddresses([value])]
     except Exception:
         return []
+
+
+def _author(values: list[str], problems: list[str]) -> tuple[str, str] | None:
+    """(display name, addr-spec) of the one mailbox in the one From (or Sender) line, else None.
+
+    Several lines, several mailboxes, a group or anything RFC 5322 cannot place make
+    the sender unknown: whoever wrote such a header is treated as a stranger.
+    """
+    if not values:
+        return None
+    if len(values) > 1:
+        problems.append(f"the message has {len(values)} sender lines; the sender is unknown")
+        return None
+    value = _unfold(values[0])
+    plain = _PLAIN_ADDRESS.match(value)
+    if plain:
+        addr = normalise_address(plain["bracketed"] or plain["bare"])
+        mailbox = (plain["name"] or "", addr) if addr else None
+    else:
+        mailbox = parse_mailbox(value)
+    if mailbox is None:
+        problems.append("the sender's address could not be read as one mailbox; the sender is unknown")
+    return mailbox
 
 
 def _decode_addresses(name: str, values: list[str]) -> list[tuple[str, str]]:
@@ -792,16 +815,12 @@ def _parse_into(
 
     # --- headers
     inbound.message_id = _first_msg_id(headers.get("message-id"))
-    froms = _decode_addresses("from", headers.get_all("from")[:1])
-    if froms:
-        name, addr = froms[0]
-        inbound.from_addr = addr or None
-        inbound.from_name = name.strip() or None
-    if inbound.from_addr is None:
-        sender = _decode_addresses("sender", headers.get_all("sender")[:1])
-        if sender and sender[0][1]:
-            inbound.from_addr = sender[0][1]
-            inbound.from_name = inbound.from_name or (sender[0][0].strip() or None)
+    from_lines = headers.get_all("from")
+    # No From at all (some scripts): the Sender says who sent it. A From that is there but
+    # cannot be read never falls back to another header, which is as easy to forge.
+    author = _author(from_lines or headers.get_all("sender"), problems)
+    if author:
+        inbound.from_name, inbound.from_addr = author[0].strip() or None, author[1]
     reply_to = _decode_addresses("reply-to", headers.get_all("reply-to")[:1])
     inbound.reply_to = next((a for _, a in reply_to if a), None)
     recipients: list[str] = []
