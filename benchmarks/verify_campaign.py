@@ -3,7 +3,7 @@
 The campaign is a whole Little Big Horn game in impulse mode (each activation is its own
 phase: about 130 resolved phases over the 14 turns), played through the service with bot
 orders by mail. Then `pbem verify` runs as a user runs it (a new process; the figure
-includes its start-up) and in-process (`Service.verify_game`: the replay alone). The
+includes its start-up) and in-process (`Service.verifier.verify_game`: the replay alone). The
 figure for the first 30 phases is `verify_game` over a copy of the game cut after its
 30th resolved phase.
 """
@@ -36,7 +36,7 @@ def run() -> dict:
         phases = svc.store.one("SELECT COUNT(*) AS n FROM phases WHERE game_id = ? AND status = 'resolved'", (gid,))["n"]
         turns = svc.game_state(gid).get("turn")
         t = time.perf_counter()
-        result = svc.verify_game(gid)
+        result = svc.verifier.verify_game(gid)
         inprocess = time.perf_counter() - t
         svc.close()
         assert result["ok"], result["problems"]
@@ -59,7 +59,7 @@ def run() -> dict:
         conn.close()
         svc30 = service(path, db_path=cut)
         t = time.perf_counter()
-        r30 = svc30.verify_game(gid)
+        r30 = svc30.verifier.verify_game(gid)
         thirty = time.perf_counter() - t
         svc30.close()
     return {

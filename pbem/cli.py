@@ -233,7 +233,7 @@ def verify(db_path, game_id, offline):
         sys.exit(0 if result["ok"] else 1)
     if not game_id:
         fail("name a game, or use --offline PREVIOUS.json THIS.json")
-    result = service(db_path).verify_game(game_id)
+    result = service(db_path).verifier.verify_game(game_id)
     for note in result.get("notes", []):
         click.echo(f"note: {note}")
     for problem in result["problems"]:
@@ -263,12 +263,11 @@ def moderator():
 @click.option("--password", default=None, help="Password (prompted when left out).")
 def moderator_add(db_path, email, games, password):
     """Create a moderator (or reset the password of one)."""
-    from pbem.service.moderators import add_moderator
     from pbem.service.core import ServiceError
     if password is None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
-        add_moderator(service(db_path), email, password, list(games) or None)
+        service(db_path).moderators.add(email, password, list(games) or None)
     except ServiceError as exc:
         fail(str(exc))
     click.echo(f"moderator {email} ready")

@@ -139,7 +139,7 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
             if not progressed:
                 time.sleep(0.2)
         summary = svc.game_summary(game_id)
-        verified = svc.verify_game(game_id)
+        verified = svc.verifier.verify_game(game_id)
     finally:
         server.stop()
     echo("")

@@ -16,13 +16,13 @@ from typing import Callable
 from pbem.config import Settings
 from pbem.engines import Engine, get_engine
 from pbem.service.clock import utcnow
+from pbem.service.errors import ServiceError  # noqa: F401  (re-exported until every part imports errors)
+from pbem.service.moderators import Moderators
+from pbem.service.records import Records
 from pbem.service.store import Store
+from pbem.service.verify import Verifier
 
 log = logging.getLogger("pbem")
-
-
-class ServiceError(Exception):
-    """A request the service refuses, with a message fit for a person."""
 
 
 class Service:
@@ -37,6 +37,9 @@ class Service:
         # scheduler, so the SMTP answer does not wait for the turn's reports to be drawn;
         # alone (tests, `pbem ingest`) it is resolved before receive() returns.
         self.defer_immediate_closes = False
+        self.records = Records(lambda: self.store, self.now)
+        self.moderators = Moderators(self.records, self.now)
+        self.verifier = Verifier(self.records)
 
     # -- plumbing --------------------------------------------------------------
     @property
@@ -107,9 +110,8 @@ class Service:
     )
     from pbem.service.phases import close_phase, close_due, close_ready_phases, phases_ready_to_close, send_reminders, resend_report  # noqa: E402
     from pbem.service.mailroom import receive  # noqa: E402
-    from pbem.service.verify import verify_game  # noqa: E402
     from pbem.service.console import (  # noqa: E402
-        moderator_login, session_moderator, console_dashboard, console_game, console_outbox, console_inbound,
+        console_dashboard, console_game, console_outbox, console_inbound,
         console_phase, audit_log, moderator_picture, public_picture, public_games, public_archive, player_page,
         player_picture, state_for_edit,
     )

@@ -5,30 +5,14 @@ from __future__ import annotations
 
 from pbem.dice import commitment
 from pbem.engines import get_engine
+from pbem.service.adjudication import adjudicate, state_hash
+from pbem.service.records import Records
 from pbem.service.store import dumps, loads
-
-
-def _replay(engine, state, orders, seed):
-    from pbem.service.phases import adjudicate
-    return adjudicate(engine, state, orders, seed)
-
-
-def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
-    """Hand adjustments made in the open, by phase seq, in order: who, when, why,
-    and the hashes of the state before and after."""
-    out: dict[int, list[dict]] = {}
-    for row in self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? AND action = 'adjust state' AND public = 1 ORDER BY id",
-                              (game_id,)):
-        d = loads(row["details"], {})
-        if "seq" in d and d.get("state_before_sha256") and d.get("state_after_sha256"):
-            out.setdefault(d["seq"], []).append({**row, **d})
-    return out
 
 
 def _explained_by_adjustments(before: dict, after: dict, adjustments: list[dict]) -> list[dict] | None:
     """The recorded adjustments that lead from ``before`` to ``after``, in order, or None
     when no chain of them does (then the state was changed without a record)."""
-    from pbem.service.phases import state_hash
     current, target, chain = state_hash(before), state_hash(after), []
     for adj in adjustments:
         if adj["state_before_sha256"] == current:
@@ -39,18 +23,36 @@ def _explained_by_adjustments(before: dict, after: dict, adjustments: list[dict]
     return None
 
 
-def verify_game(self, game_id: str) -> dict:
-    """Re-run every resolved phase; report each difference found. A phase that starts
-    from a state a moderator adjusted in the open (recorded in the public log, with the
-    hashes of the state before and after) is noted, not reported as a difference."""
-    g = self.game(game_id)
-    if g is None:
-        return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"], "notes": []}
-    engine = get_engine(g["engine"])
+class Verifier:
+    """`pbem verify GAME`: replays a game's resolved phases from the store."""
+
+    def __init__(self, records: Records):
+        self.records = records
+
+    def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
+        """Hand adjustments made in the open, by phase seq, in order: who, when, why,
+        and the hashes of the state before and after."""
+        out: dict[int, list[dict]] = {}
+        for row in self.records.public_adjustments(game_id):
+            d = loads(row["details"], {})
+            if "seq" in d and d.get("state_before_sha256") and d.get("state_after_sha256"):
+                out.setdefault(d["seq"], []).append({**row, **d})
+        return out
+
+    def verify_game(self, game_id: str) -> dict:
+        """Re-run every resolved phase; report each difference found. A phase that starts
+        from a state a moderator adjusted in the open (recorded in the public log, with the
+        hashes of the state before and after) is noted, not reported as a difference."""
+        g = self.records.game(game_id)
+        if g is None:
+            return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"], "notes": []}
+        return _replay_phases(get_engine(g["engine"]), self.records.phase_rows(game_id), self._adjustments(game_id), game_id)
+
+
+def _replay_phases(engine, rows: list[dict], adjustments: dict[int, list[dict]], game_id: str) -> dict:
+    """Each resolved phase row replayed from its stored state, orders and revealed seed."""
     problems: list[str] = []
     notes: list[str] = []
-    adjustments = _adjustments(self, game_id)
-    rows = self.phase_rows(game_id)
     checked = 0
     previous_result = None
     for ph in rows:
@@ -67,7 +69,7 @@ def verify_game(self, game_id: str) -> dict:
         if ph["status"] != "resolved":
             continue
         record = loads(ph["events"], {"events": [], "rolls": []})
-        new_state, events, rolls = _replay(engine, state, loads(ph["orders"]), ph["seed"])
+        new_state, events, rolls = adjudicate(engine, state, loads(ph["orders"]), ph["seed"])
         if dumps(new_state) != ph["result_state"]:
             problems.append(f"{ph['label']}: replaying gives a different result")
         if dumps(events) != dumps(record["events"]):
@@ -82,7 +84,6 @@ def verify_game(self, game_id: str) -> dict:
 def verify_attachments(previous: dict | None, current: dict) -> dict:
     """Check one report's phase from its JSON attachment (and the previous
     mail's, which carried the commitment), without trusting the server."""
-    from pbem.service.phases import state_hash
     problems, notes = [], []
     phase = current.get("phase") or {}
     seed = phase.get("seed")
@@ -108,7 +109,7 @@ def verify_attachments(previous: dict | None, current: dict) -> dict:
         notes.append("this game keeps secrets (hidden hands), so the phase cannot be replayed from one player's mail; the seed and commitment were checked")
         return {"ok": not problems, "problems": problems, "notes": notes}
     engine = get_engine(replay["engine"])
-    new_state, events, _rolls = _replay(engine, state_before, replay["orders"], seed)
+    new_state, events, _rolls = adjudicate(engine, state_before, replay["orders"], seed)
     if state_hash(new_state) != replay.get("state_after_sha256"):
         problems.append("replaying the phase gives a different result from the server's")
     else:

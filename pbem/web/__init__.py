@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from pbem.i18n import translations
 from pbem.resources import templates_dir
-from pbem.web import filters
+from pbem.web import auth, console, disputes, filters, public
 
 csrf = CSRFProtect()
 
@@ -60,7 +60,6 @@ def create_app(svc, *, testing: bool = False) -> Flask:
         newstyle=True,
     )
 
-    from pbem.web import auth, console, disputes, public
     app.register_blueprint(auth.bp)
     app.register_blueprint(console.bp)
     app.register_blueprint(disputes.bp)
@@ -105,9 +104,3 @@ def _error_page(code: int, title: str, message: str):
     def handler(exc):
         return render_template("error.html", code=code, title=title, message=message), code
     return handler
-
-
-def service():
-    """The Service behind the current app."""
-    from flask import current_app
-    return current_app.extensions["pbem.service"]

@@ -6,21 +6,17 @@ from functools import wraps
 
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 
-from pbem.service.console import may_moderate
-from pbem.service.core import ServiceError
+from pbem.service.errors import ServiceError
+from pbem.service.moderators import may_moderate
+from pbem.web.context import service
 
 bp = Blueprint("auth", __name__)
-
-
-def _svc():
-    from pbem.web import service
-    return service()
 
 
 def current_moderator() -> dict | None:
     if "mod" not in session:
         return None
-    mod = _svc().session_moderator(session.get("mod"), session.get("fp"))
+    mod = service().moderators.session_moderator(session.get("mod"), session.get("fp"))
     if mod is None:
         session.clear()
     return mod
@@ -35,7 +31,7 @@ def require_login():
 
 
 def require_game(game_id: str) -> None:
-    if _svc().game(game_id) is None:
+    if service().game(game_id) is None:
         abort(404)
     if not may_moderate(g.moderator, game_id):
         abort(403)
@@ -68,7 +64,7 @@ def login():
             error, status = "That is not an email address.", 400
         else:
             try:
-                mod = _svc().moderator_login(email, password, request.remote_addr or "?")
+                mod = service().moderators.login(email, password, request.remote_addr or "?")
             except ServiceError as exc:
                 error, status = str(exc), 429
             else:

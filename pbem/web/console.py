@@ -8,20 +8,16 @@ from datetime import datetime, timedelta, timezone
 from flask import Blueprint, Response, abort, flash, g, redirect, render_template, request, url_for
 
 from pbem.service.clock import from_iso
-from pbem.service.core import ServiceError
+from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError, parse_duration
 from pbem.web.auth import game_guard, require_login
+from pbem.web.context import service
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 bp.before_request(require_login)
 
 MAX_REASON = 2000
 MAX_NOTICE = 10_000
-
-
-def _svc():
-    from pbem.web import service
-    return service()
 
 
 def _field(name: str, label: str, *, required: bool = True, limit: int = 500) -> str:
@@ -36,7 +32,7 @@ def _field(name: str, label: str, *, required: bool = True, limit: int = 500) ->
 
 def _role(game_id: str) -> str:
     role = _field("role", "The role")
-    if role not in {p["role"] for p in _svc().players(game_id)}:
+    if role not in {p["role"] for p in service().players(game_id)}:
         raise ValueError(f"This game has no role {role!r}.")
     return role
 
@@ -56,20 +52,20 @@ def _act(game_id: str, anchor: str, action) -> Response:
 # -- pages --------------------------------------------------------------------------
 @bp.route("/")
 def dashboard():
-    return render_template("dashboard.html", data=_svc().console_dashboard(g.moderator))
+    return render_template("dashboard.html", data=service().console_dashboard(g.moderator))
 
 
 @bp.route("/games/<game_id>")
 @game_guard
 def game(game_id):
-    data = _svc().console_game(game_id)
+    data = service().console_game(game_id)
     return render_template("game.html", data=data, game=data["game"])
 
 
 @bp.route("/games/<game_id>/map.png")
 @game_guard
 def picture(game_id):
-    png = _svc().moderator_picture(game_id)
+    png = service().moderator_picture(game_id)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png")
@@ -78,7 +74,7 @@ def picture(game_id):
 @bp.route("/games/<game_id>/phases/<int:seq>")
 @game_guard
 def phase(game_id, seq):
-    data = _svc().console_phase(game_id, seq)
+    data = service().console_phase(game_id, seq)
     if data is None:
         abort(404)
     return render_template("phase.html", data=data, game=data["game"])
@@ -87,16 +83,16 @@ def phase(game_id, seq):
 @bp.route("/games/<game_id>/inbound/<int:inbound_id>")
 @game_guard
 def inbound(game_id, inbound_id):
-    row = _svc().console_inbound(inbound_id)
+    row = service().console_inbound(inbound_id)
     if row is None or row["game_id"] != game_id:
         abort(404)
-    return render_template("inbound.html", row=row, game=_svc().game(game_id))
+    return render_template("inbound.html", row=row, game=service().game(game_id))
 
 
 @bp.route("/inbound/<int:inbound_id>")
 def inbound_unassigned(inbound_id):
     """Mail not tied to any game (for moderators of every game)."""
-    row = _svc().console_inbound(inbound_id)
+    row = service().console_inbound(inbound_id)
     if row is None or row["game_id"] is not None or g.moderator["games"] is not None:
         abort(404)
     return render_template("inbound.html", row=row, game=None)
@@ -105,14 +101,14 @@ def inbound_unassigned(inbound_id):
 @bp.route("/games/<game_id>/outbox")
 @game_guard
 def outbox(game_id):
-    return render_template("outbox.html", rows=_svc().console_outbox(game_id), game=_svc().game(game_id))
+    return render_template("outbox.html", rows=service().console_outbox(game_id), game=service().game(game_id))
 
 
 @bp.route("/games/<game_id>/verify")
 @game_guard
 def verify(game_id):
     """Every resolved phase replayed from its stored start, orders and revealed seed."""
-    return render_template("verify.html", result=_svc().verify_game(game_id), game=_svc().game(game_id))
+    return render_template("verify.html", result=service().verifier.verify_game(game_id), game=service().game(game_id))
 
 
 # -- actions ------------------------------------------------------------------------
@@ -144,7 +140,7 @@ def parse_new_deadline(text: str, current: datetime | None, now: datetime) -> da
 @bp.route("/games/<game_id>/deadline", methods=["POST"])
 @game_guard
 def deadline(game_id):
-    svc = _svc()
+    svc = service()
 
     def run():
         reason = _field("reason", "A reason", limit=MAX_REASON)
@@ -163,7 +159,7 @@ def deadline(game_id):
 @game_guard
 def pause(game_id):
     def run():
-        _svc().pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return "The game is paused; its deadline is kept until you resume it."
     return _act(game_id, "timing", run)
 
@@ -172,7 +168,7 @@ def pause(game_id):
 @game_guard
 def resume(game_id):
     def run():
-        _svc().resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return "The game runs again."
     return _act(game_id, "timing", run)
 
@@ -180,7 +176,7 @@ def resume(game_id):
 @bp.route("/games/<game_id>/close", methods=["POST"])
 @game_guard
 def close(game_id):
-    svc = _svc()
+    svc = service()
 
     def run():
         reason = _field("reason", "A reason", limit=MAX_REASON)
@@ -202,7 +198,7 @@ def replace(game_id):
         if not re.match(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", email):
             raise ValueError(f"{email!r} is not an email address.")
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        _svc().replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
+        service().replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
         return f"{role} now plays from {email}; the old orders address no longer works, and a welcome mail is on its way."
     return _act(game_id, "players", run)
 
@@ -212,7 +208,7 @@ def replace(game_id):
 def rotate(game_id):
     def run():
         role = _role(game_id)
-        _svc().rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return f"{role} has a new orders address (mailed); the old one no longer works."
     return _act(game_id, "players", run)
 
@@ -227,7 +223,7 @@ def resend(game_id):
         except ValueError as exc:
             raise ValueError("Choose a resolved phase.") from exc
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        mid = _svc().resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
+        mid = service().resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
         return "The report was queued again." if mid else "That report is already queued."
     return _act(game_id, "players", run)
 
@@ -237,6 +233,6 @@ def resend(game_id):
 def notice(game_id):
     def run():
         text = _field("text", "The notice", limit=MAX_NOTICE)
-        n = _svc().send_notice(game_id, text, actor=g.moderator["email"])
+        n = service().send_notice(game_id, text, actor=g.moderator["email"])
         return f"Notice queued for {n} player(s)."
     return _act(game_id, "notice", run)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
-from pbem.service.core import ServiceError
+from pbem.service.errors import ServiceError
 from pbem.web.auth import game_guard, require_login
+from pbem.web.context import service
 
 bp = Blueprint("disputes", __name__, url_prefix="/console")
 bp.before_request(require_login)
@@ -14,13 +15,8 @@ bp.before_request(require_login)
 MAX_REASON = 2000
 
 
-def _svc():
-    from pbem.web import service
-    return service()
-
-
 def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None):
-    svc = _svc()
+    svc = service()
     phase = svc.console_phase(game_id, seq)
     if phase is None:
         abort(404)
@@ -70,7 +66,7 @@ def amend(game_id, seq):
     if problem:
         return _correction_page(game_id, seq, status=400, message=problem, role=role, text=text, reason=reason)
     try:
-        _svc().amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
+        service().amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
     except ServiceError as exc:
         return _correction_page(game_id, seq, status=400, message=str(exc), errors=getattr(exc, "errors", []),
                                 role=role, text=text, reason=reason)
@@ -79,7 +75,7 @@ def amend(game_id, seq):
 
 
 def _draft(game_id: str, draft_id: int) -> dict:
-    d = _svc().draft(draft_id)
+    d = service().draft(draft_id)
     if d is None or d["game_id"] != game_id:
         abort(404)
     return d
@@ -90,7 +86,7 @@ def _draft(game_id: str, draft_id: int) -> dict:
 def unamend(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        _svc().remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
+        service().remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -103,7 +99,7 @@ def unamend(game_id, draft_id):
 def readjudicate(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        result = _svc().readjudicate(draft_id)
+        result = service().readjudicate(draft_id)
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -121,7 +117,7 @@ def publish(game_id, draft_id):
         flash("A reason (up to 2000 characters) is required to publish: the players read it in the correction mail.", "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
     try:
-        result = _svc().publish(draft_id, reason, g.moderator["email"])
+        result = service().publish(draft_id, reason, g.moderator["email"])
     except ServiceError as exc:
         flash(str(exc), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
@@ -139,7 +135,7 @@ def publish(game_id, draft_id):
 def discard(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        _svc().discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
+        service().discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -150,7 +146,7 @@ def discard(game_id, draft_id):
 @bp.route("/games/<game_id>/adjust", methods=["GET", "POST"])
 @game_guard
 def adjust(game_id):
-    svc = _svc()
+    svc = service()
     data = svc.state_for_edit(game_id)
     if request.method == "GET":
         return render_template("adjust.html", data=data, game=data["game"], text=data["state_json"], reason="", errors=[], message=None)

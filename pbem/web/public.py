@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, g, redirect, render_template, url_for
 
 from pbem.i18n import N_
+from pbem.web.context import service
 
 bp = Blueprint("public", __name__)
 
@@ -15,11 +16,6 @@ STATUS_WORDS = (N_("active"), N_("paused"), N_("waiting"), N_("finished"), N_("a
                 N_("rejected"), N_("held"), N_("late"), N_("stale"), N_("replaced"), N_("resigned"))
 
 
-def _svc():
-    from pbem.web import service
-    return service()
-
-
 @bp.route("/")
 def index():
     return redirect(url_for("public.games"))
@@ -27,12 +23,12 @@ def index():
 
 @bp.route("/games")
 def games():
-    return render_template("public_games.html", games=_svc().public_games())
+    return render_template("public_games.html", games=service().public_games())
 
 
 @bp.route("/games/<game_id>")
 def archive(game_id):
-    data = _svc().public_archive(game_id)
+    data = service().public_archive(game_id)
     if data is None:
         abort(404)
     return render_template("archive.html", data=data)
@@ -40,7 +36,7 @@ def archive(game_id):
 
 @bp.route("/games/<game_id>/phase/<int:seq>.png")
 def phase_picture(game_id, seq):
-    png = _svc().public_picture(game_id, seq)
+    png = service().public_picture(game_id, seq)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png", headers={"Cache-Control": "public, max-age=60"})
@@ -48,7 +44,7 @@ def phase_picture(game_id, seq):
 
 @bp.route("/play/<game_id>/<token>")
 def play(game_id, token):
-    data = _svc().player_page(game_id, token)
+    data = service().player_page(game_id, token)
     if data is None:
         abort(404)
     g.lang = data["player"]["lang"]
@@ -57,7 +53,7 @@ def play(game_id, token):
 
 @bp.route("/play/<game_id>/<token>/map.png")
 def play_picture(game_id, token):
-    png = _svc().player_picture(game_id, token)
+    png = service().player_picture(game_id, token)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})

@@ -72,7 +72,7 @@ def test_a_turn_left_ready_by_a_crash_is_resolved_when_the_clock_starts(svc):
         clock.shutdown()
     resolved = svc.store.one("SELECT status FROM phases WHERE id = ?", (first["id"],))
     assert resolved["status"] == "resolved"
-    assert svc.verify_game(gid)["ok"]
+    assert svc.verifier.verify_game(gid)["ok"]
 
 
 def test_a_phase_still_waiting_for_orders_is_not_closed_early(svc):

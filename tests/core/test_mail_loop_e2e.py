@@ -56,7 +56,7 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
                 if r is not None:
                     _send(server, r.as_bytes(policy=SMTP), msg["Reply-To"], addr)
             sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2 * (turn + 2), timeout=20)
-        result = svc.verify_game(gid)
+        result = svc.verifier.verify_game(gid)
         assert result["ok"] and result["phases"] >= 3, result
         for m in sink.messages:
             assert m["X-PBEM-Game"] == gid

@@ -93,7 +93,7 @@ def test_verify_agrees_after_several_phases(svc):
     for _ in range(3):
         svc.receive(orders_mail(svc, gid, "us"))
         svc.close_phase(gid)
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]
     assert result["phases"] == 3
 
@@ -104,7 +104,7 @@ def test_verify_detects_a_tampered_result(svc):
     with svc.store.write():
         svc.store.execute("UPDATE phases SET result_state = replace(result_state, '\"turn\":2', '\"turn\":9') WHERE game_id = ? AND status = 'resolved'", (gid,))
         svc.store.execute("UPDATE phases SET seed = ? WHERE game_id = ? AND status = 'resolved'", ("00" * 32, gid))
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert not result["ok"]
     assert any("commitment" in p for p in result["problems"])
 

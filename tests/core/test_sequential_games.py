@@ -39,7 +39,7 @@ def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
     assert card not in _parts_text(other), "the card drawn is private to its drawer"
     svc.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {after['label']}\nDISCARD drawn\nEND\n"))
     assert svc.current_phase(gid)["awaited"] == '["p2"]'
-    assert svc.verify_game(gid)["ok"]
+    assert svc.verifier.verify_game(gid)["ok"]
 
 
 def test_a_rummy_turn_without_orders_is_played_for_the_player_at_the_deadline(svc):

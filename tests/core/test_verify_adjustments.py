@@ -26,7 +26,7 @@ def _played_and_adjusted(svc, reason="Co. C was left on the wrong bank by a bug"
 
 def test_an_open_adjustment_is_noted_with_its_reason_not_reported_as_a_difference(svc):
     gid = _played_and_adjusted(svc)
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]
     assert result["phases"] == 2
     [note] = result["notes"]
@@ -41,7 +41,7 @@ def test_two_adjustments_in_one_phase_are_followed_in_order(svc):
     second = _moved_unit_state(svc, gid)
     svc.adjust_state(gid, json.dumps(second), "second fix", "mod@pbem.test")
     svc.close_phase(gid)
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]
     assert [n.rsplit("reason: ", 1)[1] for n in result["notes"]] == ["first fix", "second fix"]
 
@@ -52,7 +52,7 @@ def test_a_starting_state_changed_without_a_record_is_still_a_difference(svc):
     with svc.store.write():
         svc.store.execute("UPDATE phases SET state = ? WHERE game_id = ? AND status = 'open'",
                           (json.dumps(_moved_unit_state(svc, gid), sort_keys=True, separators=(",", ":")), gid))
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert not result["ok"]
     assert any("starting state is not the previous phase's result" in p for p in result["problems"])
 
@@ -63,7 +63,7 @@ def test_a_state_edited_after_its_adjustment_is_a_difference(svc):
     with svc.store.write():
         row = svc.store.one("SELECT id, state FROM phases WHERE game_id = ? AND seq = 2 AND status != 'superseded'", (gid,))
         svc.store.execute("UPDATE phases SET state = ? WHERE id = ?", (row["state"].replace('"turn":2', '"turn":3'), row["id"]))
-    result = svc.verify_game(gid)
+    result = svc.verifier.verify_game(gid)
     assert not result["ok"]
     assert any("starting state is not the previous phase's result" in p for p in result["problems"])
 

@@ -337,7 +337,7 @@ def check_invariants(svc: Service, client: Client, relay: Relay) -> dict:
                 problems.append(f"{g['id']} {ph['label']}: the replay's events or dice differ")
             previous = loads(ph["result_state"])  # go on from what was stored; each phase is judged alone
             phases_resolved += 1
-        verdict = svc.verify_game(g["id"])
+        verdict = svc.verifier.verify_game(g["id"])
         if not verdict["ok"]:
             problems.append(f"verify {g['id']}: {verdict['problems']}")
 

@@ -13,7 +13,6 @@ import pytest
 from pbem.dice import Dice
 from pbem.mail.addresses import orders_address
 from pbem.resources import templates_dir
-from pbem.service.moderators import add_moderator
 from pbem.service.store import loads
 from pbem.web import create_app
 from tests.support import free_port, mail
@@ -149,7 +148,7 @@ def game(svc, game_template):
 def moderator(svc, request):
     if "game" in request.fixturenames:
         request.getfixturevalue("game")  # the game's database copy first, then the moderator in it
-    add_moderator(svc, MOD_EMAIL, MOD_PASSWORD)
+    svc.moderators.add(MOD_EMAIL, MOD_PASSWORD)
     return MOD_EMAIL
 
 
@@ -196,7 +195,7 @@ def live(settings, sink, tmp_path):
     from pbem.server import Server
     server = Server(settings.with_(smtp_url=sink.url, http_port=free_port(), secret_key="browser-test-secret")).start()
     try:
-        add_moderator(server.svc, MOD_EMAIL, MOD_PASSWORD)
+        server.svc.moderators.add(MOD_EMAIL, MOD_PASSWORD)
         yield server
     finally:
         server.stop()

@@ -6,7 +6,6 @@ import re
 
 import pytest
 
-from pbem.service.moderators import add_moderator
 from tests.web.conftest import MOD_EMAIL, MOD_PASSWORD, csrf_token, login, new_game, post
 
 MODERATOR_PREFIXES = ("/console",)
@@ -119,13 +118,13 @@ def test_five_failures_lock_the_address_from_that_ip_for_fifteen_minutes(client,
 def test_a_password_reset_ends_open_sessions(client, moderator, svc):
     assert login(client).status_code == 302
     assert client.get("/console/").status_code == 200
-    add_moderator(svc, MOD_EMAIL, "a brand new password")
+    svc.moderators.add(MOD_EMAIL, "a brand new password")
     assert client.get("/console/").status_code == 302
 
 
 def test_a_moderator_limited_to_some_games_sees_only_those(client, svc, game):
     other = new_game(svc)
-    add_moderator(svc, "limited@pbem.test", "limited password", games=[other])
+    svc.moderators.add("limited@pbem.test", "limited password", games=[other])
     assert login(client, "limited@pbem.test", "limited password").status_code == 302
     page = client.get("/console/").get_data(as_text=True)
     assert f">{other}<" in page and f">{game}<" not in page

@@ -94,7 +94,7 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         _shot(page, "phase-desktop", full=False)
         page.goto(f"{base}/games/{gid}")
         assert page.locator("#moderation").get_by_text(REASON).is_visible()
-        assert svc.verify_game(gid)["ok"]
+        assert svc.verifier.verify_game(gid)["ok"]
     finally:
         context.close()
 

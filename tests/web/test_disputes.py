@@ -109,7 +109,7 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     assert [s["source"] for s in subs] == ["mail", "moderator"] and [s["stands"] for s in subs] == [0, 1]
     # later phases were re-resolved in order (or the game rolled back): the chain replays
     assert [p["label"] for p in svc.phase_rows(game)][:1] == later_labels[:1]
-    assert svc.verify_game(game)["ok"], svc.verify_game(game)
+    assert svc.verifier.verify_game(game)["ok"], svc.verifier.verify_game(game)
     assert len([p for p in svc.phase_rows(game) if p["status"] == "open"]) == 1
     # every player gets a correction mail saying what changed and why
     mails = svc.store.all("SELECT * FROM outbox WHERE game_id = ? AND kind = 'correction'", (game,))
@@ -143,7 +143,7 @@ def test_publishing_re_resolves_later_phases_with_their_orders_and_seeds(svc, ga
     assert after[3]["status"] == "open" and after[3]["seed"] == before[3]["seed"], "the open phase keeps its committed seed"
     assert after[3]["deadline"] == before[3]["deadline"]
     assert loads(after[3]["state"]) == loads(after[2]["result_state"])
-    assert svc.verify_game(game)["ok"]
+    assert svc.verifier.verify_game(game)["ok"]
     entry = svc.audit_log(game)[0]
     assert entry["action"] == "correct phase" and entry["reason"] == REASON and "re-resolved" in entry["summary"]
 
@@ -171,7 +171,7 @@ def test_publishing_rolls_back_when_later_orders_no_longer_fit(svc, game, monkey
     assert rows[1]["seed"] != before[2]["seed"], "a phase opened again gets a fresh, freshly committed seed"
     assert svc.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_id = ?", (rows[1]["id"],))["n"] == 0
     monkeypatch.undo()
-    assert svc.verify_game(game)["ok"]
+    assert svc.verifier.verify_game(game)["ok"]
     mails = svc.store.all("SELECT * FROM outbox WHERE game_id = ? AND kind = 'correction'", (game,))
     text = email.message_from_bytes(mails[0]["raw"], policy=policy.default).get_body(("plain",)).get_content()
     assert "open again: please send new orders" in text
@@ -263,6 +263,6 @@ def test_a_finished_game_corrected_back_into_play_reopens(svc, game):
     last = svc.phase_rows(game)[-1]
     d = svc.amend_orders(game, last["seq"], loads(last["awaited"])[0], hold_text(svc, game, last["seq"], loads(last["awaited"])[0]), REASON, MOD_EMAIL)
     svc.publish(d["id"], REASON, MOD_EMAIL)
-    assert svc.verify_game(game)["ok"]
+    assert svc.verifier.verify_game(game)["ok"]
     g = svc.game(game)
     assert (g["status"] == "finished") == (svc.current_phase(game) is None)
