@@ -13,7 +13,7 @@ translates them with gettext (see ``pbem.i18n``), so engines stay language-free.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from pbem.dice import Dice
 
@@ -119,6 +119,9 @@ class Scenario:
     options: dict = field(default_factory=dict)  # option name -> default value
 
 
+SIMULTANEOUS, SEQUENTIAL = "simultaneous", "sequential"
+
+
 @dataclass(frozen=True)
 class Phase:
     """The phase a state is in.
@@ -126,27 +129,110 @@ class Phase:
     ``id`` is what players write in ``ORDERS <game> <phase>``; it must change
     every time the game moves on, so a quoted old block is recognised as stale.
     ``mode``: ``simultaneous`` (every awaited role orders, then one resolve) or
-    ``sequential`` (one role at a time). ``immediate``: resolve as soon as every
-    awaited role has submitted, without waiting for the deadline (a card
-    player's draw, say). ``deadline``: ``phase`` for the game's normal deadline,
-    ``turn`` for the shorter one a single player's turn gets.
+    ``sequential`` (one role at a time: it awaits at most one role). It is checked
+    here and stored with the phase's record (the ``phases.mode`` column); nothing
+    else branches on it. ``immediate``: resolve as soon as every awaited role has
+    submitted, without waiting for the deadline (a card player's draw, say).
+    ``deadline``: the name of one of the engine's ``deadline_kinds`` (``phase`` for
+    the game's normal deadline, ``turn`` for the shorter one a single player's turn
+    gets); the service refuses to open a phase that names a kind its engine does
+    not declare.
     """
 
     id: str
     awaited: tuple[str, ...]
-    mode: str = "simultaneous"
+    mode: str = SIMULTANEOUS
     immediate: bool = False
     deadline: str = "phase"
 
+    def __post_init__(self) -> None:
+        if self.mode not in (SIMULTANEOUS, SEQUENTIAL):
+            raise ValueError(f"phase {self.id}: mode must be {SIMULTANEOUS!r} or {SEQUENTIAL!r}, not {self.mode!r}")
+        if self.mode == SEQUENTIAL and len(self.awaited) > 1:
+            raise ValueError(f"phase {self.id}: a sequential phase awaits one role at most, not {list(self.awaited)}")
+
+
+@dataclass(frozen=True)
+class DeadlineKind:
+    """A kind of deadline an engine's phases may name (``Phase.deadline``).
+
+    Each game stores one timing per kind its engine declares (a duration or a
+    clock time, see ``pbem.service.timing``); ``hours`` is the length used when
+    the game's creator gives none for this kind."""
+
+    name: str
+    hours: float
+    description: str = ""
+
+
+PHASE_DEADLINE = DeadlineKind("phase", 48, "the game's normal deadline")
+TURN_DEADLINE = DeadlineKind("turn", 24, "the shorter deadline of a single player's turn (a card player, an activation)")
+
+
+@dataclass(frozen=True)
+class ViewLayout:
+    """How an engine's views are laid out, for the pages and the dispute diff.
+
+    Paths are view keys joined by dots; ``*`` stands for any one key (a role's
+    entry in ``tables``, say); list positions are not part of a path (the cards
+    of each meld in ``tables.*.melds`` share the path ``tables.*.melds.cards``).
+
+    ``hand``: the view key that holds the viewing role's own hidden cards (the
+    player's page shows it under "Your hand"), or None when the game has no hand.
+    ``keyed``: list path -> the field that identifies each item of that list
+    (units by ``id``, pieces by ``code``); the dispute diff names an item by that
+    field (``units[custer].hex``), so a reordered list does not read as a change.
+    ``itemized``: lists of plain values compared item by item (the rows of a text
+    map). Any other list of plain values is one value (a hand, a cup of markers);
+    any other list of dicts or lists is compared by position.
+    """
+
+    hand: str | None = None
+    keyed: Mapping[str, str] = field(default_factory=dict)
+    itemized: tuple[str, ...] = ()
+
+    def key_of(self, path: str) -> str | None:
+        """The identifying field of the list at ``path`` (a path without list positions)."""
+        for pattern, key in self.keyed.items():
+            if _path_matches(pattern, path):
+                return key
+        return None
+
+    def is_itemized(self, path: str) -> bool:
+        return any(_path_matches(pattern, path) for pattern in self.itemized)
+
+
+def _path_matches(pattern: str, path: str) -> bool:
+    want, have = pattern.split("."), path.split(".")
+    return len(want) == len(have) and all(w in ("*", h) for w, h in zip(want, have))
+
 
 class Engine:
-    """Base class: subclass it and implement every method that raises."""
+    """Base class: subclass it and implement every method that raises.
+
+    Everything the service, the web pages, the mail room and the CLI ask of an
+    engine is declared here, with its default; nothing is looked up by ``getattr``
+    or guessed from the shape of a view (docs/engine-contract.md)."""
 
     name: str = ""
+    """The engine's entry-point name (``pbem.engines`` group): ``custer``."""
     title: str = ""
+    """The game's name as players read it: ``Custer's Last Stand``."""
     languages: tuple[str, ...] = ("en",)
+    """Languages the order syntax, templates and catalog cover; the first is a new player's default."""
     reveals_orders: bool = True
-    """Whether every role's orders are shown to all once a phase is resolved."""
+    """Whether every role's orders are shown to all once a phase is resolved (False
+    when orders name hidden cards)."""
+    deadline_kinds: tuple[DeadlineKind, ...] = (PHASE_DEADLINE, TURN_DEADLINE)
+    """The deadline kinds the engine's phases name (``Phase.deadline``). A game gets
+    one timing per kind; a phase naming any other kind is an error."""
+    view_layout: ViewLayout = ViewLayout()
+    """Which view keys are a role's hand, and how lists are identified (``ViewLayout``)."""
+
+    @property
+    def draws_pictures(self) -> bool:
+        """Whether ``picture`` is implemented (the pages offer a picture link only then)."""
+        return type(self).picture is not Engine.picture
 
     def scenarios(self) -> dict[str, Scenario]:
         raise NotImplementedError
@@ -203,6 +289,13 @@ class Engine:
 
     def validate_state(self, state: dict) -> list[str]:
         """Problems that make a state unplayable (for a moderator's manual edit)."""
+        return []
+
+    def secret_seeds(self, state: dict) -> list[str]:
+        """Labels of the phases whose seeds must stay unpublished in this state:
+        the dice that dealt cards still hidden (a seed would let a player recompute
+        them). The service shows "sealed" instead of these seeds until they leave
+        the list. Default: none (no hidden draw outlives its phase)."""
         return []
 
     def public_state(self, state: dict) -> dict | None:

@@ -102,12 +102,6 @@ def _pretty(value) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
 
 
-def has_picture(engine) -> bool:
-    """Whether the engine draws pictures at all (the base class draws none)."""
-    from pbem.engines.base import Engine
-    return type(engine).picture is not Engine.picture
-
-
 def _engine_title(self, name: str) -> str:
     try:
         return self.engine(name).title or name
@@ -166,7 +160,7 @@ def console_game(self, game_id: str) -> dict | None:
     resolved = [p for p in phases if p["status"] == "resolved"]
     return {
         "game": g, "summary": s, "engine_title": engine.title or g["engine"], "left": _left(self, s["deadline"]),
-        "has_picture": has_picture(engine),
+        "has_picture": engine.draws_pictures,
         "missing": [r for r in s["awaited"] if r not in s["ordered"]],
         "view": view, "view_json": _pretty(view), "outcome_text": _outcome_text(g["outcome"]),
         "players": players, "phases": list(reversed(phases)), "resolved": resolved,
@@ -393,7 +387,7 @@ def public_archive(self, game_id: str) -> dict | None:
                     "awaited": loads(current["awaited"], [])} if current else None,
         "history": list(reversed(history)),
         "audit": audit_log(self, game_id, public_only=True),
-        "reveals_orders": engine.reveals_orders, "has_picture": has_picture(engine),
+        "reveals_orders": engine.reveals_orders, "has_picture": engine.draws_pictures,
     }
 
 
@@ -462,14 +456,15 @@ def player_page(self, game_id: str, token: str) -> dict | None:
         history.append({"phase": s["phase_label"], "received_at": s["received_at"], "status": s["status"], "stands": bool(s["stands"]),
                         "text": s["text"], "canonical": s["canonical"], "source": s["source"],
                         "errors": describe_errors(loads(s["errors"], []), lang)})
-    hand = view.get("hand") if isinstance(view, dict) else None
+    hand_key = engine.view_layout.hand
+    hand = view.get(hand_key) if hand_key and isinstance(view, dict) else None
     return {
         "game": {"id": g["id"], "title": g["title"], "status": g["status"], "engine": engine.title or g["engine"]},
         "player": {"role": role, "name": p["name"], "email": p["email"], "tz": p["tz"], "lang": lang, "reminder_hours": p["reminder_hours"]},
         "orders_address": self.orders_address(game_id, p["id"]),
         "phase": phase, "view_json": _pretty(view), "hand": hand, "reports": reports, "history": history,
         "outcome": _outcome_text(g["outcome"], lang),
-        "has_picture": has_picture(engine),
+        "has_picture": engine.draws_pictures,
     }
 
 

@@ -28,7 +28,7 @@ import json
 import logging
 from collections import Counter
 
-from pbem.engines.base import MODERATOR
+from pbem.engines.base import MODERATOR, ViewLayout
 from pbem.service.clock import to_iso
 from pbem.service.render import describe_errors, visible_events
 from pbem.service.store import dumps, loads
@@ -237,26 +237,29 @@ def discard(self, draft_id: int, *, actor: str, reason: str = "") -> None:
 _ABSENT = object()
 
 
-def flatten(value, prefix: str = "", out: dict | None = None) -> dict:
-    """A view as {path: value}: dicts by key, lists of dicts with an ``id`` by
-    that id (``units[co_c].hex``), short lists of plain values kept whole (a
-    hand), anything else by index."""
+def flatten(value, layout: ViewLayout, prefix: str = "", out: dict | None = None, shape: str = "") -> dict:
+    """A view as {path: value}, laid out as the engine declares (``Engine.view_layout``):
+    dicts by key, a keyed list by its items' identifying field (``units[co_c].hex``),
+    an itemized list of plain values item by item, any other list of plain values
+    as one value (a hand), anything else by position. ``shape`` is the path
+    without list positions, which the layout's patterns match."""
     out = {} if out is None else out
     if isinstance(value, dict):
         if not value and prefix:
             out[prefix] = {}
         for key in sorted(value, key=str):
-            flatten(value[key], f"{prefix}.{key}" if prefix else str(key), out)
+            flatten(value[key], layout, f"{prefix}.{key}" if prefix else str(key), out, f"{shape}.{key}" if shape else str(key))
     elif isinstance(value, list):
-        ids = [x.get("id") for x in value if isinstance(x, dict)]
-        if value and len(ids) == len(value) and all(isinstance(i, (str, int)) for i in ids) and len(set(ids)) == len(ids):
+        key = layout.key_of(shape)
+        ids = [x.get(key) for x in value if isinstance(x, dict)] if key else []
+        if key and value and len(ids) == len(value) and all(isinstance(i, (str, int)) for i in ids) and len(set(ids)) == len(ids):
             for item in value:
-                flatten({k: v for k, v in item.items() if k != "id"}, f"{prefix}[{item['id']}]", out)
-        elif all(not isinstance(x, (dict, list)) for x in value) and len(value) <= 12:
-            out[prefix] = list(value)  # a hand, a cup of markers: one value
+                flatten({k: v for k, v in item.items() if k != key}, layout, f"{prefix}[{item[key]}]", out, shape)
+        elif all(not isinstance(x, (dict, list)) for x in value) and not layout.is_itemized(shape):
+            out[prefix] = list(value)
         else:
             for i, item in enumerate(value):
-                flatten(item, f"{prefix}[{i}]", out)
+                flatten(item, layout, f"{prefix}[{i}]", out, shape)
     else:
         out[prefix] = value
     return out
@@ -278,8 +281,8 @@ def _section(path: str) -> str:
 def compute_diff(engine, before_state: dict, before_events: list, after_state: dict, after_events: list, role,
                  *, rolls_before: list | None = None, rolls_after: list | None = None) -> dict:
     """What a role sees change between two results of the same phase."""
-    before = flatten(engine.view(before_state, role))
-    after = flatten(engine.view(after_state, role))
+    before = flatten(engine.view(before_state, role), engine.view_layout)
+    after = flatten(engine.view(after_state, role), engine.view_layout)
     changes = []
     # What a phase left behind (last moves, last combats) matters less than where things are now.
     for path in sorted(set(before) | set(after), key=lambda p: (_section(p).startswith("last"), p)):

@@ -14,7 +14,7 @@ from pbem.i18n import available_languages
 from pbem.mail.addresses import new_token, orders_address as make_orders_address
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import dumps, loads
-from pbem.service.timing import DEFAULT_TIMING
+from pbem.service.timing import TimingError, game_timing
 
 GAME_ID = re.compile(r"^[a-z][a-z0-9]{1,15}$")
 
@@ -48,7 +48,10 @@ def create_game(self, engine_name: str, scenario: str, players: dict[str, str | 
         if lang not in offered:
             raise ServiceError(f"{engine.title or engine_name} is not offered in {lang!r} (languages: {', '.join(offered)})")
     options = {**info.options, **(options or {})}
-    timing = {**DEFAULT_TIMING, **(timing or {})}
+    try:
+        timing = game_timing(engine.deadline_kinds, timing)
+    except TimingError as exc:
+        raise ServiceError(str(exc)) from None
     now = self.now()
     store = self.store
     with store.write():

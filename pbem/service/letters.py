@@ -6,7 +6,6 @@ ever see views (``engine.view(state, role)``), never a whole state.
 
 from __future__ import annotations
 
-import inspect
 import json
 
 from pbem.mail.addresses import orders_address
@@ -61,12 +60,8 @@ def _deadline_text(self, phase: dict | None, player: dict) -> str:
 
 
 def _template(self, engine_name: str, state: dict, role: str, lang: str = "en") -> str:
-    """The engine's pre-filled orders, keywords and comments in the player's language
-    (passing only what an older engine's ``order_template`` takes)."""
-    engine = self.engine(engine_name)
-    offered = {"lang": lang, "gettext": gettext_for(lang)}
-    taken = inspect.signature(engine.order_template).parameters
-    return engine.order_template(state, role, **{k: v for k, v in offered.items() if k in taken})
+    """The engine's pre-filled orders, keywords and comments in the player's language."""
+    return self.engine(engine_name).order_template(state, role, lang=lang, gettext=gettext_for(lang))
 
 
 _ENVELOPE = {"fr": ("ORDRES", "FIN")}
@@ -186,8 +181,7 @@ SEALED_SEED = N_("(sealed: these dice dealt the cards still in play; revealed on
 def sealed_labels(engine, state) -> set:
     """Labels of the phases whose seeds must stay secret in this state (an engine with
     hidden cards seals the dice that dealt them: ``secret_seeds``)."""
-    secret = getattr(engine, "secret_seeds", None)
-    return set(secret(state) or []) if secret is not None and state is not None else set()
+    return set(engine.secret_seeds(state)) if state is not None else set()
 
 
 def shown_seed(engine, state, phase: dict, lang: str | None = "en") -> str:

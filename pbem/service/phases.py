@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pbem.dice import Dice, commitment
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import dumps, loads
-from pbem.service.timing import deadline_after
+from pbem.service.timing import TimingError, deadline_after, deadline_spec
 
 log = logging.getLogger("pbem.phases")
 
@@ -36,8 +36,10 @@ def open_phase(self, game_id: str, state: dict, *, seq: int, now: datetime, revi
         store.execute("UPDATE games SET status = 'finished', outcome = ?, finished_at = ? WHERE id = ?", (dumps(outcome), to_iso(now), game_id))
         return None
     info = engine.phase(state)
-    timing = loads(g["timing"], {})
-    spec = timing.get(info.deadline) or timing["phase"]
+    if info.deadline not in {kind.name for kind in engine.deadline_kinds}:
+        raise TimingError(f"{g['engine']} phase {info.id} names the deadline kind {info.deadline!r}, "
+                          f"which the engine does not declare in deadline_kinds")
+    spec = deadline_spec(loads(g["timing"], {}), info.deadline)
     deadline = None if g["status"] == "paused" else deadline_after(spec, now)
     seed = secrets.token_hex(32)
     row = {

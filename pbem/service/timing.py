@@ -10,9 +10,9 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|d)?\s*$", re.I)
 _UNIT = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, None: 3600}
 _CLOCK = re.compile(r"^\s*(?:daily\s+)?(\d{1,2}):(\d{2})(?:\s+(\S+))?\s*$", re.I)
 
+# A game's timing: one deadline spec per deadline kind its engine declares
+# (``Engine.deadline_kinds``: "phase", "turn", ...) plus these settings.
 DEFAULT_TIMING = {
-    "phase": {"kind": "duration", "seconds": 48 * 3600},
-    "turn": {"kind": "duration", "seconds": 24 * 3600},
     "early_close_seconds": None,   # close once every awaited role has ordered, after this delay
     "no_orders": "hold",           # hold (default/standing orders) | wait (for a moderator)
 }
@@ -20,6 +20,29 @@ DEFAULT_TIMING = {
 
 class TimingError(ValueError):
     pass
+
+
+def game_timing(kinds, given: dict | None) -> dict:
+    """A new game's timing: the settings, then one spec per declared deadline kind
+    (``kinds``: the engine's ``DeadlineKind``s), each from ``given`` or its default
+    length. A spec given for a kind the engine does not declare is an error."""
+    names = [k.name for k in kinds]
+    unknown = sorted({key for key, value in (given or {}).items() if value is not None} - set(names) - set(DEFAULT_TIMING))
+    if unknown:
+        raise TimingError(f"no deadline kind {', '.join(map(repr, unknown))} in this game (its kinds: {', '.join(names)})")
+    timing = {**DEFAULT_TIMING, **{k.name: {"kind": "duration", "seconds": k.hours * 3600} for k in kinds}}
+    timing.update({key: value for key, value in (given or {}).items() if value is not None or key in DEFAULT_TIMING})
+    return timing
+
+
+def deadline_spec(timing: dict, kind: str) -> dict:
+    """The spec of the deadline kind a phase names; an error when the game has none
+    (the engine named a kind it does not declare)."""
+    spec = timing.get(kind)
+    if not isinstance(spec, dict):
+        raise TimingError(f"a phase names the deadline kind {kind!r}, which this game does not time "
+                          f"(its kinds: {', '.join(k for k, v in timing.items() if isinstance(v, dict))})")
+    return spec
 
 
 def parse_deadline(text: str) -> dict:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, event
+from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event
 
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
@@ -26,6 +26,7 @@ class CusterEngine(Engine):
     title = "Custer's Last Stand"
     languages = ("en", "fr")
     reveals_orders = True
+    view_layout = ViewLayout(keyed={"units": "id", "markers": "id"})
 
     # --- scenarios and setup ---------------------------------------------------
     def scenarios(self) -> dict[str, ScenarioInfo]:

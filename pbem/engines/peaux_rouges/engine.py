@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario
+from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, ViewLayout
 
 from . import messages as M
 from .board import board_data, board_for
@@ -24,6 +24,7 @@ class PeauxRougesEngine(Engine):
     # The canonical orders carry STANDING lines, which the other side must not
     # read; everything the orders did is in the events anyway.
     reveals_orders = False
+    view_layout = ViewLayout(keyed={"pieces": "code"}, itemized=("map",))  # the text map, row by row
 
     def scenarios(self) -> dict[str, Scenario]:
         limit = board_data()["scenarios"][SCENARIO]["turn_limit"]

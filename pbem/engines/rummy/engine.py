@@ -10,7 +10,7 @@ See ``docs/games/rummy.md``.
 from __future__ import annotations
 
 from pbem.dice import Dice
-from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, event
+from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy import orders as O
@@ -54,6 +54,7 @@ class RummyEngine(Engine):
     title = "Little Bighorn Rummy"
     languages = ("en", "fr")
     reveals_orders = False  # a turn's orders name cards still in the hand
+    view_layout = ViewLayout(hand="hand", keyed={"hand": "id", "discard": "id", "tables.*": "id", "tables.*.cards": "id"})
     seals_seeds = True  # see secret_seeds()
 
     # -- setup ----------------------------------------------------------------------------
