@@ -13,6 +13,14 @@ big-endian, give ``x``; a draw in ``range(n)`` takes ``x % n`` unless
 ``x >= 2**64 - (2**64 % n)``, in which case it tries ``j + 1`` (rejection
 sampling, so every face is exactly equally likely).
 
+A uniform real number in [0, 1) takes the first block (``j = 0``) of its draw: the top
+53 bits of ``x`` (``x >> 11``) divided by ``2**53``. Every such fraction is an exact
+IEEE-754 double, so the value is the same on every platform, and each of the ``2**53``
+values is equally likely. An angle is that fraction times 360 (one correctly rounded
+multiplication, so again the same everywhere), in degrees in [0, 360): a bearing
+measured clockwise from the table's "north" (the top edge). Integer draws, fractions
+and angles under one label share its count ``k``.
+
 Because a draw depends only on (seed, label, k), a moderator who amends one
 order and re-adjudicates sees every roll whose label did not change fall the same.
 The commitment published before the phase is SHA-256 of the seed's hex string.
@@ -24,6 +32,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 _SPAN = 1 << 64
+_FRACTION_BITS = 53  # the precision of an IEEE-754 double: every k / 2**53 is exact
 
 
 def commitment(seed_hex: str) -> str:
@@ -42,22 +51,47 @@ class Dice:
     def __post_init__(self) -> None:
         self._seed = bytes.fromhex(self.seed_hex)
 
+    def _next_count(self, label: str) -> int:
+        k = self._counts.get(label, 0)
+        self._counts[label] = k + 1
+        return k
+
+    def _block(self, label: str, k: int, j: int) -> int:
+        """The first 8 bytes, big-endian, of block(label, k, j) (module docstring)."""
+        digest = hashlib.sha256(
+            self._seed + b"\x00" + label.encode("utf-8") + b"\x00"
+            + str(k).encode("ascii") + b"\x00" + str(j).encode("ascii")
+        ).digest()
+        return int.from_bytes(digest[:8], "big")
+
     def _below(self, n: int, label: str) -> int:
         if n < 1:
             raise ValueError(f"cannot draw from an empty range (label {label!r})")
-        k = self._counts.get(label, 0)
-        self._counts[label] = k + 1
+        k = self._next_count(label)
         limit = _SPAN - (_SPAN % n)
         j = 0
         while True:
-            digest = hashlib.sha256(
-                self._seed + b"\x00" + label.encode("utf-8") + b"\x00"
-                + str(k).encode("ascii") + b"\x00" + str(j).encode("ascii")
-            ).digest()
-            x = int.from_bytes(digest[:8], "big")
+            x = self._block(label, k, j)
             if x < limit:
                 return x % n
             j += 1
+
+    def _fraction(self, label: str) -> float:
+        x = self._block(label, self._next_count(label), 0)
+        return (x >> (64 - _FRACTION_BITS)) / (1 << _FRACTION_BITS)
+
+    def uniform(self, label: str) -> float:
+        """A uniform real number in [0, 1), a multiple of 2**-53, recorded under ``label``."""
+        value = self._fraction(label)
+        self.rolls.append({"for": label, "kind": "uniform", "value": value})
+        return value
+
+    def angle(self, label: str) -> float:
+        """A uniform bearing in degrees, in [0, 360), clockwise from the top edge of the
+        table; recorded under ``label``."""
+        value = self._fraction(label) * 360.0
+        self.rolls.append({"for": label, "kind": "angle", "value": value})
+        return value
 
     def below(self, n: int, label: str) -> int:
         """A uniform integer in range(n), recorded under ``label``."""

@@ -1,0 +1,143 @@
+"""The engine contract (pbem/engines/base.py): what an engine declares, the service reads.
+
+Every engine declares its view layout (which key is a role's hand, which lists are keyed by
+which field) and its deadline kinds; a phase that names an undeclared kind, or a game timed
+for a kind its engine lacks, is an error rather than a silent fallback."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+
+from pbem.dice import Dice
+from pbem.engines import all_engines
+from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, DeadlineKind, Engine, Phase, ViewLayout
+from pbem.engines.custer import CusterEngine
+from pbem.service.clock import from_iso
+from pbem.service.disputes import flatten
+from pbem.service.errors import ServiceError
+from pbem.service.timing import TimingError
+
+PLAYERS = {"us": "custer@players.example", "indians": "bull@players.example"}
+
+
+def test_a_sequential_phase_awaits_one_role_at_most():
+    assert Phase("T1.A1", ("us",), mode=SEQUENTIAL).awaited == ("us",)
+    assert Phase("END", (), mode=SEQUENTIAL).awaited == ()
+    with pytest.raises(ValueError, match="sequential phase awaits one role"):
+        Phase("T1", ("us", "indians"), mode=SEQUENTIAL)
+    with pytest.raises(ValueError, match="mode must be"):
+        Phase("T1", ("us",), mode="alternating")
+
+
+def test_every_installed_engine_declares_what_the_service_reads():
+    """The service reads these without getattr: each engine has them, of the declared types."""
+    for name, engine in all_engines().items():
+        assert isinstance(engine, Engine), name
+        assert isinstance(engine.view_layout, ViewLayout), name
+        kinds = [k.name for k in engine.deadline_kinds]
+        assert "phase" in kinds and len(set(kinds)) == len(kinds), name
+        assert isinstance(engine.draws_pictures, bool) and engine.draws_pictures, name
+        assert isinstance(engine.reveals_orders, bool), name
+        assert engine.languages and engine.title, name
+
+
+def test_a_phase_of_every_engine_names_a_declared_deadline_kind():
+    for name, engine in all_engines().items():
+        scenario = sorted(engine.scenarios())[0]
+        info = engine.scenarios()[scenario]
+        state = engine.setup(scenario, dict(info.options), Dice("ab" * 32))
+        assert engine.phase(state).deadline in {k.name for k in engine.deadline_kinds}, name
+
+
+def test_the_base_engine_draws_no_picture_and_seals_no_seed():
+    engine = Engine()
+    assert engine.draws_pictures is False
+    assert engine.secret_seeds({"any": "state"}) == []
+    assert engine.view_layout == ViewLayout()
+
+
+def test_layout_patterns_match_one_key_per_star():
+    layout = ViewLayout(keyed={"tables.*": "id", "tables.*.cards": "id"}, itemized=("map",))
+    assert layout.key_of("tables.p1") == "id"
+    assert layout.key_of("tables.p1.cards") == "id"
+    assert layout.key_of("tables") is None and layout.key_of("tables.p1.cards.x") is None
+    assert layout.is_itemized("map") and not layout.is_itemized("maps")
+
+
+def test_the_dispute_diff_follows_the_declared_layout():
+    """Lists are named by the declared field, itemized lists item by item, any other list of
+    plain values is one value whatever its length, any other list by position."""
+    view = {
+        "pieces": [{"code": "T1", "square": "A1"}, {"code": "T2", "square": "B2"}],
+        "map": ["row one", "row two"],
+        "cup": list(range(30)),
+        "moves": [{"unit": "x", "path": ["0101", "0102"]}],
+    }
+    flat = flatten(view, ViewLayout(keyed={"pieces": "code"}, itemized=("map",)))
+    assert flat == {
+        "pieces[T1].square": "A1", "pieces[T2].square": "B2",
+        "map[0]": "row one", "map[1]": "row two",
+        "cup": list(range(30)),
+        "moves[0].unit": "x", "moves[0].path": ["0101", "0102"],
+    }
+    # Undeclared, the same pieces are compared by position: nothing is guessed from an "id"-like field.
+    assert "pieces[0].code" in flatten(view, ViewLayout())
+
+
+def test_a_keyed_list_whose_field_repeats_is_compared_by_position():
+    flat = flatten({"units": [{"id": "a", "hex": "1"}, {"id": "a", "hex": "2"}]}, ViewLayout(keyed={"units": "id"}))
+    assert flat == {"units[0].id": "a", "units[0].hex": "1", "units[1].id": "a", "units[1].hex": "2"}
+
+
+class _NightEngine(CusterEngine):
+    """Custer whose phases are timed by a kind of deadline it declares itself."""
+
+    deadline_kinds = (PHASE_DEADLINE, DeadlineKind("night", 6, "a phase played overnight"))
+
+    def phase(self, state):
+        return replace(super().phase(state), deadline="night")
+
+
+class _UndeclaredKindEngine(CusterEngine):
+    deadline_kinds = (PHASE_DEADLINE,)
+
+    def phase(self, state):
+        return replace(super().phase(state), deadline="night")
+
+
+def test_an_engine_declared_deadline_kind_times_its_phases(svc, monkeypatch):
+    monkeypatch.setattr(svc, "engine", lambda name: _NightEngine())
+    gid = svc.create_game("custer", "little_bighorn", PLAYERS)
+    ph = svc.current_phase(gid)
+    assert from_iso(ph["deadline"]) - from_iso(ph["opened_at"]) == timedelta(hours=6)
+    assert svc.game(gid)["timing"]["night"] == {"kind": "duration", "seconds": 6 * 3600}
+
+
+def test_a_phase_naming_an_undeclared_deadline_kind_is_refused(svc, monkeypatch):
+    """No fallback to the 'phase' deadline: the game is not created and the error names the kind."""
+    monkeypatch.setattr(svc, "engine", lambda name: _UndeclaredKindEngine())
+    with pytest.raises(TimingError, match="'night'"):
+        svc.create_game("custer", "little_bighorn", PLAYERS, game_id="night1")
+    assert svc.game("night1") is None
+
+
+def test_a_timing_for_a_kind_the_engine_lacks_is_refused(svc):
+    with pytest.raises(ServiceError, match="no deadline kind 'dusk'"):
+        svc.create_game("custer", "little_bighorn", PLAYERS, timing={"dusk": {"kind": "duration", "seconds": 60}})
+    # A kind left unset (None) takes its declared default length.
+    gid = svc.create_game("custer", "little_bighorn", PLAYERS, timing={"turn": None})
+    assert svc.game(gid)["timing"]["turn"] == {"kind": "duration", "seconds": 24 * 3600}
+
+
+def test_the_player_page_shows_the_declared_hand_only(svc):
+    gid = svc.create_game("rummy", "two", {"p1": "a@players.example", "p2": "b@players.example"})
+    p1 = next(p for p in svc.players(gid) if p["role"] == "p1")
+    page = svc.player_page(gid, svc.token_for(p1["id"]))
+    assert page["hand"] and all(card["id"] for card in page["hand"])
+    assert page["hand"] == svc.engine("rummy").view(svc.game_state(gid), "p1")["hand"]
+    custer = svc.create_game("custer", "little_bighorn", PLAYERS)
+    us = next(p for p in svc.players(custer) if p["role"] == "us")
+    assert svc.player_page(custer, svc.token_for(us["id"]))["hand"] is None
