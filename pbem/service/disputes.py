@@ -498,9 +498,8 @@ def publish(self, draft_id: int, reason: str, actor: str) -> dict:
             # The correction un-finished the game.
             store.execute("UPDATE games SET status = 'active', outcome = NULL, finished_at = NULL WHERE id = ?", (game_id,))
             if open_row.get("deadline") is None:
-                from pbem.service.timing import deadline_after
-                timing = loads(g["timing"], {})
-                spec = timing.get(engine.phase(state).deadline) or timing["phase"]
+                from pbem.service.timing import deadline_after, deadline_spec
+                spec = deadline_spec(loads(g["timing"], {}), engine.phase(state).deadline)
                 store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(deadline_after(spec, now)), open_row["id"]))
         if open_row is not None:
             open_row = store.one("SELECT * FROM phases WHERE id = ?", (open_row["id"],))
