@@ -109,13 +109,14 @@ def engines(as_json):
     """Every installed engine with its scenarios and their roles."""
     from pbem.engines import all_engines
     out = {name: {"title": e.title, "languages": list(e.languages),
+                  "deadline_kinds": {k.name: {"hours": k.hours, "description": k.description} for k in e.deadline_kinds},
                   "scenarios": {s.name: {"title": s.title, "roles": list(s.roles), "options": s.options} for s in e.scenarios().values()}}
            for name, e in all_engines().items()}
     if as_json:
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     for name, e in out.items():
-        click.echo(f"{name}: {e['title']} (languages: {', '.join(e['languages'])})")
+        click.echo(f"{name}: {e['title']} (languages: {', '.join(e['languages'])}; deadline kinds: {', '.join(e['deadline_kinds'])})")
         for sname, s in e["scenarios"].items():
             click.echo(f"  {sname}: {s['title']} — roles: {', '.join(s['roles'])}")
 
@@ -141,7 +142,8 @@ def _pairs(values, what):
 @click.option("--scenario", required=True)
 @click.option("--player", "players", multiple=True, help="ROLE=EMAIL; roles left out are open to JOIN.")
 @click.option("--deadline", default="48h", show_default=True, help="Phase deadline: 48h, 90m, 2d or 'daily 18:00 Europe/Paris'.")
-@click.option("--turn-deadline", default="24h", show_default=True, help="Deadline of a single player's turn (card games).")
+@click.option("--turn-deadline", default=None, help="Deadline of a single player's turn (card games); default 24h, for engines whose phases name the 'turn' deadline kind.")
+@click.option("--kind-deadline", "kind_deadlines", multiple=True, help="KIND=DEADLINE for another deadline kind the engine declares (see `pbem engines`).")
 @click.option("--early-close", default=None, help="Close once every awaited role has ordered, after this delay (e.g. 10m, 0s).")
 @click.option("--no-orders", type=click.Choice(["hold", "wait"]), default="hold", show_default=True, help="At the deadline without orders: default orders (hold) or wait for a moderator.")
 @click.option("--option", "options", multiple=True, help="Scenario option KEY=VALUE (JSON values allowed).")
@@ -149,14 +151,15 @@ def _pairs(values, what):
 @click.option("--tz", "tzs", multiple=True, help="ROLE=ZONE for a player's time zone.")
 @click.option("--id", "game_id", default=None, help="Game id (default: from the scenario, e.g. lb7).")
 @click.option("--title", default=None)
-def game_new(db_path, engine, scenario, players, deadline, turn_deadline, early_close, no_orders, options, langs, tzs, game_id, title):
+def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title):
     """Create a game; prints its id alone. Players get a welcome mail."""
     from pbem.service.core import ServiceError
     from pbem.service.timing import TimingError, parse_deadline, parse_duration
     from pbem.engines import UnknownEngine
     try:
-        timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline), "no_orders": no_orders,
-                  "early_close_seconds": parse_duration(early_close) if early_close else None}
+        timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
+                  "early_close_seconds": parse_duration(early_close) if early_close else None,
+                  **{kind: parse_deadline(spec) for kind, spec in _pairs(kind_deadlines, "--kind-deadline").items()}}
     except TimingError as exc:
         fail(str(exc))
     opts = {}

@@ -6,6 +6,7 @@ for a kind its engine lacks, is an error rather than a silent fallback."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import timedelta
 
@@ -13,12 +14,13 @@ import pytest
 
 from pbem.dice import Dice
 from pbem.engines import all_engines
-from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, DeadlineKind, Engine, Phase, ViewLayout
+from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, TURN_DEADLINE, DeadlineKind, Engine, Phase, ViewLayout
 from pbem.engines.custer import CusterEngine
 from pbem.service.clock import from_iso
 from pbem.service.disputes import flatten
 from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError
+from tests.core.test_cli import pbem
 
 PLAYERS = {"us": "custer@players.example", "indians": "bull@players.example"}
 
@@ -141,3 +143,14 @@ def test_the_player_page_shows_the_declared_hand_only(svc):
     custer = svc.create_game("custer", "little_bighorn", PLAYERS)
     us = next(p for p in svc.players(custer) if p["role"] == "us")
     assert svc.player_page(custer, svc.token_for(us["id"]))["hand"] is None
+
+
+def test_the_cli_lists_deadline_kinds_and_refuses_an_undeclared_one(tmp_path):
+    db = tmp_path / "pbem.db"
+    kinds = json.loads(pbem("engines", "--json", db=db).stdout)["custer"]["deadline_kinds"]
+    assert kinds == {"phase": {"hours": 48, "description": PHASE_DEADLINE.description},
+                     "turn": {"hours": 24, "description": TURN_DEADLINE.description}}
+    proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--kind-deadline", "dusk=6h", db=db, check=False)
+    assert proc.returncode != 0 and b"no deadline kind 'dusk'" in proc.stderr
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--kind-deadline", "turn=6h", db=db).stdout.decode().strip()
+    assert json.loads(pbem("game", "show", gid, "--json", db=db).stdout)["id"] == gid
