@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import os
 import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -100,6 +102,39 @@ def make_transport(settings: Settings) -> outbox.Transport:
     return outbox.MaildirTransport(settings.maildir)
 
 
+class AlreadyServing(RuntimeError):
+    """Another `pbem serve` runs on this database."""
+
+
+class ServeLock:
+    """One `pbem serve` per database: an exclusive lock on ``<db>.serve-lock``, held while
+    it runs. The system drops it when the process ends, even by kill -9, so it is never
+    left stale. (`pbem deliver`, `ingest` and the other commands need no lock: outbox
+    rows are claimed before they are sent and a phase closes once, whoever closes it.)"""
+
+    def __init__(self, db_path):
+        self.path = f"{db_path}.serve-lock"
+        self.fd: int | None = None
+
+    def acquire(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "?"
+            os.close(fd)
+            raise AlreadyServing(f"another pbem serve (process {holder}) already serves {self.path[:-len('.serve-lock')]}; "
+                               "stop it first (two servers on one database would run every deadline and every mail twice)") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+        self.fd = fd
+
+    def release(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # closing the descriptor drops the lock
+            self.fd = None
+
+
 class Server:
     """Everything `pbem serve` runs; start() returns once all parts listen."""
 
@@ -112,22 +147,28 @@ class Server:
 
     def start(self) -> "Server":
         s = self.settings
-        self.svc.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
-        self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
-                               data_size_limit=s.max_message_bytes, ready_timeout=10)
-        self.smtp.start()
-        self.outbox = OutboxWorker(self.svc, self.transport)
-        self.outbox.start()
-        self.clock = Clockwork(self.svc)
-        self.clock.start()
-        self.http = None
-        if self.web:
-            from werkzeug.serving import make_server
-            from pbem.web import create_app
-            app = create_app(self.svc)
-            self.http = make_server(s.http_host, s.http_port, app, threaded=True)
-            self.http_thread = threading.Thread(target=self.http.serve_forever, name="pbem-web", daemon=True)
-            self.http_thread.start()
+        self.lock = ServeLock(s.db_path)
+        self.lock.acquire()
+        try:
+            self.svc.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
+            self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
+                                   data_size_limit=s.max_message_bytes, ready_timeout=10)
+            self.smtp.start()
+            self.outbox = OutboxWorker(self.svc, self.transport)
+            self.outbox.start()
+            self.clock = Clockwork(self.svc)
+            self.clock.start()
+            self.http = None
+            if self.web:
+                from werkzeug.serving import make_server
+                from pbem.web import create_app
+                app = create_app(self.svc)
+                self.http = make_server(s.http_host, s.http_port, app, threaded=True)
+                self.http_thread = threading.Thread(target=self.http.serve_forever, name="pbem-web", daemon=True)
+                self.http_thread.start()
+        except BaseException:
+            self.lock.release()  # a part that could not start (a port in use): the database is free again
+            raise
         log.info("pbem serving: SMTP %s:%s, web %s, outbox %s", s.smtp_host, s.smtp_port,
                  s.web_url if self.web else "off", s.smtp_url or s.maildir)
         return self
@@ -140,6 +181,7 @@ class Server:
         self.outbox.stop()
         self.outbox.join(timeout=10)
         self.svc.close()
+        self.lock.release()
 
     def wait(self) -> None:
         done = threading.Event()

@@ -2,6 +2,9 @@
 
 A mail is composed once, when it is queued, with a Message-ID stable for what it
 is (game, phase, role, kind); a mail sent twice after a crash is the same bytes.
+A worker claims the rows it is about to send (``lease_until``) in one transaction,
+so two workers on one database (`pbem deliver` while the server runs) never send
+the same mail; a claim left by a worker that died expires and the mail goes again.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import os
 import secrets
 import smtplib
 import socket
+import sqlite3
 import ssl
 import time
 from dataclasses import dataclass, field
@@ -24,6 +28,8 @@ from pbem.service.clock import to_iso
 from pbem.service.store import Store
 
 KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction")
+#: how long a claimed row is a worker's alone: far longer than sending a batch takes
+LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
 
 
@@ -96,6 +102,10 @@ def replies_sent_recently(store: Store, address: str, now: datetime) -> int:
         (address, since, *REPLY_KINDS),
     )
     return row["n"]
+
+
+class Undeliverable(Exception):
+    """This mail can never go by this transport (not a fault of the moment): marked failed at once."""
 
 
 class Transport:
@@ -199,11 +209,28 @@ class SmtpTransport(Transport):
     def send(self, to_addr: str, raw: bytes) -> None:
         if self._conn is None:
             self._conn = self._connect()
+        options = []
+        if not (to_addr.isascii() and self.sender.isascii()):
+            # RFC 6531: a non-ASCII address needs the relay's SMTPUTF8, else no relay can take it.
+            if not self._conn.has_extn("smtputf8"):
+                raise Undeliverable(f"{to_addr} is not an ASCII address and the relay does not offer SMTPUTF8")
+            options = ["SMTPUTF8"]
         try:
-            self._conn.sendmail(self.sender, [to_addr], raw)
+            self._conn.sendmail(self.sender, [to_addr], raw, mail_options=options)
         except (smtplib.SMTPServerDisconnected, OSError):
             self.close()
             raise
+        except BaseException:
+            self._reset()  # never leave the relay mid-transaction: the next MAIL would be refused
+            raise
+
+    def _reset(self) -> None:
+        try:
+            code, _ = self._conn.rset()
+        except Exception:
+            code = 0
+        if code != 250:
+            self.close()  # the connection's state is unknown: the next mail opens a fresh one
 
     def close(self) -> None:
         if self._conn is not None:
@@ -214,38 +241,102 @@ class SmtpTransport(Transport):
             self._conn = None
 
 
+def worker_name(transport: Transport) -> str:
+    """Who holds a claim: this host, this process and this transport (one worker's)."""
+    return f"{socket.gethostname()}/{os.getpid()}/{id(transport):x}"
+
+
+def _gone(owner: str) -> bool:
+    """True when the claim's worker was a process of this host that no longer runs (killed, crashed)."""
+    host, _, rest = owner.partition("/")
+    pid = rest.partition("/")[0]
+    if host != socket.gethostname() or not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def claim_due(store: Store, *, now: datetime, limit: int, owner: str, after_id: int = 0) -> list[dict]:
+    """Queued rows due now that no other live worker holds, claimed for ``owner`` for
+    :data:`LEASE_SECONDS`, in one write transaction: two workers never claim the same row.
+    A claim is free again when its lease runs out, when its worker's process is gone,
+    and for the worker that made it (what it left after a failure it takes up again)."""
+    stamp = to_iso(now)
+    with store.write():
+        held = [r["lease_owner"] for r in store.all(
+            "SELECT DISTINCT lease_owner FROM outbox WHERE status = 'queued' AND lease_until > ? AND lease_owner IS NOT NULL", (stamp,))]
+        free = [o for o in held if o == owner or _gone(o)]
+        rows = store.all(
+            "SELECT id, to_addr, raw, attempts FROM outbox WHERE status = 'queued' AND next_attempt_at <= ? AND id > ? "
+            f"AND (lease_until IS NULL OR lease_until <= ? OR lease_owner IN ({','.join('?' * len(free))})) ORDER BY id LIMIT ?",
+            (stamp, after_id, stamp, *free, limit),
+        )
+        if rows:
+            until = to_iso(now + timedelta(seconds=LEASE_SECONDS))
+            store.conn.executemany("UPDATE outbox SET lease_until = ?, lease_owner = ? WHERE id = ?", [(until, owner, r["id"]) for r in rows])
+    return rows
+
+
 def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: float, backoff_max: float, limit: int = 200,
                 batch: int = 25) -> tuple[int, int]:
-    """Send what is due. Returns (sent, failed). Sent mail is made durable by the
-    transport and marked in one short transaction per ``batch`` mails (one durable
-    commit per mail cost as much as receiving it), so a crash re-sends at most that
-    many, with the same Message-IDs."""
-    rows = store.all(
-        "SELECT id, to_addr, raw, attempts FROM outbox WHERE status = 'queued' AND next_attempt_at <= ? ORDER BY id LIMIT ?",
-        (to_iso(now), limit),
-    )
-    sent = failed = 0
-    done: list[int] = []
-    try:
-        for row in rows:
+    """Send what is due. Returns (sent, failed). Rows are claimed a batch at a time
+    before they are sent; sent mail is made durable by the transport and marked in
+    one short transaction per ``batch`` mails (one durable commit per mail cost as
+    much as receiving it), so a crash re-sends at most that many, with the same
+    Message-IDs. Each mail that fails waits for its own retry; the others go on."""
+    owner = worker_name(transport)
+    sent = failed = last_id = 0
+    while sent + failed < limit:
+        # One pass goes through the queue once, in order: a mail that failed waits for the next.
+        rows = claim_due(store, now=now, limit=min(batch, limit - sent - failed), owner=owner, after_id=last_id)
+        if not rows:
+            break
+        last_id = rows[-1]["id"]
+        done: list[int] = []
+        settled: set[int] = set()
+        try:
+            for row in rows:
+                try:
+                    transport.send(row["to_addr"], row["raw"])
+                except smtplib.SMTPRecipientsRefused as exc:
+                    # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
+                    permanent = all(500 <= code < 600 for code, _ in exc.recipients.values())
+                    _failed(store, row, now, f"recipient refused: {exc.recipients}", backoff, backoff_max, permanent=permanent)
+                except Undeliverable as exc:
+                    _failed(store, row, now, str(exc), backoff, backoff_max, permanent=True)
+                except Exception as exc:  # noqa: BLE001 - any transport fault means: try again later
+                    _failed(store, row, now, f"{type(exc).__name__}: {exc}", backoff, backoff_max)
+                else:
+                    sent += 1
+                    done.append(row["id"])
+                    continue
+                failed += 1
+                settled.add(row["id"])
+        finally:
+            sending = list(done)
             try:
-                transport.send(row["to_addr"], row["raw"])
-            except smtplib.SMTPRecipientsRefused as exc:
-                failed += 1
-                # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
-                permanent = all(500 <= code < 600 for code, _ in exc.recipients.values())
-                _failed(store, row, now, f"recipient refused: {exc.recipients}", backoff, backoff_max, permanent=permanent)
-            except Exception as exc:  # noqa: BLE001 - any transport fault means: try again later
-                failed += 1
-                _failed(store, row, now, f"{type(exc).__name__}: {exc}", backoff, backoff_max)
-            else:
-                sent += 1
-                done.append(row["id"])
-                if len(done) >= batch:
-                    _mark_sent(store, transport, done, now)
-    finally:
-        _mark_sent(store, transport, done, now)
+                _mark_sent(store, transport, done, now)
+                settled.update(sending)
+            finally:
+                try:
+                    _release(store, [r["id"] for r in rows if r["id"] not in settled])
+                except sqlite3.Error:
+                    pass  # still this worker's claims: it takes them up again on its next pass
     return sent, failed
+
+
+def _release(store: Store, ids: list[int]) -> None:
+    """Give up claims on rows neither sent nor failed (a fault on the way out): free for the next pass."""
+    if not ids:
+        return
+    with store.write():
+        store.conn.executemany("UPDATE outbox SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND status = 'queued'",
+                               [(i,) for i in ids])
 
 
 def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime) -> None:
@@ -257,7 +348,8 @@ def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime
         ids.clear()  # not on disk for sure: they stay queued and go again, never marked sent
         raise
     with store.write():
-        store.conn.executemany("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
+        store.conn.executemany("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL, "
+                               "lease_until = NULL, lease_owner = NULL WHERE id = ?",
                                [(to_iso(now), i) for i in ids])
     ids.clear()
 
@@ -268,6 +360,6 @@ def _failed(store: Store, row: dict, now: datetime, error: str, backoff: float, 
     status = "failed" if permanent or attempts >= 30 else "queued"
     with store.write():
         store.execute(
-            "UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ? WHERE id = ?",
+            "UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ?, lease_until = NULL, lease_owner = NULL WHERE id = ?",
             (attempts, error[:500], to_iso(now + timedelta(seconds=delay)), status, row["id"]),
         )

@@ -3,13 +3,19 @@
 Jobs never miss (misfire_grace_time=None) and coalesce, so a deadline that
 passed while the server was down fires once at start-up. A periodic sync picks
 up deadlines changed by another process (the CLI) on the same database.
+
+A close that fails (the database locked beyond the busy timeout, the disk full)
+is tried again after 1, 2, 4 ... seconds (at most a minute apart) until it
+succeeds; and at start-up and with every periodic sync a sweep closes any open
+phase whose deadline has passed, whatever the clock's bookkeeping believes. A
+phase closes once whoever closes it (phases.close_phase checks in its transaction).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from datetime import timezone
+from datetime import datetime, timedelta, timezone
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
@@ -18,6 +24,9 @@ from pbem.service.clock import from_iso
 from pbem.service.phases import next_reminder_time
 
 log = logging.getLogger("pbem.scheduler")
+
+CLOSE_RETRY_FIRST_SECONDS = 1.0
+CLOSE_RETRY_MAX_SECONDS = 60.0
 
 
 class Clockwork:
@@ -30,6 +39,7 @@ class Clockwork:
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
         self._known: dict[int, tuple] = {}  # phase id -> (deadline, reminder) as scheduled
+        self._close_failures: dict[int, int] = {}  # phase id -> failed closes in a row
         self._lock = threading.Lock()
         # Jobs reschedule from the scheduler's own threads; shutdown must wait for
         # them before it takes APScheduler's locks, or a job adding a job deadlocks it.
@@ -47,7 +57,9 @@ class Clockwork:
         for ready in self.svc.phases_ready_to_close():
             self._close_now_soon(ready["game_id"])
         self.sync_all()
-        self.scheduler.add_job(self._job, "interval", args=[self.sync_all], seconds=self.sync_seconds, id="sync")
+        # The first sweep at once (what fell due while the server was down), then with every sync.
+        self.scheduler.add_job(self._job, "interval", args=[self._periodic], seconds=self.sync_seconds, id="sync",
+                               next_run_time=datetime.now(timezone.utc))
 
     def shutdown(self) -> None:
         self.stopping = True
@@ -89,6 +101,20 @@ class Clockwork:
             log.exception("closing %s at once failed", game_id)
         finally:
             self.sync_game(game_id)
+
+    def _periodic(self) -> None:
+        self.sync_all()
+        self.sweep()
+
+    def sweep(self) -> None:
+        """Close every open phase whose deadline has passed, and every immediate one all
+        its awaited roles have ordered (a close that failed, a job that was lost)."""
+        try:
+            self.svc.close_due()
+            for ready in self.svc.phases_ready_to_close():
+                self.svc.close_ready_phases(ready["game_id"])
+        except Exception:
+            log.exception("sweeping overdue phases failed")
 
     def sync_all(self) -> None:
         rows = self.svc.store.all(
@@ -145,10 +171,17 @@ class Clockwork:
         try:
             self.svc.close_phase(game_id, phase_id=phase_id)
         except Exception:
-            log.exception("closing %s failed", game_id)
-        finally:
-            # A deadline moved later by another process is picked up here.
-            self.sync_game(game_id)
+            failures = self._close_failures.get(phase_id, 0) + 1
+            self._close_failures[phase_id] = failures
+            delay = min(CLOSE_RETRY_FIRST_SECONDS * 2 ** (failures - 1), CLOSE_RETRY_MAX_SECONDS)
+            log.exception("closing %s failed (%d in a row); trying again in %.0f s", game_id, failures, delay)
+            if not self.stopping:
+                self.scheduler.add_job(self._job, "date", run_date=datetime.now(timezone.utc) + timedelta(seconds=delay),
+                                       args=[self._close, game_id, phase_id], id=f"close:{phase_id}", replace_existing=True)
+            return
+        self._close_failures.pop(phase_id, None)
+        # A deadline moved later by another process is picked up here.
+        self.sync_game(game_id)
 
     def _remind(self, game_id: str) -> None:
         try:

@@ -218,6 +218,26 @@ def m003_phase_lookup(db: sqlite_utils.Database) -> None:
     db.executescript("CREATE INDEX IF NOT EXISTS phases_game_status ON phases(game_id, status, seq);")
 
 
+@migrations()
+def m004_outbox_claims_and_console_sessions(db: sqlite_utils.Database) -> None:
+    """A worker claims an outbox row until ``lease_until`` before sending it, so two
+    workers on one database never send it twice; console sessions live here, so
+    logout, a new password or removal ends them (the cookie only names one)."""
+    db.executescript(
+        """
+        ALTER TABLE outbox ADD COLUMN lease_until TEXT;
+        ALTER TABLE outbox ADD COLUMN lease_owner TEXT;  -- host/pid/worker of the claim
+        CREATE TABLE console_sessions (
+            id_hash TEXT PRIMARY KEY,                 -- SHA-256 of the cookie's session id
+            moderator_id INTEGER NOT NULL REFERENCES moderators(id) ON DELETE CASCADE,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL
+        );
+        CREATE INDEX console_sessions_moderator ON console_sessions(moderator_id);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 
