@@ -21,30 +21,19 @@ from pbem.server import Server
 from pbem.service import outbox
 from pbem.service.store import Store
 from tests.reliability.helpers import RelayHandler
-from tests.support import free_port
+from tests.support import SmtpSink, free_port
 
 JORG = "jörg@players.example"
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
 
 
-class Relay:
-    """A loopback relay that keeps what it gets; SMTPUTF8 offered or not."""
+class Relay(SmtpSink):
+    """A loopback relay that keeps what it gets (RelayHandler's records); SMTPUTF8 offered or not."""
 
     def __init__(self, smtputf8: bool, handler=None):
+        super().__init__()
         self.handler = handler or RelayHandler()
-        self.port = free_port()
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8)
-
-    def __enter__(self):
-        self.controller.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.controller.stop()
-
-    @property
-    def url(self) -> str:
-        return f"smtp://127.0.0.1:{self.port}"
 
 
 def _queue(store, to_addr: str, key: str) -> str:
