@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import re
 
+from pbem.mail.command_parser import is_block_line, parse_command_line
+
 __all__ = ["new_text", "split_reply"]
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f"), None)
@@ -355,8 +357,6 @@ def new_text(text: str) -> str:
 
 
 def _new_text(text: str) -> str:
-    from pbem.mail.commands import parse_command_line
-
     lines, keep, cut, soft = split_reply(text)
     if soft:
         # soft cuts apply unless a command line (unquoted, kept) follows before the hard cut
@@ -369,7 +369,7 @@ def _new_text(text: str) -> str:
                 if first.isalpha() or first == "*":
                     cmd = parse_command_line(lines[k])
                     # a well-formed command, or any ORDERS/PRESS/END line ("STATUS report expert" in a signature is not)
-                    if cmd is not None and (not cmd.problems or cmd.name in ("ORDERS", "PRESS", "END")):
+                    if cmd is not None and (not cmd.problems or is_block_line(cmd)):
                         seen = True
         command_after[0] = seen
         for k in soft:

@@ -3,14 +3,15 @@ shows, typed as shown, is read as that command."""
 
 import pytest
 
-from pbem.mail.commands import find_commands, parse_command_line
+from pbem.mail.command_parser import find_commands, parse_command_line
+from pbem.mail.commands import REGISTRY
 from pbem.service.render import render
 
 GAME = {"id": "lb1", "title": "Custer's Last Stand: Little Big Horn", "engine": "custer"}
 
 
 def _command_column(lang):
-    text = render("mail/help.txt.j2", lang, game=GAME, help="", player=None, link=None)
+    text = render("mail/help.txt.j2", lang, game=GAME, commands=REGISTRY.help_lines(), help="", player=None, link=None)
     lines = text.split("\n")
     start = lines.index(next(line for line in lines if line.isupper() or line.startswith(("COMMANDS", "COMMANDES")))) + 1
     return [line[:38].strip() for line in lines[start:] if line.strip() and not line.startswith("--")][:9]

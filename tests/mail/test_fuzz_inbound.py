@@ -33,7 +33,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.mail import find_commands, new_text, parse_message
-from pbem.mail.commands import Command
+from pbem.mail.command_syntax import Command
+from pbem.mail.commands import REGISTRY
 from pbem.mail.inbound import Inbound
 from pbem.mail.reply_text import _INVISIBLE, _SPACES
 from tests.mail.mailcorpus import body_files, html_files, message_files
@@ -48,7 +49,7 @@ HYPOTHESIS = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
-COMMAND_NAMES = {"ORDERS", "PRESS", "HELP", "STATUS", "RESIGN", "JOIN", "SET", "CONFIRM"}
+COMMAND_NAMES = REGISTRY.names()
 
 # --------------------------------------------------------------------------- seeds
 
@@ -303,7 +304,7 @@ def check(raw: bytes) -> float:
     for c in cmds:
         assert isinstance(c, Command) and c.name in COMMAND_NAMES
         assert all(isinstance(a, str) for a in c.args)
-        assert (c.body is None) == (c.name not in ("ORDERS", "PRESS"))
+        assert (c.body is None) == (c.name not in REGISTRY.blocks())
     return elapsed
 
 
@@ -421,6 +422,7 @@ REPLY_LINES = st.sampled_from([
     "wrote:", "Le 3 mars 2025 à 10:00, pbem a écrit :", "-----Original Message-----", "From: pbem <g1@pbem.example>",
     "Sent: Monday, March 3, 2025", "To: bob", "Subject: Turn 3", "-- ", "--", "Sent from my iPhone", "________",
     "Begin forwarded message:", "\ufeff", "\u00a0", "Déplacer la Mêlée", "w=", "rote:", "*From:* x", "=====",
+    *REGISTRY.keywords(),  # every keyword of every declared command, alone on its line
 ])
 
 

@@ -1,11 +1,12 @@
-"""pbem.mail.commands.find_commands: the command grammar."""
+"""pbem.mail.command_parser.find_commands: the command grammar."""
 
 from __future__ import annotations
 
 import pytest
 
 from pbem.mail import commands_from, find_commands, new_text, parse_message
-from pbem.mail.commands import Command, parse_command_line
+from pbem.mail.command_parser import parse_command_line
+from pbem.mail.command_syntax import Command
 from tests.mail.mailcorpus import CORPUS, read_corpus
 
 

@@ -1,0 +1,252 @@
+"""Find the commands in the new text of a mail (see :func:`pbem.mail.reply_text.new_text`).
+
+The commands, their keywords and the shape of their arguments are declared in
+:mod:`pbem.mail.commands` (one module per command); this module reads lines with them.
+Today's grammar (keywords case-insensitive, at the start of a line, leading whitespace
+allowed; a keyword may carry a trailing ``:``; French keywords in brackets)::
+
+    ORDERS <game> <phase>   (ORDRES)   ... body lines ...   END (FIN)
+    PRESS [TO <role>[,<role>...] | ALL] (PRESSE [À ...|TOUS]) ... body ... END (FIN)
+    HELP [topic]            (AIDE)
+    STATUS [game]           (ETAT, ÉTAT)
+    RESIGN [game]           (ABANDON)
+    JOIN <game> <code> [role] (REJOINDRE)
+    SET TZ <zone> | SET LANG <en|fr> | SET REMINDERS <off|Nh> | SET ADDRESS <email>
+                            (REGLER/RÉGLER; FUSEAU, LANGUE, RAPPELS, ADRESSE)
+    CONFIRM <code>          (CONFIRMER)
+
+Prose around commands is ignored. To keep prose such as "Join us on Friday" or
+"Status of the 7th Cavalry" from reading as commands, a keyword typed in
+lower or mixed case counts only when the rest of the line has exactly the shape
+the command takes; a keyword in CAPITALS always counts, and a wrong shape is then
+reported in ``Command.problems`` (so "JOIN g1" gets an answer explaining the syntax).
+
+A block (ORDERS, PRESS) runs to a line ``END``/``FIN`` (also ``END ORDERS``,
+``FIN ORDRES``...); without one it runs to the next ORDERS/PRESS line in capitals
+or to the end of the text, and ``problems`` says END was missing. Body lines are
+kept verbatim; ``body_first_line`` is the line number (1-based, in the text
+given) of the body's first line, so body line *k* is text line
+``body_first_line + k - 1``.
+
+When the text holds no command, the subject is read (after ``Re:``/``Fwd:``/``TR:``
+prefixes and ``[tags]``): a one-line command there counts with ``line == 0``;
+``ORDERS <game> <phase>`` in the subject takes the whole text (up to an END line)
+as its body.
+
+Canonical ``args``:
+
+* ORDERS ``[game, phase]`` (``[]`` for a bare ``ORDERS`` line)
+* PRESS ``[]`` (no recipients given), ``["ALL"]``, or ``["TO", role, role, ...]``
+* HELP ``[]`` or ``[topic...]``; STATUS/RESIGN ``[]`` or ``[game]``
+* JOIN ``[game, code]`` or ``[game, code, role]``; CONFIRM ``[code]``
+* SET ``["TZ", "Europe/Paris"]`` (canonical zone name), ``["LANG", "fr"]``,
+  ``["REMINDERS", "off" | "12h"]``, ``["ADDRESS", "bob@example.org"]`` (normalised)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pbem.i18n import N_
+from pbem.mail.command_syntax import SHAPE_PROBLEM, Command, Reading, clean
+from pbem.mail.commands import REGISTRY
+
+__all__ = ["Command", "find_commands", "is_block_line", "parse_command_line"]
+
+#: find_commands reads at most this many lines and returns at most this many commands
+MAX_LINES = 100_000
+MAX_COMMANDS = 100
+
+_END_KEYWORDS = ("END", "FIN")
+_END_WORDS = {"end", "fin", "end orders", "end press", "fin ordres", "fin presse", "end of orders", "fin des ordres"}
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*(?:(?:re|fwd?|tr|aw|wg|sv|vs|antw|réf|ref|rif|r|rv|enc|odp|отв|ha)\s*(?:\[\d+\]|\(\d+\))?\s*:\s*|\[[^\]]{0,60}\]\s*)+",
+    re.IGNORECASE,
+)
+
+
+def _keyword_pattern(word: str) -> str:
+    """A keyword as a pattern that also matches its accented letters typed decomposed (e + U+0301)."""
+    out = []
+    for ch in unicodedata.normalize("NFC", word.casefold()):
+        decomposed = unicodedata.normalize("NFD", ch)
+        out.append(re.escape(ch) if decomposed == ch else f"(?:{re.escape(ch)}|{re.escape(decomposed)})")
+    return "".join(out)
+
+
+#: cheap first test: does the line start with something that may be a keyword?
+_MAYBE_KEYWORD = re.compile(
+    r"^[\s\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u00ad\u00a0*]*(?:"
+    + "|".join(sorted({_keyword_pattern(w) for w in [*REGISTRY.keywords(), *_END_KEYWORDS]}, key=len, reverse=True))
+    + r")(?![^\W\d_])",
+    re.IGNORECASE,
+)
+
+
+def _is_end(line: str) -> bool:
+    if len(line) > 100 or not _MAYBE_KEYWORD.match(line):
+        return False
+    s = clean(line).strip().strip("*_").strip().rstrip(".!:;").strip()
+    if len(s) > 20:
+        return False
+    return " ".join(s.split()).casefold() in _END_WORDS
+
+
+# -- one line ----------------------------------------------------------------------------------------------
+def parse_command_line(line: str) -> Command | None:
+    """The command a single line starts, or None (prose). END lines give ``Command("END")``.
+
+    Block commands come back without body; :func:`find_commands` fills it in.
+    """
+    if len(line) > 1000 or not _MAYBE_KEYWORD.match(line):
+        return None
+    s = _unbolded(clean(line).strip())
+    if not s:
+        return None
+    if _is_end(s):
+        return Command("END")
+    keyword, args = _keyword_and_args(s)
+    bare = keyword.rstrip(".!?")
+    spec = REGISTRY.by_keyword(bare)
+    if spec is None:
+        return None
+    if bare != keyword and not spec.punctuation_ends_keyword:
+        return None  # "Orders." / "Join!" -- punctuation only ends the commands without a required argument
+    return spec.read(Reading(spec, _without_trailing_punctuation(args), explicit=bare.isupper()))
+
+
+def _unbolded(s: str) -> str:
+    """Gmail's plain text of bold, *ORDERS g1 S1*, without its stars."""
+    if len(s) >= 2 and s[0] == "*" and s[-1] == "*":
+        return s.strip("*").strip()
+    return s
+
+
+def _keyword_and_args(s: str) -> tuple[str, list[str]]:
+    """The first word without a trailing colon ("ORDERS:"), and the words after it (a lone ":" dropped)."""
+    keyword, *args = s.split()
+    if keyword.endswith(":") and len(keyword) > 1:
+        keyword = keyword[:-1]
+    elif args and args[0] == ":":
+        args = args[1:]
+    return keyword, args
+
+
+def _without_trailing_punctuation(args: list[str]) -> list[str]:
+    """Trailing lone punctuation ("HELP ?", "STATUS !") is not an argument."""
+    while args and all(c in ".!?;:" for c in args[-1]):
+        args = args[:-1]
+    return args
+
+
+def is_block_line(cmd: Command | None) -> bool:
+    """A line that starts or ends a block (ORDERS, PRESS, END): such a line is kept even after a signature."""
+    return cmd is not None and (cmd.name == "END" or cmd.name in REGISTRY.blocks())
+
+
+def _starts_block_in_capitals(line: str) -> bool:
+    """Inside a block, only ORDERS/PRESS typed in capitals starts the next block (a press message is prose)."""
+    if not _MAYBE_KEYWORD.match(line):
+        return False
+    words = clean(line).strip().strip("*").split()[:1]
+    if not words or not words[0].rstrip(":").isupper():
+        return False
+    nxt = parse_command_line(line)
+    return nxt is not None and nxt.name in REGISTRY.blocks()
+
+
+# -- a whole text ------------------------------------------------------------------------------------------
+def find_commands(text: str, subject: str | None = None) -> list[Command]:
+    """All commands in ``text`` (the new text of a mail), in order; the subject when the text has none.
+
+    At most :data:`MAX_COMMANDS` commands from the first :data:`MAX_LINES` lines. Never raises.
+    """
+    try:
+        return _find(text or "", subject)
+    except Exception:  # pragma: no cover - defensive
+        return []
+
+
+def _find(text: str, subject: str | None) -> list[Command]:
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", MAX_LINES)[:MAX_LINES]
+    out: list[Command] = []
+    i = 0
+    while i < len(lines) and len(out) < MAX_COMMANDS:
+        cmd = parse_command_line(lines[i])
+        if cmd is None or cmd.name == "END":
+            i += 1
+            continue
+        cmd.line = i + 1
+        out.append(cmd)
+        i = _read_block(cmd, lines, i) if cmd.name in REGISTRY.blocks() else i + 1
+    if out or not subject:
+        return out
+    cmd = _command_in_subject(subject, lines)
+    return [cmd] if cmd else []
+
+
+def _read_block(cmd: Command, lines: list[str], i: int) -> int:
+    """Give the block command on line ``i`` its body; the index of the line to read next."""
+    body: list[str] = []
+    j = i + 1
+    closed = False
+    while j < len(lines):
+        if _is_end(lines[j]):
+            closed = True
+            break
+        if _starts_block_in_capitals(lines[j]):
+            break
+        body.append(lines[j])
+        j += 1
+    if not closed:
+        while body and not body[-1].strip():
+            body.pop()
+        _note_missing_end(cmd, lines[i], i, at_end_of_text=j >= len(lines))
+    cmd.body = "\n".join(body)
+    cmd.body_first_line = i + 2
+    return j + 1 if closed else j
+
+
+def _note_missing_end(cmd: Command, keyword_line: str, i: int, *, at_end_of_text: bool) -> None:
+    typed = clean(keyword_line).split()[0].strip("*:")
+    keyword = "FIN" if REGISTRY.keyword_language(typed) == "fr" else "END"
+    if at_end_of_text:
+        cmd.note(N_("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the end of the message was read as its body"),
+                 keyword=keyword, command=cmd.name, line=i + 1)
+    else:
+        cmd.note(N_("%(keyword)s is missing after %(command)s (line %(line)d); everything up to the next block was read as its body"),
+                 keyword=keyword, command=cmd.name, line=i + 1)
+
+
+def _strip_subject(subject: str) -> str:
+    s = clean(subject or "").strip()
+    for _ in range(5):
+        t = _SUBJECT_PREFIX.sub("", s, count=1).strip()
+        if t == s:
+            break
+        s = t
+    return s
+
+
+def _command_in_subject(subject: str, lines: list[str]) -> Command | None:
+    """A well-formed command in the subject (after Re:, Fwd:, [tags]); a block there takes the text up to END."""
+    cmd = parse_command_line(_strip_subject(subject))
+    if cmd is None or cmd.name == "END" or any(SHAPE_PROBLEM in p for p in cmd.problems):
+        return None  # a subject is often our own words quoted back: only a well-formed command counts
+    cmd.line = 0
+    if cmd.name in REGISTRY.blocks():
+        body = []
+        for line in lines:
+            if _is_end(line):
+                break
+            body.append(line)
+        while body and not body[-1].strip():
+            body.pop()
+        while body and not body[0].strip():
+            body.pop(0)
+        cmd.body = "\n".join(body)
+        # line numbers of the body: where it starts in the text
+        first = next((k for k, line in enumerate(lines) if line.strip()), 0)
+        cmd.body_first_line = first + 1
+    return cmd

@@ -1,0 +1,79 @@
+"""The mail commands: one module per command, each declaring ``COMMAND``, a
+:class:`pbem.mail.command_syntax.MailCommand` (keywords, argument parser, handlers, help lines).
+
+Every module of this package is a command: :data:`REGISTRY` finds them all, so adding a
+command is adding its module (docs/mail-commands.md walks through one). The parser, the mail
+room's dispatch, the HELP mail and the fuzz test all read the registry.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from pbem.mail.command_syntax import GAME_ADDRESS, GENERAL_ADDRESS, HelpLine, MailCommand
+
+__all__ = ["REGISTRY", "Registry"]
+
+
+class Registry:
+    """The declared commands, by rank, and their keywords."""
+
+    def __init__(self, commands: list[MailCommand]):
+        self.commands = sorted(commands, key=lambda c: (c.rank, c.name))
+        self._by_name: dict[str, MailCommand] = {}
+        self._by_keyword: dict[str, MailCommand] = {}
+        for command in self.commands:
+            if command.name in self._by_name:
+                raise ValueError(f"two mail commands are named {command.name}")
+            self._by_name[command.name] = command
+            for word in command.all_keywords():
+                other = self._by_keyword.setdefault(word.casefold(), command)
+                if other is not command:
+                    raise ValueError(f"the keyword {word} is declared by both {other.name} and {command.name}")
+
+    def __iter__(self):
+        return iter(self.commands)
+
+    def names(self) -> set[str]:
+        return set(self._by_name)
+
+    def named(self, name: str) -> MailCommand | None:
+        return self._by_name.get(name)
+
+    def by_keyword(self, word: str) -> MailCommand | None:
+        """The command a keyword starts, whatever its case (the word in NFC form)."""
+        return self._by_keyword.get(word.casefold())
+
+    def keywords(self) -> list[str]:
+        """Every keyword of every command, as declared."""
+        return [word for command in self.commands for word in command.all_keywords()]
+
+    def blocks(self) -> set[str]:
+        """Names of the commands whose body runs to END."""
+        return {c.name for c in self.commands if c.block}
+
+    def keyword_language(self, word: str) -> str | None:
+        command = self.by_keyword(word)
+        if command is None:
+            return None
+        return next((lang for lang, words in command.keywords.items() if word.casefold() in {w.casefold() for w in words}), None)
+
+    def help_lines(self) -> list[HelpLine]:
+        """The lines of a game's HELP mail, in rank order."""
+        return [line for command in self.commands if GAME_ADDRESS in command.addresses for line in command.help]
+
+    def general_commands(self) -> list[MailCommand]:
+        """The commands read at the general address, by rank: the first of them in a mail is answered."""
+        return [c for c in self.commands if GENERAL_ADDRESS in c.addresses]
+
+
+def _declared() -> list[MailCommand]:
+    found = []
+    for module in pkgutil.iter_modules(__path__):
+        declaration = importlib.import_module(f"{__name__}.{module.name}").COMMAND
+        found.append(declaration)
+    return found
+
+
+REGISTRY = Registry(_declared())

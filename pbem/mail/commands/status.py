@@ -1,0 +1,27 @@
+"""STATUS [game]: the phase, its deadline and who has ordered."""
+
+from __future__ import annotations
+
+from pbem.i18n import N_, gettext_for
+from pbem.mail.command_syntax import Command, HelpLine, MailCommand, read_optional_game
+
+
+def send_status(ctx, cmd: Command) -> None:
+    player = ctx.player
+    summary = ctx.svc.game_summary(ctx.game_id)
+    phase = ctx.svc.current_phase(ctx.game_id)
+    _ = gettext_for(player["lang"])
+    ctx.mail_reply("ack", "mail/status.txt.j2", _("Status of %(game)s") % {"game": ctx.game_id}, player=player,
+                   summary=summary, deadline=ctx.deadline_text(phase) if phase else "")
+
+
+COMMAND = MailCommand(
+    name="STATUS",
+    keywords={"en": ("STATUS",), "fr": ("ÉTAT", "ETAT")},
+    read=read_optional_game,
+    usage="STATUS or STATUS <game>",
+    rank=30,
+    on_game_address=send_status,
+    help=(HelpLine(N_("STATUS"), N_("phase, deadline, who has ordered")),),
+    punctuation_ends_keyword=True,
+)

@@ -1,0 +1,214 @@
+"""Orders by mail: an ORDERS block checked against the game's open phase, read by the engine,
+recorded, then made to stand and acknowledged, or held until the player confirms it.
+
+Each step answers the player itself when the orders cannot be used, and says so by
+returning None or False. ``room`` is the mail room's handling of the message
+(:class:`pbem.service.mailroom.MessageHandling`), inside the receiving transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import traceback
+from datetime import timedelta
+
+from pbem.i18n import N_, gettext_for
+from pbem.service import letters
+from pbem.service.clock import from_iso, to_iso
+from pbem.service.store import dumps, loads
+
+log = logging.getLogger("pbem.mailroom")
+
+
+def take_orders(room, cmd, *, held: bool) -> None:
+    """Read an ORDERS block; ``held``: it came from an address not registered to the player."""
+    phase = _open_phase_named(room, cmd)
+    if phase is None or not _awaited_and_on_time(room, cmd, phase) or not _within_size_limit(room, cmd):
+        return
+    result = _read_with_engine(room, cmd, phase)
+    if result is None:
+        return
+    errors = [e.to_json() for e in result.errors]
+    status = "held" if held else _status_of(errors, result.canonical)
+    submission = record_submission(room, phase, cmd, status=status, errors=errors, orders=result.orders,
+                                   canonical=result.canonical, missing=list(result.missing))
+    if held:
+        _hold(room, submission, phase, result.canonical)
+        return
+    if status in ("accepted", "partial"):
+        _make_stand(room.store, submission, phase)
+    _acknowledge(room, cmd, submission, phase)
+    close_when_all_ordered(room, room.game, phase)
+
+
+def _status_of(errors: list, canonical: str | None) -> str:
+    if not errors:
+        return "accepted"
+    return "partial" if (canonical or "").strip() else "rejected"  # partial: something was understood
+
+
+def _open_phase_named(room, cmd) -> dict | None:
+    """The open phase, when the block names this game and that phase."""
+    player, game_id, game = room.player, room.game_id, room.game
+    if len(cmd.args) < 2:
+        room.mail_problem(player, N_("The ORDERS line must name the game and the phase, as in 'ORDERS %(game)s T3'."), game=game_id)
+        return None
+    named_game, named_phase = cmd.args[0].lower(), cmd.args[1]
+    phase = room.svc.current_phase(game_id)
+    if named_game != game_id:
+        room.refuse()
+        room.mail_problem(player, N_("This block names game %(named)s but was sent to your address for game %(game)s; it was not used."),
+                          N_("Reply to a mail from game %(named)s to order there."), named=named_game, game=game_id)
+        return None
+    if game["status"] == "finished" or phase is None:
+        room.mail_problem(player, N_("Game %(game)s is over; no more orders are taken."), game=game_id)
+        return None
+    if named_phase.lower() != phase["label"].lower():
+        _answer_other_phase(room, named_phase, phase)
+        return None
+    return phase
+
+
+def _answer_other_phase(room, named_phase: str, phase: dict) -> None:
+    """A block for a phase already resolved (quoted from an old mail) or for no phase at all."""
+    game_id = room.game_id
+    old = room.store.one("SELECT label, resolved_at FROM phases WHERE game_id = ? AND lower(label) = lower(?) AND status = 'resolved'",
+                         (game_id, named_phase))
+    room.refuse()
+    if old:
+        room.note("stale orders block")
+        room.mail_problem(room.player, N_("This orders block is for phase %(named)s, which was resolved on %(when)s. The game is now at phase %(current)s, so these orders were not used (a block quoted from an old mail is never taken as new orders)."),
+                          N_("Write new orders under 'ORDERS %(game)s %(current)s'; the latest report holds a pre-filled template."),
+                          named=named_phase, when=old["resolved_at"], current=phase["label"], game=game_id)
+    else:
+        room.mail_problem(room.player, N_("There is no phase %(named)s in game %(game)s; the current phase is %(current)s."),
+                          N_("Write 'ORDERS %(game)s %(current)s'."), named=named_phase, current=phase["label"], game=game_id)
+
+
+def _awaited_and_on_time(room, cmd, phase: dict) -> bool:
+    player = room.player
+    awaited = loads(phase["awaited"])
+    if player["role"] not in awaited:
+        room.refuse()
+        room.mail_problem(player, N_("Phase %(phase)s does not wait for orders from the %(role)s player (it waits for: %(awaited)s)."),
+                          N_("Your next report will say when your orders are due."), phase=phase["label"], role=player["role"], awaited=", ".join(awaited))
+        return False
+    deadline = from_iso(phase["deadline"])
+    if room.game["status"] == "active" and deadline is not None and room.now > deadline:
+        room.refuse("late")
+        record_submission(room, phase, cmd, status="late", errors=[], orders=None, canonical=None, missing=[])
+        room.mail_problem(player, N_("Your orders for %(phase)s arrived after the deadline (%(deadline)s) and were not used."),
+                          N_("The phase is being resolved with the orders that stood at the deadline."), phase=phase["label"], deadline=phase["deadline"])
+        return False
+    return True
+
+
+def _within_size_limit(room, cmd) -> bool:
+    body, limit = cmd.body or "", room.svc.settings.max_orders_chars
+    if len(body) > limit:
+        room.refuse()
+        room.mail_problem(room.player, N_("Your orders are %(length)d characters long; the limit is %(limit)d."), length=len(body), limit=limit)
+        return False
+    return True
+
+
+def _read_with_engine(room, cmd, phase: dict):
+    """The engine's reading of the orders (its ParseResult), or None when the engine failed."""
+    engine_name = room.game["engine"]
+    try:
+        return room.svc.engine(engine_name).parse_orders(loads(phase["state"]), room.player["role"], cmd.body or "")
+    except Exception:
+        log.exception("engine %s failed to parse orders", engine_name)
+        room.status = "error"
+        room.note("the engine failed to read the orders:\n" + traceback.format_exc()[-1500:])
+        room.mail_problem(room.player, N_("The server failed while reading your orders; a moderator has been told. Your previous orders, if any, still stand."))
+        return None
+
+
+def record_submission(room, phase: dict, cmd, *, status, errors, orders, canonical, missing) -> dict:
+    body = cmd.body or ""
+    player = room.player
+    row = {
+        "game_id": room.game_id, "phase_id": phase["id"], "phase_label": phase["label"], "player_id": player["id"],
+        "role": player["role"], "inbound_id": room.inbound_id, "text": body,
+        "orders": dumps(orders) if orders is not None else None, "canonical": canonical,
+        "errors": dumps(errors), "missing": dumps(missing), "status": status, "stands": 0,
+        "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(), "received_at": to_iso(room.now),
+    }
+    row["id"] = room.store.insert("submissions", row)
+    return row
+
+
+def _hold(room, submission: dict, phase: dict, canonical: str | None) -> None:
+    """Orders from another address wait for the registered player's CONFIRM <code>."""
+    code = secrets.token_hex(4)
+    room.store.update("submissions", submission["id"], {"confirm_code": code})
+    room.status = "held"
+    _ = gettext_for(room.player["lang"])
+    room.mail_reply("error", "mail/held.txt.j2", _("Orders held: please confirm"), player=room.player,
+                    sender=room.sender or "?", phase=phase, canonical=canonical, code=code)
+
+
+def _make_stand(store, submission: dict, phase: dict) -> None:
+    """These orders stand for the role; the ones sent before no longer do."""
+    store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ? AND stands != (id = ?)",
+                  (submission["id"], phase["id"], submission["role"], submission["id"]))
+    submission["stands"] = 1
+
+
+def _acknowledge(room, cmd, submission: dict, phase: dict) -> None:
+    # Acknowledgements count against the per-address brake too: a script that
+    # re-sends its orders on every mail it gets would otherwise loop for ever.
+    # The orders are taken either way; only the answer is withheld (and noted).
+    player = room.player
+    if not room.may_reply_to(player["email"]):
+        return
+    _ = gettext_for(player["lang"])
+    notes = cmd.problems_in(_) + list(room.msg.problems)
+    if room.read_from:
+        notes.insert(0, _(N_("Your orders were read from the attached file %(name)s.")) % {"name": room.read_from})
+    letters.queue_ack(room.svc, room.game_id, player, submission, phase, room.msg.message_id, notes=notes)
+    room.replies += 1
+
+
+def confirm_held_orders(room, code: str) -> bool:
+    """CONFIRM <code> for held orders: they are used as if sent from the registered address.
+    False when no held orders of this player wait for that code."""
+    store, player = room.store, room.player
+    submission = store.one("SELECT * FROM submissions WHERE player_id = ? AND status = 'held' AND confirm_code = ?", (player["id"], code))
+    if submission is None:
+        return False
+    phase = store.one("SELECT * FROM phases WHERE id = ?", (submission["phase_id"],))
+    if phase["status"] != "open":
+        room.mail_problem(player, N_("Those held orders were for phase %(phase)s, which is closed."), phase=phase["label"])
+        return True
+    status = _status_of(loads(submission["errors"], []), submission["canonical"])
+    store.execute("UPDATE submissions SET status = ?, confirm_code = NULL WHERE id = ?", (status, submission["id"]))
+    if status != "rejected":
+        store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ?", (submission["id"], phase["id"], submission["role"]))
+    submission = store.one("SELECT * FROM submissions WHERE id = ?", (submission["id"],))
+    if room.may_reply_to(player["email"]):
+        letters.queue_ack(room.svc, room.game_id, player, submission, phase, room.msg.message_id)
+    close_when_all_ordered(room, store.one("SELECT * FROM games WHERE id = ?", (room.game_id,)), phase)
+    return True
+
+
+def close_when_all_ordered(room, game: dict, phase: dict) -> None:
+    """Once every awaited role's orders stand: an immediate phase closes now; otherwise the
+    deadline moves up to the game's early-close delay, if it has one."""
+    awaited = set(loads(phase["awaited"]))
+    ordered = {r["role"] for r in room.store.all("SELECT role FROM submissions WHERE phase_id = ? AND stands = 1", (phase["id"],))}
+    if not awaited <= ordered or game["status"] != "active":
+        return
+    if phase["immediate"]:
+        room.games_to_close_now.append(game["id"])
+        return
+    delay = loads(game["timing"], {}).get("early_close_seconds")
+    if delay is not None:
+        early = room.now + timedelta(seconds=delay)
+        deadline = from_iso(phase["deadline"])
+        if deadline is None or early < deadline:
+            room.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(early), phase["id"]))
+            room.deadline_moved = True
