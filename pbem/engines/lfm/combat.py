@@ -1,0 +1,317 @@
+"""The combat phase (rules 8-13): mandatory attacks, stacks attacking and defending as one,
+8 SP of infantry or cavalry plus 10 of artillery counted, odds, DRMs, the CRT, losses by
+cohesion rating, retreats, advances, retreat before combat, voluntary retreats, and rounds
+until nobody is in contact."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+from pbem.engines.hexgrid import distance
+
+from .losses import commander_casualties, lose_at_least, lose_one
+from .messages import N_
+from .retreat import hit_and_retreat, retreat
+from .situation import ARTILLERY_SP, COMBAT_SP, Context
+from .tables import crt, drm as drm_table, odds_column, table, terrain
+
+MAX_ROUNDS = 30  # a guard only: every round the CRT moves someone, so real combats end long before
+
+
+def counted(ctx: Context, h: str, attacking: bool) -> tuple[int, list[str], dict]:
+    """The SP a stack fights with (rule 8.3) and the units counted."""
+    sit = ctx.sit
+    units = [u for u in sit.units_at(h) if not (attacking and (sit.shattered(u) or sit.units[u].get("charged")))]
+    troops = [u for u in units if not ctx.sc.units[u].is_artillery]
+    guns = [u for u in units if ctx.sc.units[u].is_artillery]
+    t_sp, g_sp = sum(sit.sp(u) for u in troops), sum(sit.sp(u) for u in guns)
+    return (min(COMBAT_SP, t_sp) + min(ARTILLERY_SP, g_sp), units,
+            {"troops": t_sp, "troops_counted": min(COMBAT_SP, t_sp), "guns": g_sp, "guns_counted": min(ARTILLERY_SP, g_sp)})
+
+
+def can_attack_from(ctx: Context, h: str, side: str) -> bool:
+    return ctx.sit.side_at(h) == side and bool(counted(ctx, h, True)[1])
+
+
+def required_targets(ctx: Context, side: str) -> dict[str, list[str]]:
+    """Enemy hexes in the ZOC of stacks able to attack, each with those stacks (rule 8.2)."""
+    sit = ctx.sit
+    out: dict[str, list[str]] = {}
+    for h in sorted(sit.hexes_of(side)):
+        if not can_attack_from(ctx, h, side):
+            continue
+        for n in ctx.sc.board.neighbours[h]:
+            if sit.side_at(n) == ctx.sc.enemy(side):
+                out.setdefault(n, []).append(h)
+    return out
+
+
+def flanked(attackers: list[str]) -> bool:
+    """Rule 8.7: attacked from 3 or more hexes, or from two that are not adjacent."""
+    if len(attackers) >= 3:
+        return True
+    return len(attackers) == 2 and distance(attackers[0], attackers[1]) != 1
+
+
+def combat_drms(ctx: Context, target: str, attackers: list[str], att_cr: int, def_cr: int) -> list[dict]:
+    sit, board = ctx.sit, ctx.sc.board
+    spec = drm_table()
+    out = []
+    if flanked(attackers):
+        out.append({"why": "flank attack", "drm": spec["attacker"]["flank"]})
+    te = board.elevation[target]
+    if all(board.elevation[a] > te for a in attackers):
+        out.append({"why": "attackers on higher ground", "drm": spec["attacker"]["higher_ground"]})
+    elif all(board.elevation[a] < te for a in attackers):
+        out.append({"why": "defender on higher ground", "drm": spec["defender"]["higher_ground"]})
+    senior = set(spec["commander_ranks"])
+    if any(ctx.sc.commanders[c].rank in senior for a in attackers for c in sit.commanders_at(a)):
+        out.append({"why": "commander with the attackers", "drm": spec["attacker"]["commander"]})
+    if any(ctx.sc.commanders[c].rank in senior for c in sit.commanders_at(target)):
+        out.append({"why": "commander with the defenders", "drm": spec["defender"]["commander"]})
+    margin = spec["cohesion_margin"]
+    if att_cr - def_cr >= margin:
+        out.append({"why": "attackers steadier (cohesion)", "drm": spec["attacker"]["better_cohesion"]})
+    elif def_cr - att_cr >= margin:
+        out.append({"why": "defenders steadier (cohesion)", "drm": spec["defender"]["better_cohesion"]})
+    for a in attackers:
+        if sit.disorganized(a):
+            out.append({"why": f"attacking hex {a} disorganized", "drm": spec["attacker"]["disorganized_hex"]})
+    defenders = sit.units_at(target)
+    if sit.disorganized(target) or any(sit.shattered(u) for u in defenders):
+        out.append({"why": "defenders disorganized or shattered", "drm": spec["defender"]["disorganized_or_shattered"]})
+    all_mounted = all(ctx.sc.units[u].is_cavalry and sit.mounted(u) for u in defenders if not ctx.sc.units[u].is_artillery)
+    works = ctx.state["breastworks"].get(target) == "built"
+    tdrm = terrain()["hexes"][board.terrain[target]]["combat_drm"]
+    if not all_mounted:
+        if works:
+            out.append({"why": "breastworks", "drm": spec["defender"]["breastworks"]})
+        elif tdrm:
+            out.append({"why": f"defending in {board.terrain[target]} (permanent breastworks)", "drm": tdrm})
+        if not works and all("stone_wall" in board.sides(a, target) for a in attackers):
+            out.append({"why": "behind a stone wall", "drm": spec["defender"]["stone_wall"]})
+    if all("stream" in board.sides(a, target) for a in attackers):
+        out.append({"why": "attacked across a stream", "drm": spec["defender"]["stream"]})
+    return out
+
+
+class CombatPhase:
+    def __init__(self, ctx: Context, side: str):
+        self.ctx, self.side = ctx, side
+        self.enemy = ctx.sc.enemy(side)
+        self.sit = ctx.sit
+
+    def skip(self, text: str, why: str) -> None:
+        self.ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=self.side))
+
+    def run(self, ops: list[dict]) -> None:
+        """Rounds until no stack able to attack is next to the enemy (rule 13)."""
+        ctx = self.ctx
+        self.charged_must_retreat()
+        for rnd in range(1, MAX_ROUNDS + 1):
+            targets = required_targets(ctx, self.side)
+            if not targets:
+                return
+            ctx.label = ctx.label.split(" R")[0] + f" R{rnd}"
+            ctx.emit(event("combat_round", N_("Combat round %(round)s: %(n)s enemy hex(es) must be attacked."),
+                           round=rnd, n=len(targets), targets=sorted(targets)))
+            plan = self.assign(targets, ops if rnd == 1 else [])
+            for target, attackers, advance in plan:
+                self.resolve_one(target, attackers, advance)
+            self.voluntary_retreats()
+        ctx.emit(event("combat_guard", N_("Combat stops after %(n)s rounds."), n=MAX_ROUNDS))
+
+    def charged_must_retreat(self) -> None:
+        """Rule 3.8: cavalry that charged and is still in a ZOC retreats before combat."""
+        sit = self.sit
+        for h in sorted(sit.hexes_of(self.side)):
+            here = [u for u in sit.units_at(h) if sit.units[u].get("charged")]
+            if here and sit.in_enemy_zoc(h, self.side):
+                foes = [n for n in self.ctx.sc.board.neighbours[h] if sit.side_at(n) == self.enemy]
+                retreat(self.ctx, h, foes, forced=False, why="charged cavalry still in a ZOC", units=here)
+
+    def assign(self, targets: dict[str, list[str]], ops: list[dict]) -> list[tuple[str, list[str], bool | None]]:
+        """The attacker's orders that still fit, then the standing order for every required
+        target nobody attacks (and, by default, every idle stack in a ZOC)."""
+        ctx, sit = self.ctx, self.sit
+        used: set[str] = set()
+        plan: list[tuple[str, list[str], bool | None]] = []
+        for op in ops:
+            target = op["target"]
+            if target not in targets:
+                self.skip(op["text"], f"no enemy at {target} next to a stack able to attack")
+                continue
+            if any(p[0] == target for p in plan):
+                self.skip(op["text"], f"{target} is already attacked")
+                continue
+            frm = op.get("from") or [h for h in targets[target] if h not in used]
+            bad = [h for h in frm if h not in targets[target] or h in used]
+            if bad:
+                self.skip(op["text"], f"{', '.join(bad)} cannot attack {target} (not adjacent, not able, or already attacking)")
+                continue
+            if not frm:
+                self.skip(op["text"], f"no free stack next to {target}")
+                continue
+            used.update(frm)
+            plan.append((target, list(frm), op.get("advance")))
+        strongest = ctx.standing(self.side)["attack"] == "strongest"
+        order = sorted(targets, key=lambda t: (counted(ctx, t, False)[0] * (-1 if strongest else 1), t))
+        for target in order:
+            if any(p[0] == target for p in plan):
+                continue
+            frm = [h for h in targets[target] if h not in used]
+            if not frm:  # take a stack from an attack that has more than one
+                for i, (t, att, adv) in enumerate(plan):
+                    spare = [h for h in att if h in targets[target]]
+                    if len(att) > 1 and spare:
+                        plan[i] = (t, [h for h in att if h != spare[0]], adv)
+                        frm = [spare[0]]
+                        break
+            if frm:
+                used.update(frm)
+                plan.append((target, frm, None))
+        # the standing order: idle stacks in a ZOC join the attack on their weakest neighbour
+        for h in sorted({h for att in targets.values() for h in att} - used):
+            mine = [t for t in order if h in targets[t]]
+            for i, (t, att, adv) in enumerate(plan):
+                if mine and t == mine[0]:
+                    plan[i] = (t, att + [h], adv)
+                    used.add(h)
+                    break
+        return plan
+
+    def resolve_one(self, target: str, attackers: list[str], advance: bool | None) -> None:
+        ctx, sit = self.ctx, self.sit
+        attackers = [a for a in attackers if can_attack_from(ctx, a, self.side) and distance(a, target) == 1]
+        if sit.side_at(target) != self.enemy or not attackers:
+            return
+        if self.evades(target, attackers):
+            self.advance(target, attackers, advance)
+            return
+        a_sp, d_sp, a_parts = 0, 0, []
+        a_units: list[str] = []
+        for a in attackers:
+            sp, units, detail = counted(ctx, a, True)
+            a_sp += sp
+            a_units += units
+            a_parts.append(dict(detail, hex=a, sp=sp, names=", ".join(ctx.name(u) for u in units)))
+        d_sp, d_units, d_detail = counted(ctx, target, False)
+        att_cr = max(ctx.sc.units[u].cr for u in a_units)
+        def_cr = max(ctx.sc.units[u].cr for u in d_units)
+        column, below = odds_column(a_sp, d_sp)
+        drms = combat_drms(ctx, target, attackers, att_cr, def_cr)
+        if below:
+            drms.append({"why": "odds below the lowest column", "drm": below})
+        roll = ctx.roll(f"combat {target}")
+        total = sum(d["drm"] for d in drms)
+        row, result = crt(column, roll + total)
+        ctx.state["last"]["combats"].append({"target": target, "attackers": attackers, "result": result})
+        ctx.emit(event("combat", N_("Attack on %(target)s (%(defender_names)s) from %(frm)s: %(a_sp)s SP against %(d_sp)s, odds %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+                       side=self.side, target=target, frm=", ".join(attackers), attackers=a_parts,
+                       defender=dict(d_detail, hex=target, sp=d_sp), defender_names=", ".join(ctx.name(u) for u in d_units),
+                       a_sp=a_sp, d_sp=d_sp, ratio=f"{a_sp}:{d_sp}", column=column, att_cr=att_cr, def_cr=def_cr,
+                       drms=drms, drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), roll=roll,
+                       modified=roll + total, row=row, result=result, result_text=table("crt")["results"][result]))
+        if result == "NE":
+            return
+        if result in ("AR", "AE"):
+            if result == "AE":
+                holder = [a for a in attackers if any(ctx.sc.units[u].cr == att_cr for u in sit.units_at(a))][:1] or attackers[:1]
+                commander_casualties(ctx, holder[0], "attack repulsed with loss")
+                lose_one(ctx, holder, att_cr, "attack repulsed with loss")
+            for a in attackers:
+                if sit.units_at(a):
+                    if result == "AR":
+                        commander_casualties(ctx, a, "attack repulsed")
+                    retreat(ctx, a, [target], forced=True, why="attack repulsed")
+            return
+        if result == "EX":
+            commander_casualties(ctx, target, "exchange")
+            lost = lose_one(ctx, [target], def_cr, "exchange")
+            for a in attackers:
+                commander_casualties(ctx, a, "exchange")
+            lose_at_least(ctx, attackers, lost, att_cr, "exchange")
+            if not sit.units_at(target):
+                self.advance(target, [a for a in attackers if sit.units_at(a)], advance)
+            return
+        if result == "DE":
+            commander_casualties(ctx, target, "defenders broken")
+            lose_one(ctx, [target], def_cr, "defenders broken")
+            if sit.units_at(target):
+                retreat(ctx, target, attackers, forced=True, why="defenders broken")
+        else:
+            hit_and_retreat(ctx, target, attackers, "defenders driven back", nr_may_stand=True)
+        if not sit.units_at(target):
+            self.advance(target, attackers, advance)
+
+    def evades(self, target: str, attackers: list[str]) -> bool:
+        """Rule 11: cavalry alone, attacked by no mounted cavalry, may retreat before combat."""
+        ctx, sit = self.ctx, self.sit
+        defenders = sit.units_at(target)
+        if not defenders or not all(ctx.sc.units[u].evades for u in defenders):
+            return False
+        if any(ctx.sc.units[u].is_cavalry and sit.mounted(u) for a in attackers for u in sit.units_at(a)):
+            return False
+        choice = ctx.standing(self.enemy)["evade"]
+        if choice == "never":
+            return False
+        if choice == "auto":
+            a_sp = sum(counted(ctx, a, True)[0] for a in attackers)
+            d_sp = counted(ctx, target, False)[0]
+            if a_sp < 2 * d_sp:
+                return False
+        ctx.emit(event("evade", N_("%(names)s at %(hex)s retreat before combat."), hex=target, units=list(defenders),
+                       names=", ".join(ctx.name(u) for u in defenders)))
+        retreat(ctx, target, attackers, forced=False, why="retreat before combat")
+        return True
+
+    def advance(self, vacated: str, attackers: list[str], wanted: bool | None) -> None:
+        """Rule 10: infantry and cavalry that took part may advance into the vacated hex at once."""
+        ctx, sit = self.ctx, self.sit
+        if sit.units_at(vacated):
+            return
+        if wanted is None:
+            wanted = ctx.standing(self.side)["advance"] == "yes"
+        if not wanted:
+            return
+        best = None
+        for a in attackers:
+            movers = [u for u in sit.units_at(a) if not ctx.sc.units[u].is_artillery and not sit.shattered(u)]
+            if movers and not sit.stacking_problem(vacated, movers, leaving=tuple(movers)):
+                sp = sum(sit.sp(u) for u in movers)
+                if best is None or sp > best[0]:
+                    best = (sp, a, movers)
+        if not best:
+            return
+        _, frm, movers = best
+        d = any(sit.units[u]["d"] for u in movers)
+        for u in movers:
+            sit.place(u, vacated)
+        if d:
+            sit.disorganize(vacated)
+        if not sit.units_at(frm):
+            for cid in list(sit.commanders_at(frm)):
+                sit.place_commander(cid, vacated)
+        ctx.state["last"]["moves"].append({"units": movers, "path": [frm, vacated]})
+        ctx.emit(event("advance", N_("%(names)s advance from %(frm)s into %(hex)s."), units=movers,
+                       names=", ".join(ctx.name(u) for u in movers), frm=frm, hex=vacated))
+
+    def voluntary_retreats(self) -> None:
+        """Rule 12: after a round the attacker, then the defender, may fall back by standing order."""
+        ctx, sit = self.ctx, self.sit
+        for who in (self.side, self.enemy):
+            mode = ctx.standing(who)["withdraw"]
+            if mode == "none":
+                continue
+            for h in sorted(sit.hexes_of(who)):
+                foes = [n for n in ctx.sc.board.neighbours[h] if sit.side_at(n) == ctx.sc.enemy(who)]
+                if not foes or (mode == "disorganized" and not sit.disorganized(h)):
+                    continue
+                end = retreat(ctx, h, foes, forced=False, why="voluntary retreat")
+                if who == self.enemy and end is not None:
+                    attackers = [n for n in ctx.sc.board.neighbours[h] if sit.side_at(n) == self.side]
+                    self.advance(h, attackers[:1], None)
+
+
+def in_contact(ctx: Context, side: str) -> bool:
+    return bool(required_targets(ctx, side))
+

@@ -1,0 +1,148 @@
+"""LastFullMeasureEngine: brigade-level Civil War battles by mail (Last Full Measure series).
+
+A player turn is one side's: by default two mails, ``T3a.M`` (artillery fire, movement,
+charges, construction, recovery markers) then ``T3a.C`` (the attacks, assigned once the
+new positions are known; skipped when nobody is in contact). A scenario option plays one
+mail per player turn with the attacks ordered ahead or left to the standing combat order.
+Each phase awaits the phasing side only; the other side's decisions come from the standing
+orders it sent with any earlier mail (see standing.py for the defaults).
+"""
+
+from __future__ import annotations
+
+import json
+
+from pbem.dice import Dice
+from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo
+
+from . import bot, orders as order_text, scenario as scenarios, turn, victory
+from .combat import required_targets
+from .situation import Context, initial_brigades, initial_commanders, initial_units
+from .view import build_view
+
+
+class LastFullMeasureEngine(Engine):
+    name = "lfm"
+    title = "Last Full Measure"
+    languages = ("en",)
+    # orders carry STANDING lines the other side must not read; the events say what was done
+    reveals_orders = False
+
+    def scenarios(self) -> dict[str, ScenarioInfo]:
+        out = {}
+        for name in scenarios.available():
+            sc = scenarios.load(name)
+            out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
+                                     options={"mails": sc.mails})
+        return out
+
+    def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
+        sc = scenarios.load(scenario)
+        mails = int((options or {}).get("mails", sc.mails))
+        if mails not in (1, 2):
+            raise ValueError("mails must be 1 or 2")
+        state = {
+            "game": "lfm", "scenario": sc.name, "mails": mails, "turn": 1, "order": list(sc.first_turn_order),
+            "pt": 0, "step": "move", "in_command": [],
+            "units": initial_units(sc), "commanders": initial_commanders(sc), "brigades": initial_brigades(sc),
+            "breastworks": {}, "works_side": {}, "control": victory.initial_control(sc),
+            "vp": {r: 0 for r in sc.roles}, "standing": {r: {} for r in sc.roles},
+            "last": empty_last(), "over": False, "result": None,
+        }
+        ctx = Context(sc, state, dice, [])
+        ctx.label = "setup"
+        turn.start_turn(ctx, first=True)
+        return state
+
+    def phase(self, state: dict) -> Phase:
+        if state.get("over"):
+            return Phase(id="END", awaited=(), mode="sequential")
+        return Phase(id=turn.phase_id(state), awaited=(turn.phasing(state),), mode="sequential", deadline="turn")
+
+    def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
+        return order_text.parse(scenarios.load(state["scenario"]), state, role, text)
+
+    def default_orders(self, state: dict, role: str) -> dict:
+        return {"ops": [], "standing": None}
+
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
+        """The phasing side's units by brigade (hexes, command state) as comments, HOLD, and the
+        side's standing orders; ``lang`` is unused (the keywords are English)."""
+        if state.get("over"):
+            return ""
+        sc = scenarios.load(state["scenario"])
+        text = order_text.template(sc, state, role, turn.phase_id(state), gettext=gettext)
+        if state.get("step") == "combat" and role == turn.phasing(state):
+            ctx = Context(sc, json.loads(json.dumps(state)), None, [])
+            must = required_targets(ctx, role)
+            lines = [f"# must attack {t} (from {', '.join(frm)})" for t, frm in sorted(must.items())]
+            text = "\n".join(lines) + "\n" + text if lines else text
+        return text
+
+    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        state = json.loads(json.dumps(state))
+        events: list[dict] = []
+        if state.get("over"):
+            return state, events
+        sc = scenarios.load(state["scenario"])
+        ctx = Context(sc, state, dice, events)
+        ctx.label = turn.phase_id(state)
+        state["last"] = empty_last()
+        side = turn.phasing(state)
+        mine = (orders or {}).get(side) or self.default_orders(state, side)
+        if mine.get("standing"):
+            state["standing"].setdefault(side, {}).update(mine["standing"])
+        if state["step"] == "combat":
+            turn.resolve_combat(ctx, [op for op in mine["ops"] if op["op"] == "attack"])
+        else:
+            turn.resolve_move(ctx, mine["ops"])
+        state["vp"] = victory.recount(ctx)
+        return state, events
+
+    def view(self, state: dict, role: str | None) -> dict:
+        return build_view(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
+
+    def picture(self, view: dict, gettext=None) -> bytes | None:
+        from .picture import draw_map  # Pillow is loaded only when a picture is wanted
+
+        return draw_map(view, gettext)
+
+    def outcome(self, state: dict) -> dict | None:
+        if not state.get("over"):
+            return None
+        r = state["result"]
+        sc = scenarios.load(state["scenario"])
+        names = sc.side_names
+        return {"winner": r["winner"],
+                "summary": "%(winner_text)s: %(standing)s" if r["winner"] else "A draw: %(standing)s",
+                "args": {"winner": r["winner"], "why": r["why"],
+                         "winner_text": f"{names.get(r['winner'], r['winner'])} win" if r["winner"] else "a draw",
+                         "standing": ", ".join(f"{names.get(s, s)} {r['vp'][s]}" for s in sc.roles)},
+                "scores": dict(r["vp"])}
+
+    def validate_state(self, state: dict) -> list[str]:
+        sc = scenarios.load(state["scenario"])
+        problems = []
+        sides: dict[str, set[str]] = {}
+        for uid, u in state["units"].items():
+            if u["status"] == "on_map":
+                if not sc.board.contains(u["hex"]):
+                    problems.append(f"{uid} is on {u['hex']}, not a hex of the map")
+                sides.setdefault(u["hex"], set()).add(sc.units[uid].side)
+        for h, s in sides.items():
+            if len(s) > 1:
+                problems.append(f"hex {h} holds units of both sides")
+        for cid, c in state["commanders"].items():
+            if c["status"] == "on_map" and not sc.board.contains(c["hex"]):
+                problems.append(f"commander {cid} is on {c['hex']}, not a hex of the map")
+        return problems
+
+    def public_state(self, state: dict) -> dict | None:
+        return None  # standing orders are private
+
+
+def empty_last() -> dict:
+    return {"moves": [], "fires": [], "combats": [], "charges": [], "retreats": []}

@@ -1,0 +1,154 @@
+"""Retreats (rule 9), retreat before combat (11), voluntary retreat (12), and the
+disorganization a forced retreat brings (14.1, 14.4)."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+from pbem.engines.hexgrid import axial, distance, hex_id
+
+from .losses import choose_loss, commander_casualties, eliminate, rehome_commanders
+from .messages import N_
+from .situation import OFF_MAP, Context
+from .tables import terrain
+
+
+def opposite(frm: str, enemy: str) -> str | None:
+    """The hex directly opposite ``enemy`` across ``frm`` (for an adjacent enemy)."""
+    (q0, r0), (q1, r1) = axial(frm), axial(enemy)
+    q, r = 2 * q0 - q1, 2 * r0 - r1
+    row = r + (q - 1) // 2
+    return hex_id(q, row) if 0 < q < 100 and 0 < row < 100 else None
+
+
+def _first_hex_choices(ctx: Context, side: str, frm: str, enemies: list[str]) -> list[tuple[tuple, str]]:
+    sit, board = ctx.sit, ctx.sc.board
+    zoc = sit.zoc_hexes(ctx.sc.enemy(side))
+    near = min((distance(frm, e) for e in enemies), default=0)
+    opposites = {opposite(frm, e) for e in enemies if distance(frm, e) == 1}
+    out = []
+    for n in board.neighbours[frm]:
+        if sit.side_at(n) not in (None, side):
+            continue
+        away = min((distance(n, e) for e in enemies), default=1)
+        if away < near:
+            continue  # never toward the enemy
+        friends = sum(1 for x in board.neighbours[n] if sit.side_at(x) == side)
+        rank = (n in zoc, n not in opposites and bool(opposites), -away, -friends, n)
+        out.append((rank, n))
+    return sorted(out)
+
+
+def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: str,
+            units: list[str] | None = None, hexes: int | None = None, after_charge: bool = False) -> str | None:
+    """Retreat the stack in ``frm`` (or just ``units``) away from ``enemies``; returns where
+    it ended (None: eliminated or off the map). ``forced``: a combat result, so D (14.1)."""
+    sit, board = ctx.sit, ctx.sc.board
+    moving = list(units if units is not None else sit.units_at(frm))
+    if not moving:
+        return None
+    side = ctx.sc.units[moving[0]].side
+    hexes = hexes or int(ctx.standing(side)["retreat"])
+    names = ", ".join(ctx.name(u) for u in moving)
+    if forced and units is None and sit.disorganized(frm):
+        # rule 14.4: a disorganized stack forced to retreat loses a unit
+        uid = choose_loss(ctx, moving, None)
+        eliminate(ctx, uid, "a disorganized stack forced to retreat loses a unit")
+        moving.remove(uid)
+        if not moving:
+            rehome_commanders(ctx, frm)
+            return None
+    for u in moving:
+        if ctx.sc.units[u].is_artillery and not sit.units[u]["limbered"]:
+            sit.units[u]["limbered"] = True  # rule 9.1.i
+    choices = _first_hex_choices(ctx, side, frm, enemies)
+    zoc = sit.zoc_hexes(ctx.sc.enemy(side))
+    off_map = board.on_edge(frm) and any(
+        (o := opposite(frm, e)) and o not in board.terrain for e in enemies if distance(frm, e) == 1)
+    if (not choices or choices[0][0][0]) and off_map:
+        for u in moving:
+            sit.remove(u, OFF_MAP)
+            sit.units[u]["return"] = {"turn": ctx.state["turn"] + 1, "hex": frm}
+        ctx.emit(event("retreat_off_map", N_("%(names)s retreat off the map from %(frm)s (%(why)s); they may return next turn."),
+                       units=moving, names=names, frm=frm, why=why))
+        rehome_commanders(ctx, frm)
+        return None
+    if not choices:
+        for u in moving:
+            eliminate(ctx, u, "no hex to retreat into")
+        rehome_commanders(ctx, frm)
+        return None
+    path = [choices[0][1]]
+    into_zoc = path[0] in zoc
+    if hexes >= 2 and not into_zoc:
+        second = _second_hex(ctx, side, path[0], enemies, moving, zoc)
+        if second:
+            path.append(second)
+    end = path[-1]
+    for u in moving:
+        sit.place(u, end)
+        if sit.units[u].get("build"):
+            sit.units[u]["build"] = False  # rule 24.9: a retreat cancels a breastwork being built
+    if units is None:
+        for cid in list(sit.commanders_at(frm)):
+            sit.place_commander(cid, end)
+    disorganized = forced or into_zoc or after_charge
+    if disorganized:
+        sit.disorganize(end)
+    elif sit.disorganized(end):
+        sit.disorganize(end)  # joining a disorganized stack (14.3)
+    ctx.state["last"]["retreats"].append({"units": moving, "path": [frm] + path})
+    ctx.emit(event("retreat", N_("%(names)s retreat %(frm)s -> %(path)s (%(why)s)%(d_text)s."),
+                   units=moving, names=names, frm=frm, path=" -> ".join(path), to=end, why=why,
+                   into_zoc=into_zoc, disorganized=disorganized, d_text=", disorganized" if disorganized else ""))
+    terrain = board.terrain[end]
+    for u in list(moving):
+        if forced and sit.shattered(u) and terrain in ("town", "woods"):
+            eliminate(ctx, u, "a shattered unit forced to retreat into town or woods (rule 9.1.g)")
+    rehome_commanders(ctx, frm)
+    return end
+
+
+def _second_hex(ctx: Context, side: str, first: str, enemies: list[str], moving: list[str], zoc: set[str]) -> str | None:
+    """Rule 9.1.h: the second hex must bring the unit closer to its brigade commander or next to
+    a unit of its brigade."""
+    sit, board = ctx.sit, ctx.sc.board
+    brigade = ctx.sc.units[moving[0]].brigade
+    home = sit.cmds[brigade]["hex"] if brigade and sit.cmds.get(brigade, {}).get("status") == "on_map" else None
+    near = min(distance(first, e) for e in enemies) if enemies else 0
+    best = None
+    for n in board.neighbours[first]:
+        if n in zoc or sit.side_at(n) not in (None, side):
+            continue
+        if enemies and min(distance(n, e) for e in enemies) < near:
+            continue
+        closer = home is not None and distance(n, home) < distance(first, home)
+        beside = brigade and any(ctx.sc.units[x].brigade == brigade and x not in moving
+                                 for m in [n] + list(board.neighbours[n]) for x in sit.units_at(m))
+        if closer or beside:
+            key = (0 if beside else 1, n)
+            if best is None or key < best[0]:
+                best = (key, n)
+    return best[1] if best else None
+
+
+def hit_and_retreat(ctx: Context, h: str, enemies: list[str], why: str, *, nr_may_stand: bool,
+                    after_charge: bool = False) -> str | None:
+    """A retreat result on the stack in ``h``: commanders roll for casualty, then the stack
+    retreats, unless it holds NR terrain and its owner's standing order keeps it there."""
+    sit = ctx.sit
+    if not sit.units_at(h):
+        return None
+    side = sit.side_at(h)
+    commander_casualties(ctx, h, why)
+    nr = _is_nr(ctx, h)
+    if nr_may_stand and nr and ctx.standing(side)["stand"] == "yes":
+        ctx.emit(event("stands", N_("%(names)s hold %(hex)s: NR terrain need not retreat (rule 9.1.d)."),
+                       hex=h, units=list(sit.units_at(h)), names=", ".join(ctx.name(u) for u in sit.units_at(h))))
+        return h
+    return retreat(ctx, h, enemies, forced=True, why=why, after_charge=after_charge)
+
+
+def _is_nr(ctx: Context, h: str) -> bool:
+    if ctx.state["breastworks"].get(h) == "built":
+        return True
+    return bool(terrain()["hexes"][ctx.sc.board.terrain[h]]["nr"])

@@ -1,0 +1,31 @@
+"""Standing orders: what a side decides during the other side's player turn (and for the
+attacks it does not assign itself), with the documented defaults. A side changes them in
+any mail it sends (a STANDING block); they hold until changed.
+
+``artillery``: auto (each battery not given a FIRE order fires at the best target it can
+see: nearest, then clearest line, then most SP) or hold.
+``evade``: retreat before combat for eligible cavalry: auto (when the odds against it are
+2-1 or worse), always, never.
+``stand``: a stack in NR terrain stays put on a retreat result (yes) or retreats (no).
+``retreat``: hexes a retreat goes, 1 or 2.
+``advance``: advance after combat into a vacated hex (yes/no).
+``withdraw``: voluntary retreat after a combat round: none, disorganized (stacks with a D
+marker still adjacent to the enemy fall back), all.
+``attack``: the standing combat order for attacks nobody assigned: weakest (every stack
+in a ZOC attacks the weakest adjacent enemy hex) or strongest.
+``losses``: units to take first when a loss must be chosen (else the smallest fitting one).
+"""
+
+from __future__ import annotations
+
+DEFAULTS = {"artillery": "auto", "evade": "auto", "stand": "yes", "retreat": 1, "advance": "yes",
+            "withdraw": "none", "attack": "weakest", "losses": []}
+CHOICES = {"artillery": ("auto", "hold"), "evade": ("auto", "always", "never"), "stand": ("yes", "no"),
+           "retreat": (1, 2), "advance": ("yes", "no"), "withdraw": ("none", "disorganized", "all"),
+           "attack": ("weakest", "strongest")}
+
+
+def effective(written: dict) -> dict:
+    out = dict(DEFAULTS)
+    out.update({k: v for k, v in (written or {}).items() if k in DEFAULTS})
+    return out

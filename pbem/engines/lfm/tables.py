@@ -1,0 +1,71 @@
+"""The designed player-aid tables (data/lfm/tables/*.json, reasons in data/lfm/README.md)
+and the lookups the rules make in them. Read-only, loaded once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pbem.resources import load_json
+
+
+@lru_cache(maxsize=None)
+def table(name: str) -> dict:
+    return load_json("lfm", "tables", f"{name}.json")
+
+
+def _row(modified: int, rows: list[int]) -> int:
+    return max(rows[0], min(rows[-1], modified))
+
+
+def odds_column(attack_sp: int, defence_sp: int) -> tuple[str, int]:
+    """The odds column (rounded down, in the defender's favour) and the extra DRM below the lowest."""
+    odds = table("odds")
+    if defence_sp <= 0:
+        return odds["columns"][-1]["name"], 0
+    best = None
+    for col in odds["columns"]:
+        if attack_sp * col["defender"] >= defence_sp * col["attacker"]:
+            best = col["name"]
+    if best is None:
+        return odds["columns"][0]["name"], int(odds["below_lowest_drm"])
+    return best, 0
+
+
+def crt(column: str, modified: int) -> tuple[int, str]:
+    t = table("crt")
+    row = _row(modified, t["rows"])
+    return row, t["table"][column][row - t["rows"][0]]
+
+
+def artillery_column(sp: int) -> str | None:
+    for col in table("artillery")["columns"]:
+        if col["min"] <= sp <= col["max"]:
+            return col["name"]
+    return None
+
+
+def artillery(column: str, modified: int) -> tuple[int, int]:
+    t = table("artillery")
+    row = _row(modified, t["rows"])
+    return row, int(t["table"][column][row - t["rows"][0]])
+
+
+def charge_column(difference: int) -> str:
+    for col in table("charge")["columns"]:
+        if col["min"] <= difference <= col["max"]:
+            return col["name"]
+    raise ValueError(difference)
+
+
+def charge(column: str, modified: int) -> tuple[int, str]:
+    t = table("charge")
+    row = _row(modified, t["rows"])
+    return row, t["table"][column][row - t["rows"][0]]
+
+
+def terrain() -> dict:
+    return table("terrain")
+
+
+def drm() -> dict:
+    return table("drm")
