@@ -18,9 +18,10 @@ from __future__ import annotations
 import io
 import math
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from pbem.engines.base import format_message
+from pbem.engines.fonts import font as _font
 from pbem.engines.lettering import draw_text, text_length
 from pbem.resources import load_json
 
@@ -121,14 +122,6 @@ def _palette_image() -> Image.Image:
 
 
 _PALETTE = _palette_image()
-_FONTS: dict[int, ImageFont.FreeTypeFont] = {}
-
-
-def _font(size: int):
-    f = _FONTS.get(size)
-    if f is None:
-        f = _FONTS[size] = ImageFont.load_default(size=size)
-    return f
 
 
 # -------------------------------------------------------------- geometry

@@ -9,7 +9,9 @@ from __future__ import annotations
 import io
 import math
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from pbem.engines.fonts import font
 
 from .board import FORD, OPEN, PARAPET, RIVER, ROCKS, WOODS, board_for
 from .pieces import LC, kind_of, side_of
@@ -34,16 +36,6 @@ RED_LIGHT = (235, 130, 110)
 INK = (30, 30, 30)
 WHITE = (255, 255, 255)
 ARROW = (20, 70, 220)
-
-_FONTS: dict[int, ImageFont.FreeTypeFont] = {}
-
-
-def font(size: int):
-    f = _FONTS.get(size)
-    if f is None:
-        f = _FONTS[size] = ImageFont.load_default(size=size)
-    return f
-
 
 def _centre(board, sq: int) -> tuple[float, float]:
     x, y = board.xy(sq)

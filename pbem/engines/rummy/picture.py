@@ -8,11 +8,11 @@ for the two labels no order names (translated as the report translates them)."""
 from __future__ import annotations
 
 import io
-from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from pbem.engines.base import format_message
+from pbem.engines.fonts import font as _font
 from pbem.engines.lettering import draw_text, text_length
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy.rules import KEY_LABEL
@@ -46,11 +46,6 @@ ESCAPED = N_("%(group)s (%(points)s) escaped")
 WILD = N_("W")  # the corner mark of a wild card: one letter
 TRANSLATED_KEYS = ("lone", "support")  # group labels no order names
 COMPANY_TINT = {"C": (160, 50, 50), "E": (120, 120, 120), "F": (54, 92, 150), "I": (60, 120, 110), "L": (120, 80, 150), "M": (150, 110, 40)}
-
-
-@lru_cache(maxsize=None)
-def _font(size: int):
-    return ImageFont.load_default(size=size)
 
 
 def _card_color(card: dict) -> tuple[int, int, int]:
