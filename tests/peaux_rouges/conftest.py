@@ -10,6 +10,7 @@ from pbem.dice import Dice
 from pbem.engines.peaux_rouges import PeauxRougesEngine
 from pbem.engines.peaux_rouges.pieces import LC, PIECES, PR
 from pbem.engines.peaux_rouges import board as _board
+from pbem.engines.peaux_rouges.options import rule_options
 from pbem.engines.peaux_rouges.rules import default_standing
 
 SCENARIO = "little_big_horn"
@@ -58,7 +59,8 @@ def dice(*parts) -> Dice:
 
 
 def position(pieces: dict[str, str], side: str = LC, flag: str | None = None, turn: int = 1,
-             turn_limit: int = 5, scenario: str = TEST, bystanders: bool = True) -> dict:
+             turn_limit: int = 5, scenario: str = TEST, bystanders: bool = True,
+             options: dict | None = None) -> dict:
     """A state on the test board with only the listed pieces (every other piece eliminated).
 
     Unless ``bystanders`` is false, officer O2 waits in A1 and chief CH3 in L10 when the
@@ -74,6 +76,7 @@ def position(pieces: dict[str, str], side: str = LC, flag: str | None = None, tu
     return {
         "scenario": scenario, "turn": turn, "side": side, "turn_limit": turn_limit,
         "pieces": {c: pieces.get(c) for c in PIECES}, "flag": flag,
+        "options": rule_options(options),
         "standing": {LC: default_standing(LC), PR: default_standing(PR)},
         "last": None, "outcome": None,
     }

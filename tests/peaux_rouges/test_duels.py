@@ -120,6 +120,7 @@ def test_bonus_foot_on_parapets_in_rocks_or_in_woods(engine):
 def test_bonus_cavalry_in_melee(engine):
     """"La cavalerie dans la lutte au corps à corps : 1 point"."""
     state = position({"T1": "F7", "S1": "F8"}, side=PR)
+    state["standing"][LC]["fire"] = False  # S1 defends, then does not attack T1 in its turn's fire
     new, events = run(engine, state, "MELEE T1 AT S1", rolls={"attacker": 2, "target": 2})
     assert bonuses(events) == [("T1", M.BONUS_CAVALRY)]
     r = roll_event(events)["args"]
@@ -170,3 +171,56 @@ def test_dice_labels_are_structural(engine):
     engine.resolve(state, {LC: parsed.orders}, d)
     assert d.seen[:4] == ["T1.LC S1 shot 1 at I1 attacker", "T1.LC S1 shot 1 at I1 target",
                           "T1.LC C shot 1 at I1 attacker", "T1.LC C shot 2 at I1 attacker"]
+
+
+def test_the_winners_order_names_the_retreat_square_in_either_language(engine):
+    """"le vainqueur décidera sur laquelle le vaincu devra se replier": RETREAT / REPLI on the
+    attack line, several squares meaning the first that is open when the duel is fought."""
+    state = position({"S1": "F9", "I1": "E6"})  # away from F9: D5 D6 E5(woods)
+    for text in ("FIRE S1 AT I1 RETREAT E5", "TIRER S1 SUR I1 REPLI E5", "tirer s1 sur i1 recul e5"):
+        result = engine.parse_orders(state, LC, text)
+        assert result.ok and result.orders["attacks"][0]["retreat"] == ["E5"]
+    assert engine.parse_orders(state, LC, "TIRER S1 SUR I1 REPLI E5").canonical == "TIRER S1 SUR I1 REPLI E5"
+    new, events = run(engine, state, "FIRE S1 AT I1 RETREAT E5 D6", rolls={"attacker": 5, "target": 1})
+    assert new["pieces"]["I1"] == "E5"  # into the woods, because the winner says so
+
+
+def test_advance_and_retreat_words_go_together_in_any_order(engine):
+    state = position({"T1": "F6", "S1": "F7"}, side=PR)
+    for text in ("MELEE T1 AT S1 ADVANCE RETREAT G8", "MELEE T1 AT S1 RETREAT G8 ADVANCE"):
+        result = engine.parse_orders(state, PR, text)
+        assert result.ok and result.canonical == "MELEE T1 AT S1 ADVANCE RETREAT G8"
+    state["standing"][LC]["fire"] = False
+    new, events = run(engine, state, "MÊLÉE T1 SUR S1 AVANCER REPLI G8", rolls=[4, 1])
+    assert new["pieces"]["S1"] == "G8" and new["pieces"]["T1"] == "F7"
+
+
+def test_a_retreat_square_no_longer_open_falls_back_to_the_engines_choice(engine):
+    """With one piece a square (option stacking=one), S1 falling back into G8 closes it to S2,
+    whom the second order also sends there: the engine chooses for the winner and says so."""
+    state = position({"T1": "F6", "S1": "F7", "T2": "H6", "S2": "H7"}, side=PR, options={"stacking": "one"})
+    state["standing"][LC]["fire"] = False
+    result = engine.parse_orders(state, PR, "MELEE T1 AT S1 RETREAT G8\nMELEE T2 AT S2 RETREAT G8")
+    assert result.ok
+    new, events = run(engine, state, "MELEE T1 AT S1 RETREAT G8\nMELEE T2 AT S2 RETREAT G8", rolls=[4, 1, 4, 1])
+    refused = [e for e in events if e["msg"] == M.RETREAT_REFUSED]
+    assert [(e["args"]["loser"], e["args"]["squares"], e["args"]["to_sq"]) for e in refused] == [("S2", "G8", "H8")]
+    assert (new["pieces"]["S1"], new["pieces"]["S2"]) == ("G8", "H8")
+
+
+def test_a_retreat_word_counts_only_if_the_attacker_wins(engine):
+    """A RETREAT word is the attacker's choice for when it wins; if the defender wins, the
+    engine chooses the attacker's square for it."""
+    state = position({"T1": "F6", "S1": "F7"}, side=PR)
+    state["standing"][LC]["fire"] = False
+    new, events = run(engine, state, "MELEE T1 AT S1 RETREAT G8", rolls=[1, 5])
+    assert new["pieces"]["T1"] == "F5" and new["pieces"]["S1"] == "F7"  # E5 is woods
+    assert M.RETREAT_REFUSED not in [e["msg"] for e in events]
+
+
+def test_a_retreat_word_for_a_target_with_nowhere_to_go_is_refused(engine):
+    state = position({"T1": "C9", "S1": "C10"}, side=PR)
+    assert [e.reason for e in engine.parse_orders(state, PR, "MELEE T1 AT S1 RETREAT B10").errors] == [
+        M.E_RETREAT_NONE]
+    assert [e.reason for e in engine.parse_orders(state, PR, "MELEE T1 AT S1 RETREAT").errors] == [
+        M.E_RETREAT_FORM]

@@ -59,6 +59,7 @@ def test_the_river_crossed_by_fire_counts_one_extra_square(engine):
 def test_melee_is_fought_first(engine):
     """"ceux qui sont au corps à corps auront priorité ... et seulement après, celui des ennemis qui se trouvent sur des cases plus [éloignées]"."""
     state = position({"S1": "F8", "S2": "D9", "I1": "F7", "I2": "D6"})
+    state["standing"][PR]["fire"] = False
     new, events = run(engine, state, "FIRE S2 AT I2\nMELEE S1 AT I1", rolls=[1, 1, 1, 1])
     duels = [e for e in events if e["type"] == "duel"]
     assert [d["args"]["attacker"] for d in duels[:2]] == ["S1", "S2"]

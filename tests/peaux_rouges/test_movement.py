@@ -1,5 +1,7 @@
 """Movement: foot one square, riders up to three, stopping next to the enemy; the flag."""
 
+from pbem.engines.peaux_rouges import messages as M
+
 from .conftest import LC, PR, position, run
 
 
@@ -54,11 +56,35 @@ def test_a_piece_must_stop_on_reaching_a_square_next_to_an_enemy(engine):
     state = position({"CH1": "A8", "S1": "C10"}, side=PR)
     # S1 in C10 touches B9: a rider may stop there, but not ride on through it.
     assert engine.parse_orders(state, PR, "MOVE CH1 B9\nMELEE CH1 AT S1").ok
-    result = engine.parse_orders(state, PR, "MOVE CH1 D10")  # every way to D10 passes next to S1
-    assert reasons(result) == [
-        "%(piece)s cannot reach %(square)s: every way there passes a square next to the enemy, where a rider must stop"]
     # going round, out of contact, is fine
     assert engine.parse_orders(state, PR, "MOVE CH1 D7").ok
+
+
+def test_a_rider_ordered_past_the_enemy_stops_on_the_way_and_engages(engine):
+    """"ils devront obligatoirement s'arrêter sur toute case contiguë ... et engager la lutte":
+    every way from A8 to D10 passes next to S1, so the rider rides as far as it may
+    (two squares, to C9 by B8) and stops there; the order is taken, and it must fight."""
+    state = position({"CH1": "A8", "S1": "C10"}, side=PR)
+    result = engine.parse_orders(state, PR, "MOVE CH1 D10")
+    assert result.ok and result.canonical == "MOVE CH1 D10\nMELEE CH1 AT S1"
+    from pbem.engines.peaux_rouges.rules import Match
+
+    m = Match.from_state(state)
+    end, way = m.rider_route("CH1", m.board.index("D10"))
+    assert m.board.name_of(end) == "C9" and [m.board.name_of(s) for s in way] == ["B8", "C9"]
+    new, events = run(engine, state, "MOVE CH1 D10", rolls=[1, 1, 1, 1])
+    assert new["pieces"]["CH1"] == "C9"
+    assert events[1]["msg"] == M.MOVE_STOPPED and events[1]["args"]["ordered_sq"] == "D10"
+    assert new["last"]["moves"][0] == {"piece": "CH1", "from": "A8", "to": "C9", "flag": False}
+
+
+def test_a_rider_stops_short_only_where_it_may_stand(engine):
+    """The stop square must take the rider (stacking): with C9 full, the way by B9 stops there."""
+    state = position({"CH1": "A8", "S1": "C10", "T1": "C9", "T2": "C9"}, side=PR)
+    result = engine.parse_orders(state, PR, "MOVE CH1 D10")
+    assert result.ok
+    new, events = run(engine, state, "MOVE CH1 D10\nMELEE T1 AT S1\nMELEE T2 AT S1", rolls=[1] * 12)
+    assert new["pieces"]["CH1"] == "B9"
 
 
 def test_no_entering_enemy_squares(engine):

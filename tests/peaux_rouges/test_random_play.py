@@ -4,6 +4,8 @@ import hashlib
 import json
 from collections import Counter
 
+import pytest
+
 from pbem.dice import Dice
 from pbem.engines.peaux_rouges import messages as M
 from pbem.engines.peaux_rouges.bot import bot_orders
@@ -12,6 +14,9 @@ from pbem.engines.peaux_rouges.pieces import LC, PR
 from .conftest import dice
 
 GAMES = 1000
+# Every fifth game plays with all the other readings of the rules (see options.py).
+OTHER_READINGS = {"leader_shots": "consecutive", "flag_carriers": "long_knives", "parapet_bonus": "long_knives",
+                  "stacking": "one"}
 
 
 def seed(*parts) -> str:
@@ -21,8 +26,10 @@ def seed(*parts) -> str:
 def test_a_thousand_random_games_finish_cleanly(engine):
     outcomes = Counter()
     languages = Counter()
+    syntax = Counter()  # the bots use every kind of order
     for g in range(GAMES):
-        state = engine.setup("little_big_horn", {}, Dice(seed("random play", g)))
+        options = OTHER_READINGS if g % 5 == 4 else {}
+        state = engine.setup("little_big_horn", options, Dice(seed("random play", g)))
         phases = []
         while engine.outcome(state) is None:
             ph = engine.phase(state)
@@ -37,6 +44,9 @@ def test_a_thousand_random_games_finish_cleanly(engine):
             assert parsed.ok, (g, ph.id, text, parsed.errors)
             state, events = engine.resolve(state, {role: parsed.orders}, Dice(seed("random play", g, ph.id)))
             assert events and events[0]["type"] == "turn"
+            syntax["rider stopped short"] += any(e["msg"] == M.MOVE_STOPPED for e in events)
+            syntax["retreat named"] += any(a.get("retreat") for a in parsed.orders["attacks"])
+            syntax["fire filter"] += any(op[0] in ("fire_within", "fire_riders") for op in parsed.orders["standing"])
         out = engine.outcome(state)
         assert len(phases) <= 2 * state["turn_limit"]
         assert engine.phase(state).awaited == ()
@@ -44,10 +54,12 @@ def test_a_thousand_random_games_finish_cleanly(engine):
     # every way of ending the battle happens, and both order languages were written
     assert set(outcomes) == {M.WIN_LC_CHIEFS, M.WIN_LC_FLAG, M.WIN_PR_LEADERS, M.WIN_PR_FLAG, M.DRAW}, outcomes
     assert languages["fr"] > 1000 and languages["en"] > 1000, languages
+    assert min(syntax.values()) > 50 and len(syntax) == 3, syntax
 
 
-def test_bot_orders_in_either_language_parse_and_round_trip(engine):
-    state = engine.setup("little_big_horn", {}, None)
+@pytest.mark.parametrize("options", [{}, OTHER_READINGS], ids=["default", "other_readings"])
+def test_bot_orders_in_either_language_parse_and_round_trip(engine, options):
+    state = engine.setup("little_big_horn", options, None)
     for g in range(30):
         for lang in ("en", "fr"):
             text = bot_orders(state, state["side"], dice("bot", g, lang), lang=lang)

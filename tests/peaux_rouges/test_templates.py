@@ -69,3 +69,18 @@ def test_help_shows_the_order_syntax_in_the_players_language(lang, words):
     text = render("peaux_rouges/help.txt.j2", lang, game=GAME)
     for w in words:
         assert w in text
+
+
+@pytest.mark.parametrize("lang,words", [
+    ("en", ["RULE OPTIONS OF THIS GAME", "One piece a square.", "at riders: no"]),
+    ("fr", ["OPTIONS DE RÈGLE DE CETTE PARTIE", "Une seule pièce par case.", "sur les cavaliers : non"]),
+])
+def test_report_lists_the_games_rule_options_and_the_fire_filters(engine, lang, words):
+    state = engine.setup("little_big_horn", {"stacking": "one"}, None)
+    state["standing"][LC]["fire_riders"] = False
+    txt = report(engine, state, [], LC, lang)
+    html = report(engine, state, [], LC, lang, "html")
+    for w in words:
+        assert w in txt and w in html
+    plain = engine.setup("little_big_horn", {}, None)
+    assert words[0] not in report(engine, plain, [], LC, lang)

@@ -20,6 +20,8 @@ from .pieces import CHIEFS, LC, LEADERS, PIECES, PR, display_name, kind_of, othe
 from .rules import Match, phase_id
 
 WANDER = 6  # one move in WANDER is picked at random, ignoring the plan
+OVERSHOOT = 3  # one rider in OVERSHOOT stopping next to the enemy is ordered past it instead
+NAME_RETREAT = 3  # one winning-side choice of retreat square in NAME_RETREAT is written out
 NOISE = 100  # noise added to every score, in hundredths of a point
 
 _EXIT: dict[str, list[int]] = {}
@@ -95,7 +97,7 @@ class Planner:
         if m.flag is None:
             return None
         for c in m.at.get(m.flag, ()):
-            if kind_of(c).name == "soldier":
+            if m.can_carry_flag(c):
                 return c
         return None
 
@@ -112,7 +114,7 @@ class Planner:
                 s -= 4 * self.exit[sq]
                 s -= 1.5 * sum(1 for f in foe_sqs if b.distance(sq, f) <= 1)
                 return s
-            if m.flag is not None and not m.flag_held() and kind.name == "soldier":
+            if m.flag is not None and not m.flag_held() and m.can_carry_flag(code):
                 return -3 * b.distance(sq, m.flag)
             if carrier is not None and code != carrier:
                 d = b.distance(sq, m.pos[carrier])
@@ -179,9 +181,23 @@ class Planner:
                 continue
             if m.move_error(code, dest, flag):
                 continue
+            ordered = self.overshoot(code, dest)
             m.do_move(code, dest, flag)
-            out.append({"piece": code, "to": self.board.name_of(dest), "flag": flag, "from": here})
+            out.append({"piece": code, "to": self.board.name_of(ordered), "flag": flag, "from": here})
         return out
+
+    def overshoot(self, code: str, dest: int) -> int:
+        """Sometimes a rider stopping next to the enemy is ordered to a square beyond
+        instead: the rules carry it to the same stop, so the plan is unchanged."""
+        m, b = self.m, self.board
+        if not kind_of(code).mounted or not m.next_to_enemy(dest, self.role):
+            return dest
+        if self.rnd(OVERSHOOT, f"{code} overshoot") != 0:
+            return dest
+        here = m.pos[code]
+        beyond = [s for s in range(b.size) if s != dest and 1 < b.distance(here, s) <= 3
+                  and m.move_error(code, s) is None and m.move_end(code, s) == dest]
+        return beyond[self.rnd(len(beyond), f"{code} beyond")] if beyond else dest
 
     def attacks(self, moved: list[str]) -> list[dict]:
         m = self.m
@@ -190,10 +206,14 @@ class Planner:
         carrier = self.carrier()
         if carrier and self.role == PR:
             value[carrier] = 4
+        consecutive = m.options["leader_shots"] == "consecutive"
         for code in m.side_pieces(self.role):
             forced = code in moved and m.adjacent_enemies(m.pos[code], self.role)
+            first = None
             for shot in range(kind_of(code).shots):
                 cands = m.targets(code)
+                if first is not None and consecutive:
+                    cands = [first]  # the second shot follows the first, at the same enemy
                 if not cands:
                     break
                 if not forced and self.rnd(8, f"{code} hold {shot}") == 0:
@@ -207,17 +227,30 @@ class Planner:
                     v += self.rnd(NOISE, f"{code} target {shot} {i}") / 50
                     if best is None or v > best:
                         best, target = v, t
+                first = first or target
                 melee = m.board.distance(m.pos[code], m.pos[target]) == 1
                 adv = None
                 if melee:
                     adv = [None, True, False][self.rnd(3, f"{code} advance {shot}")]
-                out.append({"piece": code, "target": target, "melee": melee, "advance": adv})
+                out.append({"piece": code, "target": target, "melee": melee, "advance": adv,
+                            "retreat": self.retreat(code, target, shot)})
         return out
+
+    def retreat(self, code: str, target: str, shot: int) -> list[str] | None:
+        """Sometimes name where the loser must fall back: into the open, nearest our pieces."""
+        m, b = self.m, self.board
+        squares = m.retreat_squares(target, m.pos[code])
+        if len(squares) < 2 or self.rnd(NAME_RETREAT, f"{code} retreat {shot}") != 0:
+            return None
+        own = [m.pos[c] for c in m.side_pieces(self.role)]
+        best = min(squares, key=lambda sq: (b.terrain[sq] in COVER and not kind_of(target).mounted,
+                                            min(b.distance(sq, o) for o in own), sq))
+        return [b.name_of(best)]
 
     def standing(self) -> list:
         if self.rnd(12, "standing") != 0:
             return []
-        pick = self.rnd(6, "standing kind")
+        pick = self.rnd(9, "standing kind")
         yes = self.rnd(4, "standing value") != 0
         own = self.m.side_pieces(self.role)
         foes = self.m.side_pieces(other(self.role))
@@ -231,6 +264,12 @@ class Planner:
             return [["targets", self.dice.shuffle(foes, f"{self.label} standing targets")[:3]]]
         if pick == 4:
             return [["advance", yes]]
+        if pick == 5:
+            return [["fire_within", 1 + self.rnd(3, "standing within")]]
+        if pick == 6:
+            return [["fire_riders", yes]]
+        if pick == 7:
+            return [["fire_always"]]
         return [["default"]]
 
 
@@ -264,6 +303,8 @@ def write_bot_text(moves, attacks, standing, lang: str, full: bool) -> str:
         line = f"{verb} {_name(at['piece'], lang, full)} {'SUR' if fr else 'AT'} {_name(at['target'], lang, full)}"
         if at["advance"] is not None:
             line += (" AVANCER" if at["advance"] else " RESTER") if fr else (" ADVANCE" if at["advance"] else " STAY")
+        if at.get("retreat"):
+            line += f" {'REPLI' if fr else 'RETREAT'} {' '.join(at['retreat'])}"
         lines.append(line)
     lines.extend(write_standing(standing, lang))
     return "\n".join(lines) + ("\n" if lines else "")

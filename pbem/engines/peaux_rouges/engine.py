@@ -9,6 +9,7 @@ from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, V
 
 from . import messages as M
 from .board import board_data, board_for
+from .options import RULE_OPTIONS, default_options, options_of, rule_options
 from .orders import empty_orders, parse, standing_as_ops, write_standing
 from .pieces import LC, PIECES, PR, ROLES, display_name, kind_of, side_of
 from .textmap import text_map
@@ -35,14 +36,14 @@ class PeauxRougesEngine(Engine):
                 roles=ROLES,
                 description=M.N_("Custer's camp in the middle, the river and its fords to the north, "
                                  "the village by the river, the riders beyond the rocks."),
-                options={"turn_limit": limit},
+                options={"turn_limit": limit, **default_options()},
             )
         }
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
         if scenario not in self.scenarios():
             raise KeyError(scenario)
-        return initial_state(scenario, (options or {}).get("turn_limit"))
+        return initial_state(scenario, (options or {}).get("turn_limit"), rule_options(options))
 
     def phase(self, state: dict) -> Phase:
         if state.get("outcome"):
@@ -94,6 +95,7 @@ class PeauxRougesEngine(Engine):
             "losses": losses,
             "map": text_map(board, state["pieces"], flag),
             "standing": standing,
+            "options": options_of(state),
             "outcome": json.loads(json.dumps(state.get("outcome"))),
         }
 
@@ -135,6 +137,9 @@ class PeauxRougesEngine(Engine):
             board = board_for(state["scenario"])
         except KeyError:
             return [f"unknown scenario {state.get('scenario')!r}"]
+        for name, value in (state.get("options") or {}).items():
+            if name not in RULE_OPTIONS or value not in RULE_OPTIONS[name][1]:
+                problems.append(f"option {name}={value!r} is not a rule option of this game")
         if state.get("side") not in ROLES:
             problems.append(f"side must be one of {ROLES}")
         squares: dict[str, list[str]] = {}

@@ -6,9 +6,13 @@ One line, one order::
     MOVE S1 H9 WITH FLAG            DÉPLACER S1 H9 AVEC DRAPEAU
     FIRE C AT CH1                   TIRER C SUR CH1
     MELEE T1 AT S6 [ADVANCE|STAY]   MÊLÉE T1 SUR S6 [AVANCER|RESTER]
+    ... RETREAT G8 [G9]             ... REPLI G8 [G9]   (where the loser falls back)
     STANDING ANSWER yes|no          CONSIGNES RIPOSTE oui|non
     STANDING ANSWER C no            CONSIGNES RIPOSTE C non
     STANDING FIRE yes|no            CONSIGNES TIR oui|non
+    STANDING FIRE always|never      CONSIGNES TIR toujours|jamais
+    STANDING FIRE WITHIN 2          CONSIGNES TIR À 2
+    STANDING FIRE RIDERS no         CONSIGNES TIR CAVALIERS non
     STANDING TARGETS CH1 CH2 CH3    CONSIGNES CIBLES CH1 CH2 CH3
     STANDING ADVANCE yes|no         CONSIGNES AVANCE oui|non
     STANDING DEFAULT                CONSIGNES DÉFAUT
@@ -39,6 +43,12 @@ STANDING_WORDS = {"STANDING": "en", "CONSIGNES": "fr", "CONSIGNE": "fr"}
 AT_WORDS = {"AT": "en", "ON": "en", "VS": None, "AGAINST": "en", "SUR": "fr", "CONTRE": "fr"}
 TO_WORDS = {"TO": "en", "INTO": "en", "EN": "fr", "VERS": "fr", "A": "fr"}
 FLAG_WORDS = {"WITH": "en", "THE": "en", "FLAG": "en", "AVEC": "fr", "LE": "fr", "DRAPEAU": "fr"}
+RETREAT_WORDS = {"RETREAT": "en", "BACK": "en", "REPLI": "fr", "RECUL": "fr", "RECULER": "fr"}
+WITHIN_WORDS = {"WITHIN": "en", "RANGE": "en", "A": "fr", "PORTEE": "fr", "JUSQU": "fr"}
+RIDER_WORDS = {"RIDERS": "en", "RIDER": "en", "MOUNTED": "en", "CAVALIERS": "fr", "CAVALIER": "fr",
+               "CAVALERIE": "fr"}
+ALWAYS = {"ALWAYS": "en", "TOUJOURS": "fr"}
+NEVER = {"NEVER": "en", "JAMAIS": "fr"}
 ADVANCE_WORDS = {"ADVANCE": ("en", True), "STAY": ("en", False), "AVANCER": ("fr", True),
                  "AVANCE": ("fr", True), "RESTER": ("fr", False), "RESTE": ("fr", False)}
 KEY_WORDS = {
@@ -60,10 +70,12 @@ WORDS = {
     "en": {"move": "MOVE", "fire": "FIRE", "melee": "MELEE", "standing": "STANDING", "at": "AT",
            "flag": "WITH FLAG", "advance": "ADVANCE", "stay": "STAY", "answer": "ANSWER",
            "sfire": "FIRE", "targets": "TARGETS", "sadvance": "ADVANCE", "default": "DEFAULT",
+           "retreat": "RETREAT", "within": "WITHIN", "riders": "RIDERS", "always": "always",
            "yes": "yes", "no": "no"},
     "fr": {"move": "DÉPLACER", "fire": "TIRER", "melee": "MÊLÉE", "standing": "CONSIGNES", "at": "SUR",
            "flag": "AVEC DRAPEAU", "advance": "AVANCER", "stay": "RESTER", "answer": "RIPOSTE",
            "sfire": "TIR", "targets": "CIBLES", "sadvance": "AVANCE", "default": "DÉFAUT",
+           "retreat": "REPLI", "within": "À", "riders": "CAVALIERS", "always": "toujours",
            "yes": "oui", "no": "non"},
 }
 
@@ -72,12 +84,12 @@ VERBS_BY_LANG = {
     "en": {"MOVE": "MOVE", "FIRE": "FIRE", "SHOOT": "SHOOT", "MELEE": "MELEE", "STANDING": "STANDING"},
     "fr": {"DEPLACER": "DÉPLACER", "TIRER": "TIRER", "MELEE": "MÊLÉE", "CONSIGNES": "CONSIGNES"},
 }
-_FRENCH_ONLY = ({w for w, lang in {**MOVE_WORDS, **FIRE_WORDS, **MELEE_WORDS, **STANDING_WORDS, **AT_WORDS,
-                                   **TO_WORDS, **FLAG_WORDS, **PIECE_LANG, **YES, **NO}.items() if lang == "fr"}
+_TAGGED = {**MOVE_WORDS, **FIRE_WORDS, **MELEE_WORDS, **STANDING_WORDS, **AT_WORDS, **TO_WORDS, **FLAG_WORDS,
+           **PIECE_LANG, **YES, **NO, **RETREAT_WORDS, **WITHIN_WORDS, **RIDER_WORDS, **ALWAYS, **NEVER}
+_FRENCH_ONLY = ({w for w, lang in _TAGGED.items() if lang == "fr"}
                 | {w for w, (_, lang) in KEY_WORDS.items() if lang == "fr"}
                 | {w for w, (lang, _) in ADVANCE_WORDS.items() if lang == "fr"}) - {"A", "O", "EN", "LE"}
-_ENGLISH_ONLY = ({w for w, lang in {**MOVE_WORDS, **FIRE_WORDS, **MELEE_WORDS, **STANDING_WORDS, **AT_WORDS,
-                                    **TO_WORDS, **FLAG_WORDS, **PIECE_LANG, **YES, **NO}.items() if lang == "en"}
+_ENGLISH_ONLY = ({w for w, lang in _TAGGED.items() if lang == "en"}
                  | {w for w, (_, lang) in KEY_WORDS.items() if lang == "en"}
                  | {w for w, (lang, _) in ADVANCE_WORDS.items() if lang == "en"}) - {"Y", "N", "ON", "GO"}
 
@@ -256,10 +268,28 @@ class Parser:
 
     def attack_line(self, line: _Line, rest: list[str], melee: bool):
         advance = None
-        if rest and rest[-1] in ADVANCE_WORDS:
-            lang, advance = ADVANCE_WORDS[rest[-1]]
-            line.vote(lang)
-            rest = rest[:-1]
+        retreat = None
+        for _ in range(2):  # "... ADVANCE RETREAT G8" or "... RETREAT G8 ADVANCE"
+            if rest and rest[-1] in ADVANCE_WORDS and advance is None:
+                lang, advance = ADVANCE_WORDS[rest[-1]]
+                line.vote(lang)
+                rest = rest[:-1]
+            at = max((i for i, t in enumerate(rest) if t in RETREAT_WORDS and i > 0), default=None)
+            if at is not None and retreat is None:
+                line.vote(RETREAT_WORDS[rest[at]])
+                retreat = []
+                for tok in rest[at + 1:]:
+                    sq = self.square(line, tok)
+                    if sq is False:
+                        return None
+                    if sq is None:
+                        self.error(line, M.E_RETREAT_FORM, SYNTAX)
+                        return None
+                    retreat.append(self.board.name_of(sq))
+                if not retreat:
+                    self.error(line, M.E_RETREAT_FORM, SYNTAX)
+                    return None
+                rest = rest[:at]
         split = [i for i, t in enumerate(rest) if t in AT_WORDS and 0 < i < len(rest) - 1]
         form = M.E_MELEE_FORM if melee else M.E_FIRE_FORM
         if split:
@@ -282,7 +312,10 @@ class Parser:
         target = self.piece(line, right, PR if self.role == LC else LC)
         if target is None:
             return None
-        return {"piece": code, "target": target, "melee": melee, "advance": advance}
+        out = {"piece": code, "target": target, "melee": melee, "advance": advance}
+        if retreat:
+            out["retreat"] = retreat
+        return out
 
     def standing_line(self, line: _Line, rest: list[str]):
         if rest and rest[0] == "ORDERS":
@@ -314,6 +347,8 @@ class Parser:
             return ["targets", codes]
         if not args:
             return self._bad_standing(line)
+        if key == "fire":
+            return self.standing_fire(line, args)
         value = self._yes_no(line, args[-1])
         if value is None:
             return None
@@ -325,6 +360,33 @@ class Parser:
         if len(args) > 1:
             return self._bad_standing(line)
         return [key, value]
+
+    def standing_fire(self, line: _Line, args: list[str]):
+        """FIRE yes/no/always/never, FIRE WITHIN n, FIRE RIDERS yes/no."""
+        head = args[0]
+        if head == "JUSQU":
+            args = args[1:]
+            head = args[0] if args else ""
+        if len(args) == 1 and head in ALWAYS:
+            line.vote(ALWAYS[head])
+            return ["fire_always"]
+        if len(args) == 1 and head in NEVER:
+            line.vote(NEVER[head])
+            return ["fire", False]
+        if head in WITHIN_WORDS and len(args) == 2:
+            line.vote(WITHIN_WORDS[head])
+            if args[1] not in ("1", "2", "3"):
+                self.error(line, M.E_FIRE_WITHIN, SYNTAX, word=args[1])
+                return None
+            return ["fire_within", int(args[1])]
+        if head in RIDER_WORDS and len(args) == 2:
+            line.vote(RIDER_WORDS[head])
+            value = self._yes_no(line, args[1])
+            return None if value is None else ["fire_riders", value]
+        value = self._yes_no(line, args[-1])
+        if value is None:
+            return None
+        return ["fire", value] if len(args) == 1 else self._bad_standing(line)
 
     def _bad_standing(self, line: _Line):
         self.error(line, M.E_STANDING_FORM, SYNTAX)
@@ -354,7 +416,7 @@ class Parser:
             if err:
                 self.error(line, err[0], ILLEGAL, **err[1])
                 continue
-            m.do_move(code, dest, mv["flag"])
+            m.do_move(code, m.move_end(code, dest), mv["flag"])  # a rider may have to stop short
             moved.append(code)
             out.append(mv)
         return out, moved
@@ -363,6 +425,8 @@ class Parser:
         m = self.m
         out = []
         used: dict[str, int] = {}
+        first: dict[str, str] = {}
+        consecutive = m.options["leader_shots"] == "consecutive"
         in_contact = [c for c in moved if m.adjacent_enemies(m.pos[c], self.role)]
         has_melee = set()
         for line, at in attacks:
@@ -387,9 +451,15 @@ class Parser:
             if code in in_contact and code not in has_melee and not adjacent:
                 self.error(line, M.E_MUST_MELEE, ILLEGAL, piece=code)
                 continue
+            if consecutive and first.get(code, target) != target:
+                self.error(line, M.E_SAME_TARGET, ILLEGAL, piece=code, target=first[code])
+                continue
+            if at.get("retreat") and not self.retreat_ok(line, code, target, at["retreat"]):
+                continue
             if not at["melee"]:
                 at["advance"] = None
             used[code] = used.get(code, 0) + 1
+            first.setdefault(code, target)
             out.append(at)
         # A piece that moved into contact fights even if its player named no target.
         standing = self.state["standing"][self.role]
@@ -404,6 +474,22 @@ class Parser:
             out.append({"piece": code, "target": target, "melee": True, "advance": None})
             used[code] = used.get(code, 0) + 1
         return out
+
+
+    def retreat_ok(self, line: _Line, code: str, target: str, squares: list[str]) -> bool:
+        """Whether each square named for the loser's retreat is one it could fall back to
+        now (after the moves), should ``code`` win."""
+        m = self.m
+        open_now = m.retreat_squares(target, m.pos[code])
+        if not open_now:
+            self.error(line, M.E_RETREAT_NONE, ILLEGAL, piece=code, target=target)
+            return False
+        for name in squares:
+            if self.board.index(name) not in open_now:
+                self.error(line, M.E_RETREAT_SQUARE, ILLEGAL, piece=code, target=target, square=name,
+                           squares=" ".join(self.board.name_of(s) for s in sorted(open_now)))
+                return False
+        return True
 
 
 def _split_names(args: list[str]) -> list[list[str]]:
@@ -434,6 +520,8 @@ def write_orders(orders: dict, lang: str = "en") -> str:
         line = f"{w['melee'] if at.get('melee') else w['fire']} {at['piece']} {w['at']} {at['target']}"
         if at.get("melee") and at.get("advance") is not None:
             line += f" {w['advance'] if at['advance'] else w['stay']}"
+        if at.get("retreat"):
+            line += f" {w['retreat']} {' '.join(at['retreat'])}"
         out.append(line)
     out.extend(write_standing(orders.get("standing", []), lang))
     return "\n".join(out)
@@ -442,22 +530,18 @@ def write_orders(orders: dict, lang: str = "en") -> str:
 def write_standing(ops: list, lang: str = "en") -> list[str]:
     w = WORDS["fr" if lang == "fr" else "en"]
     yes_no = lambda v: w["yes"] if v else w["no"]  # noqa: E731
-    out = []
-    for op in ops:
-        head = w["standing"]
-        if op[0] == "default":
-            out.append(f"{head} {w['default']}")
-        elif op[0] == "answer":
-            out.append(f"{head} {w['answer']} {yes_no(op[1])}")
-        elif op[0] == "answer_piece":
-            out.append(f"{head} {w['answer']} {op[1]} {yes_no(op[2])}")
-        elif op[0] == "fire":
-            out.append(f"{head} {w['sfire']} {yes_no(op[1])}")
-        elif op[0] == "targets":
-            out.append(f"{head} {w['targets']} {' '.join(op[1])}")
-        elif op[0] == "advance":
-            out.append(f"{head} {w['sadvance']} {yes_no(op[1])}")
-    return out
+    forms = {
+        "default": lambda op: w["default"],
+        "answer": lambda op: f"{w['answer']} {yes_no(op[1])}",
+        "answer_piece": lambda op: f"{w['answer']} {op[1]} {yes_no(op[2])}",
+        "fire": lambda op: f"{w['sfire']} {yes_no(op[1])}",
+        "fire_always": lambda op: f"{w['sfire']} {w['always']}",
+        "fire_within": lambda op: f"{w['sfire']} {w['within']} {op[1]}",
+        "fire_riders": lambda op: f"{w['sfire']} {w['riders']} {yes_no(op[1])}",
+        "targets": lambda op: f"{w['targets']} {' '.join(op[1])}",
+        "advance": lambda op: f"{w['sadvance']} {yes_no(op[1])}",
+    }
+    return [f"{w['standing']} {forms[op[0]](op)}" for op in ops]
 
 
 def standing_as_ops(standing: dict) -> list:
@@ -466,6 +550,8 @@ def standing_as_ops(standing: dict) -> list:
     for code, value in sorted(standing["pieces"].items()):
         ops.append(["answer_piece", code, value])
     ops.append(["fire", standing["fire"]])
+    ops.append(["fire_within", standing.get("fire_within", 3)])
+    ops.append(["fire_riders", standing.get("fire_riders", True)])
     ops.append(["targets", list(standing["targets"])])
     ops.append(["advance", standing["advance"]])
     return ops

@@ -13,6 +13,7 @@ from pbem.engines.base import event
 
 from . import messages as M
 from .board import FORD, OPEN, PARAPET, RIVER, ROCKS, WOODS, Board, board_for
+from .options import default_options, options_of
 from .pieces import CHIEFS, LC, LEADERS, ORDER, PIECES, PR, SIDE_CODE, kind_of, other, side_of
 
 DEFAULT_TARGETS = {LC: list(CHIEFS), PR: list(LEADERS)}
@@ -24,17 +25,25 @@ def default_standing(role: str) -> dict:
         "answer": True,  # answer fire at range (melee is always answered)
         "pieces": {},  # piece -> answer at range yes/no, overriding "answer"
         "fire": True,  # after the mover's shots, fire with the pieces that have not fired
+        "fire_within": 3,  # ... only at enemies this many squares away or nearer (1: melee only)
+        "fire_riders": True,  # ... and at riders too
         "targets": list(DEFAULT_TARGETS[role]),  # who those pieces aim at first
         "advance": False,  # a melee winner takes the loser's square
     }
 
 
 def apply_standing(standing: dict, ops: list, role: str) -> dict:
-    out = json.loads(json.dumps(standing))
+    out = {**default_standing(role), **json.loads(json.dumps(standing))}
     for op in ops:
         what = op[0]
         if what == "default":
             out = default_standing(role)
+        elif what == "fire_always":
+            out.update(fire=True, fire_within=3, fire_riders=True)
+        elif what == "fire_within":
+            out["fire_within"] = int(op[1])
+        elif what == "fire_riders":
+            out["fire_riders"] = bool(op[1])
         elif what == "answer":
             out["answer"] = bool(op[1])
         elif what == "answer_piece":
@@ -61,10 +70,11 @@ def _sign(v: int) -> int:
 class Match:
     """Where every piece and the flag are, with the rules that depend on it."""
 
-    def __init__(self, board: Board, pos: dict[str, int | None], flag: int | None):
+    def __init__(self, board: Board, pos: dict[str, int | None], flag: int | None, options: dict | None = None):
         self.board = board
         self.pos = dict(pos)
         self.flag = flag
+        self.options = dict(options or default_options())
         self.at: dict[int, list[str]] = {}
         self._zoc: dict[str, set[int]] = {}
         for code in PIECES:
@@ -77,10 +87,10 @@ class Match:
         board = board_for(state["scenario"])
         pos = {c: (board.index(s) if s else None) for c, s in state["pieces"].items()}
         flag = board.index(state["flag"]) if state.get("flag") else None
-        return cls(board, pos, flag)
+        return cls(board, pos, flag, options_of(state))
 
     def copy(self) -> "Match":
-        return Match(self.board, self.pos, self.flag)
+        return Match(self.board, self.pos, self.flag, self.options)
 
     def pieces_state(self) -> dict[str, str | None]:
         return {c: (self.board.name_of(s) if s is not None else None) for c, s in self.pos.items()}
@@ -116,13 +126,22 @@ class Match:
 
     def stack_ok(self, sq: int, code: str) -> bool:
         """Whether ``code`` may stand in ``sq`` with the friends already there:
-        at most 3 foot, or 2 riders, or 1 foot and 1 rider; never with enemies."""
+        at most 3 foot, or 2 riders, or 1 foot and 1 rider (option ``stacking``
+        "one": nobody else); never with enemies."""
         occ = [c for c in self.at.get(sq, ()) if c != code]
         if occ and side_of(occ[0]) != side_of(code):
             return False
+        if self.options["stacking"] == "one":
+            return not occ
         riders = sum(kind_of(c).mounted for c in occ) + kind_of(code).mounted
         foot = len(occ) + 1 - riders
         return (riders == 0 and foot <= 3) or (foot == 0 and riders <= 2) or (foot == 1 and riders == 1)
+
+    def can_carry_flag(self, code: str) -> bool:
+        """"Un soldat": the soldier pieces, or any Long Knife (option ``flag_carriers``)."""
+        if side_of(code) != LC:
+            return False
+        return kind_of(code).name == "soldier" or self.options["flag_carriers"] == "long_knives"
 
     def flag_held(self) -> bool:
         return self.flag is not None and any(side_of(c) == LC for c in self.at.get(self.flag, ()))
@@ -164,6 +183,51 @@ class Match:
         del seen[start]
         return seen
 
+    def must_stop(self, sq: int, side: str) -> bool:
+        """A moving piece stops here: next to an enemy, or on the unguarded flag."""
+        return self.next_to_enemy(sq, side) or sq == self.flag
+
+    def rider_route(self, code: str, dest: int, stacking: bool = True) -> tuple[int, list[int]] | None:
+        """Where a rider ordered to ``dest`` ends, and the squares it rides through to get there.
+
+        It looks at every way of 1 to 3 contiguous squares over open ground, parapets and
+        fords, never through an enemy. On a way that passes a square next to an enemy
+        the rider must stop there ("s'arrêter sur toute case contiguë"), so that way ends
+        early. A way that reaches ``dest`` wins; else the one that gets furthest, then
+        nearest to ``dest``, then the first stop in reading order. Only ends the rider may
+        stand on count (stacking). None: no way at all."""
+        start = self.pos[code]
+        side = side_of(code)
+        board = self.board
+        best = None
+        paths = [[start]]
+        for _ in range(3):
+            longer = []
+            for path in paths:
+                for n in board.neighbours[path[-1]]:
+                    if n in path or not board.passable(n, True) or self.enemy_at(n, side):
+                        continue
+                    longer.append(path + [n])
+            paths = longer
+            for path in paths:
+                if path[-1] != dest:
+                    continue
+                end = next((i for i in range(1, len(path)) if self.must_stop(path[i], side)), len(path) - 1)
+                if stacking and not self.stack_ok(path[end], code):
+                    continue
+                key = (path[end] != dest, -end, board.distance(path[end], dest), path[end])
+                if best is None or key < best[0]:
+                    best = (key, path[end], path[1:end + 1])
+        return None if best is None else (best[1], best[2])
+
+    def move_end(self, code: str, dest: int) -> int:
+        """The square a legal move to ``dest`` ends on (a rider may stop short)."""
+        if kind_of(code).mounted:
+            route = self.rider_route(code, dest)
+            if route is not None:
+                return route[0]
+        return dest
+
     def destinations(self, code: str) -> list[int]:
         """Every square the piece may legally move to now."""
         side = side_of(code)
@@ -196,18 +260,27 @@ class Match:
         if kind.mounted:
             if board.distance(here, dest) > 3:
                 return M.E_TOO_FAR_RIDER, {"piece": code, "square": name}
-            if dest not in self.rider_reach(code):
-                return M.E_RIDER_PATH, {"piece": code, "square": name}
+            if self.rider_route(code, dest) is None:
+                unstacked = self.rider_route(code, dest, stacking=False)
+                if unstacked is not None:
+                    return self.stacking_error(unstacked[0])
+                return M.E_RIDER_NO_WAY, {"piece": code, "square": name}
         elif board.distance(here, dest) != 1:
             return M.E_TOO_FAR_FOOT, {"piece": code, "square": name, "distance": board.distance(here, dest)}
-        if not self.stack_ok(dest, code):
-            return M.E_STACKING, {"square": name}
+        elif not self.stack_ok(dest, code):
+            return self.stacking_error(dest)
         if with_flag:
-            if kind.name != "soldier":
+            if not self.can_carry_flag(code):
+                if self.options["flag_carriers"] == "long_knives":
+                    return M.E_FLAG_NOT_LONG_KNIFE, {}
                 return M.E_FLAG_NOT_SOLDIER, {}
             if self.flag != here:
                 return M.E_FLAG_NOT_HERE, {"piece": code, "square": board.name_of(here)}
         return None
+
+    def stacking_error(self, sq: int):
+        msg = M.E_STACKING_ONE if self.options["stacking"] == "one" else M.E_STACKING
+        return msg, {"square": self.board.name_of(sq)}
 
     def do_move(self, code: str, dest: int, with_flag: bool = False) -> None:
         self._place(code, dest)
@@ -255,6 +328,8 @@ class Match:
         if kind_of(code).mounted:
             return [M.BONUS_CAVALRY] if melee else []
         terrain = self.board.terrain[self.pos[code]]
+        if terrain == PARAPET and side_of(code) == PR and self.options["parapet_bonus"] == "long_knives":
+            return []  # the camp's parapets shelter its defenders only (option parapet_bonus)
         return {PARAPET: [M.BONUS_PARAPET], ROCKS: [M.BONUS_ROCKS], WOODS: [M.BONUS_WOODS]}.get(terrain, [])
 
     def retreat_squares(self, loser: str, away_from: int) -> list[int]:
@@ -322,7 +397,8 @@ class Turn:
         self.events: list[dict] = []
         self.outcome: dict | None = None
         self.shots = {c: kind_of(c).shots for c in PIECES}
-        self.answered: set[str] = set()
+        self.answered: set[str] = set()  # pieces that have answered fire at range
+        self.first_target: dict[str, str] = {}  # each piece's first target this turn
         self.last = {"phase": self.prefix, "side": self.side, "moves": [], "shots": []}
 
     def emit(self, type_: str, msg: str, to=None, **args) -> None:
@@ -360,11 +436,18 @@ class Turn:
                 self.emit("move_skipped", M.MOVE_SKIPPED, piece=code, to_sq=mv.get("to"))
                 continue
             frm = m.pos[code]
-            m.do_move(code, dest, flag)
+            end = m.move_end(code, dest)
+            m.do_move(code, end, flag)
             moved.append(code)
-            args = {"piece": code, "from_sq": self.name(frm), "to_sq": self.name(dest)}
-            self.emit("move", M.MOVE_FLAG if flag else M.MOVE, **args)
+            args = {"piece": code, "from_sq": self.name(frm), "to_sq": self.name(end)}
+            if end != dest:
+                # "devront obligatoirement s'arrêter sur toute case contiguë" to the enemy
+                self.emit("move", M.MOVE_STOPPED_FLAG if end == m.flag else M.MOVE_STOPPED,
+                          ordered_sq=self.name(dest), **args)
+            else:
+                self.emit("move", M.MOVE_FLAG if flag else M.MOVE, **args)
             self.last["moves"].append({"piece": code, "from": args["from_sq"], "to": args["to_sq"], "flag": flag})
+            dest = end
             if not flag and m.flag == frm and not m.flag_held() and side_of(code) == LC:
                 self.emit("flag_alone", M.FLAG_ALONE, square=self.name(frm))
             if flag and dest in self.board.arrows:
@@ -392,10 +475,13 @@ class Turn:
         if not attacks:
             return
         ordered = [a for a in attacks if a.get("melee")] + [a for a in attacks if not a.get("melee")]
+        if m.options["leader_shots"] == "consecutive":
+            ordered = _second_shots_follow_the_first(ordered)
         if any(a.get("melee") for a in attacks) and any(not a.get("melee") for a in attacks):
             self.emit("combat_order", M.MELEE_PHASE)
         for atk in ordered:
-            self.attack(atk["piece"], atk["target"], atk.get("advance"), declared_melee=bool(atk.get("melee")))
+            self.attack(atk["piece"], atk["target"], atk.get("advance"), declared_melee=bool(atk.get("melee")),
+                        retreat=atk.get("retreat"))
             if self.outcome is not None:
                 return
 
@@ -403,28 +489,35 @@ class Turn:
         """The other side's pieces that have not fired may fire, by their standing orders."""
         m = self.m
         standing = self.state["standing"][self.foe]
-        able = [c for c in m.side_pieces(self.foe) if self.shots[c] > 0 and m.targets(c)]
+        able = [c for c in m.side_pieces(self.foe) if self.shots[c] > 0 and reply_targets(m, c, standing)]
         if not able:
             return
         if not standing["fire"]:
             self.emit("reply", M.REPLY_HELD_LC if self.foe == LC else M.REPLY_HELD_PR)
             return
         self.emit("reply", M.REPLY_PHASE_LC if self.foe == LC else M.REPLY_PHASE_PR)
+        consecutive = m.options["leader_shots"] == "consecutive"
         for melee_round in (True, False):
             for code in m.side_pieces(self.foe):
+                first_target = None
                 while m.alive(code) and self.shots[code] > 0:
-                    cands = m.targets(code)
+                    cands = reply_targets(m, code, standing)
                     if melee_round:
                         cands = [t for t in cands if m.board.distance(m.pos[code], m.pos[t]) == 1]
+                    if consecutive and self.shots[code] < kind_of(code).shots:
+                        # the second of two consecutive shots goes at the same enemy, or not at all
+                        cands = [t for t in cands if t == (first_target or self.first_target.get(code))]
                     if not cands:
                         break
                     target = choose_target(cands, m, code, standing["targets"])
+                    first_target = first_target or target
                     self.attack(code, target, None, declared_melee=melee_round, reply=True)
                     if self.outcome is not None:
                         return
 
     # one duel ------------------------------------------------------------------------
-    def attack(self, code: str, target: str, advance, declared_melee: bool, reply: bool = False) -> None:
+    def attack(self, code: str, target: str, advance, declared_melee: bool, reply: bool = False,
+               retreat: list[str] | None = None) -> None:
         m = self.m
         if not m.alive(code):
             self.emit("shot_dropped", M.SHOT_DROPPED_GONE, piece=code, target=target)
@@ -443,6 +536,7 @@ class Turn:
             self.emit("shot_dropped", M.SHOT_DROPPED_REACH, piece=code, target=target)
             return
         self.shots[code] -= 1
+        self.first_target.setdefault(code, target)
         shot_no = kind_of(code).shots - self.shots[code]
         melee = dist == 1
         a_sq, t_sq = m.pos[code], m.pos[target]
@@ -452,16 +546,20 @@ class Turn:
         else:
             fd = self.board.fire_distance(a_sq, t_sq)
             self.emit("duel", M.FIRE_RIVER if fd > dist else M.FIRE, melee=False, range=fd, **where)
-        # Does the target answer?
+        # Does the target answer? In melee always ("il est seulement obligatoire de répondre
+        # ... dans le cas du corps à corps"), whatever it has done this turn, and that costs
+        # it nothing. Fire at range it may answer once a turn, with its shot.
         foe_standing = self.state["standing"][side_of(target)]
         reason = None
-        if target in self.answered:
+        if melee:
+            pass
+        elif target in self.answered:
             reason = M.NO_ANSWER_ANSWERED
         elif self.shots[target] <= 0:
             reason = M.NO_ANSWER_SHOTS
         elif m.attack_error(target, code) is not None:
             reason = M.NO_ANSWER_REACH
-        elif not melee and not foe_standing["pieces"].get(target, foe_standing["answer"]):
+        elif not foe_standing["pieces"].get(target, foe_standing["answer"]):
             reason = M.NO_ANSWER_HELD
         answered = reason is None
         if not answered:
@@ -480,8 +578,10 @@ class Turn:
         shot = {"attacker": code, "from": self.name(a_sq), "target": target, "to": self.name(t_sq),
                 "melee": melee, "answered": answered, "reply": reply}
         if answered:
-            self.shots[target] -= 1
-            self.answered.add(target)
+            if not melee:
+                self.shots[target] -= 1
+                self.answered.add(target)
+                self.first_target.setdefault(target, code)
             t_die = self.dice.roll(6, label + " target")
             t_total = t_die + len(t_bonus)
             rolls.update(target_die=t_die, target_bonus=len(t_bonus), target_total=t_total)
@@ -499,10 +599,12 @@ class Turn:
             winner, loser, total = code, target, a_total
         shot["winner"] = winner
         shot["result"] = self.settle(winner, loser, total, melee, alone=not answered,
-                                     advance=advance if winner == code else None)
+                                     advance=advance if winner == code else None,
+                                     retreat=retreat if winner == code else None)
         self.last["shots"].append(shot)
 
-    def settle(self, winner: str, loser: str, total: int, melee: bool, alone: bool, advance) -> str:
+    def settle(self, winner: str, loser: str, total: int, melee: bool, alone: bool, advance,
+               retreat: list[str] | None = None) -> str:
         m = self.m
         loser_sq = m.pos[loser]
         args = {"winner": winner, "loser": loser, "total": total, "from_sq": self.name(loser_sq)}
@@ -517,7 +619,7 @@ class Turn:
                 self.emit("result", M.ALONE_NO_ROOM if alone else M.WIN_NO_ROOM, result="eliminated", **args)
                 result = "eliminated"
             else:
-                dest = m.choose_retreat(loser, squares)
+                dest = self.retreat_choice(winner, loser, squares, retreat)
                 left_flag = m.flag == loser_sq and side_of(loser) == LC
                 m.do_move(loser, dest)
                 self.emit("result", M.ALONE_BACK if alone else M.WIN_BACK, result="retreat",
@@ -525,7 +627,7 @@ class Turn:
                 self.last["moves"].append({"piece": loser, "from": self.name(loser_sq), "to": self.name(dest),
                                            "flag": False, "retreat": True})
                 result = "retreat"
-                if left_flag and kind_of(loser).name == "soldier":
+                if left_flag and m.can_carry_flag(loser):
                     self.emit("flag_left", M.FLAG_LEFT, square=self.name(loser_sq))
                 elif left_flag and not m.flag_held():
                     self.emit("flag_alone", M.FLAG_ALONE, square=self.name(loser_sq))
@@ -540,6 +642,19 @@ class Turn:
         if melee and m.alive(winner):
             self._maybe_advance(winner, loser_sq, advance)
         return result
+
+    def retreat_choice(self, winner: str, loser: str, squares: list[int], wanted: list[str] | None) -> int:
+        """"Le vainqueur décidera sur laquelle le vaincu devra se replier": the first
+        square the winner's order names that is open, else the engine's choice."""
+        for name in wanted or ():
+            sq = self.board.parse(name)
+            if sq in squares:
+                return sq
+        dest = self.m.choose_retreat(loser, squares)
+        if wanted:
+            self.emit("retreat_refused", M.RETREAT_REFUSED, winner=winner, loser=loser,
+                      squares=" ".join(wanted), to_sq=self.name(dest))
+        return dest
 
     def _eliminate(self, code: str) -> None:
         m = self.m
@@ -595,6 +710,34 @@ class Turn:
         return st, self.events
 
 
+def _second_shots_follow_the_first(attacks: list[dict]) -> list[dict]:
+    """Each piece's later attacks moved to straight after its first (consecutive shots)."""
+    out: list[dict] = []
+    for atk in attacks:
+        if any(a is atk for a in out):
+            continue
+        out.append(atk)
+        out.extend(a for a in attacks if a is not atk and a["piece"] == atk["piece"])
+    return out
+
+
+def reply_targets(m: Match, code: str, standing: dict) -> list[str]:
+    """The enemies ``code`` may attack in its side's fire after the mover's, by the
+    standing orders: within ``fire_within`` squares (the river counting one more), and
+    riders only if ``fire_riders``."""
+    within = standing.get("fire_within", 3)
+    riders = standing.get("fire_riders", True)
+    here = m.pos[code]
+    out = []
+    for t in m.targets(code):
+        if not riders and kind_of(t).mounted:
+            continue
+        if m.board.distance(here, m.pos[t]) > 1 and m.board.fire_distance(here, m.pos[t]) > within:
+            continue
+        out.append(t)
+    return out
+
+
 def choose_target(cands: list[str], m: Match, code: str, priority: list[str]) -> str:
     """The standing-orders choice: first in the priority list, then nearest, then roster order."""
     here = m.pos[code]
@@ -608,7 +751,7 @@ def resolve_turn(state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict
     return Turn(st, dice).run(mine)
 
 
-def initial_state(scenario: str, turn_limit: int | None = None) -> dict:
+def initial_state(scenario: str, turn_limit: int | None = None, options: dict | None = None) -> dict:
     board = board_for(scenario)
     return {
         "scenario": scenario,
@@ -617,6 +760,7 @@ def initial_state(scenario: str, turn_limit: int | None = None) -> dict:
         "turn_limit": int(turn_limit or board.turn_limit),
         "pieces": {c: board.name_of(board.start[c]) for c in PIECES},
         "flag": board.name_of(board.flag_start),
+        "options": dict(options or default_options()),
         "standing": {LC: default_standing(LC), PR: default_standing(PR)},
         "last": None,
         "outcome": None,
