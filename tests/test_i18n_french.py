@@ -43,7 +43,7 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0]*\d*[sdrf]")
 SAME_IN_FRENCH = {"DUELS", "village", "Scores", "total"}
 # Where the mails' message ids come from: templates/<dir> and pbem/<dir>.
 TEMPLATE_DIRS = ("mail", "peaux_rouges", "custer", "rummy")
-CODE_DIRS = ("service", "engines/peaux_rouges", "engines/custer", "engines/rummy")
+CODE_DIRS = ("service", "mail", "mail/commands", "engines/peaux_rouges", "engines/custer", "engines/rummy")
 
 LC_ROLE, PR_ROLE = "longs_couteaux", "peaux_rouges"
 FR_ADDR, EN_ADDR = "custer@joueurs.example", "gall@players.example"

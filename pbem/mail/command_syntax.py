@@ -140,7 +140,8 @@ class MailCommand:
     rank: int  #: order in HELP; at the general address, the command of lowest rank in a mail is the one answered
     on_game_address: GameHandler | None = None  #: handler for the command sent with a player's token
     on_general_address: GeneralHandler | None = None  #: handler for the command sent to the general address
-    help: tuple[HelpLine, ...] = ()  #: lines of the game's HELP mail
+    help: tuple[HelpLine, ...] = ()  #: lines of a game's HELP mail (commands sent to a game address)
+    general_help: tuple[HelpLine, ...] = ()  #: lines of the general address's HELP mail
     block: bool = False  #: the command's body runs to an END line (ORDERS, PRESS)
     punctuation_ends_keyword: bool = False  #: "Help!", "Status?" count (commands without a required argument)
     #: the handler also runs for a mail from an address not registered to the token's player

@@ -1,8 +1,11 @@
 """The HELP mail lists the commands in the reader's language, and every command it
 shows, typed as shown, is read as that command."""
 
+import re
+
 import pytest
 
+from pbem.i18n import gettext_for
 from pbem.mail.command_parser import find_commands, parse_command_line
 from pbem.mail.commands import REGISTRY
 from pbem.service.render import render
@@ -48,3 +51,20 @@ def test_every_command_help_shows_is_read_as_that_command(lang):
 def test_a_french_keyword_line_alone_is_a_command():
     assert parse_command_line("ÉTAT").name == "STATUS"
     assert parse_command_line("ABANDON").name == "RESIGN"
+
+
+def _filled(example: str) -> str:
+    """A help example as a player fills it: each <placeholder> and [optional part] becomes a word."""
+    return re.sub(r"\[[^\]]+\]", "sioux", re.sub(r"<[^>]+>", "x1", example))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_general_address_command_help_shows_is_read_as_that_command(lang):
+    text = render("mail/general_help.txt.j2", lang, commands=REGISTRY.general_help_lines(), engines=[], game=None, player=None)
+    _ = gettext_for(lang)
+    for command in REGISTRY.general_commands():
+        for line in command.general_help:
+            shown = _(line.example)
+            assert shown in text
+            [read] = find_commands(_filled(shown), "")
+            assert (read.name, read.problems) == (command.name, []), shown

@@ -1,12 +1,18 @@
-"""pbem.mail.command_parser.find_commands: the command grammar."""
+"""pbem.mail.command_parser.find_commands: the command grammar, read from the registry of pbem.mail.commands."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import pkgutil
+
 import pytest
 
+from pbem.mail import commands as commands_package
 from pbem.mail import commands_from, find_commands, new_text, parse_message
 from pbem.mail.command_parser import parse_command_line
 from pbem.mail.command_syntax import Command
+from pbem.mail.commands import REGISTRY, Registry
 from tests.mail.mailcorpus import CORPUS, read_corpus
 
 
@@ -171,3 +177,47 @@ def test_new_text_then_commands_on_html_only_reply():
     m = parse_message(raw)
     assert new_text(m.text) == "ORDERS g1 T4\nA hold\nEND"
     assert names(commands_from(m)) == [("ORDERS", ["g1", "T4"])]
+
+
+# -- the registry the parser reads ----------------------------------------------------------------
+def test_every_module_of_the_commands_package_is_a_registered_command():
+    modules = [importlib.import_module(f"pbem.mail.commands.{m.name}") for m in pkgutil.iter_modules(commands_package.__path__)]
+    assert sorted(m.COMMAND.name for m in modules) == sorted(REGISTRY.names())
+
+
+@pytest.mark.parametrize("command", REGISTRY.commands, ids=lambda c: c.name)
+def test_each_command_has_english_and_french_keywords_and_somewhere_to_go(command):
+    assert command.keywords["en"] and command.keywords["fr"]
+    assert command.addresses, "a command no address reads"
+    assert command.needs_token == (command.on_general_address is None)
+
+
+@pytest.mark.parametrize("keyword", REGISTRY.keywords())
+def test_every_declared_keyword_in_capitals_starts_its_command(keyword):
+    """A keyword alone on a line in capitals is that command, read as is or with its usage as the problem."""
+    command = parse_command_line(keyword.upper())
+    assert command is not None and command.name == REGISTRY.by_keyword(keyword).name
+    if command.problems:
+        assert command.problems == [f"{command.name} takes: {REGISTRY.named(command.name).usage}"]
+
+
+def test_an_accented_keyword_reads_in_either_unicode_form():
+    assert parse_command_line("E\u0301TAT").name == parse_command_line("ÉTAT").name == "STATUS"
+    assert parse_command_line("re\u0301gler tz Europe/Paris").args == ["TZ", "Europe/Paris"]
+
+
+def test_a_keyword_declared_by_two_commands_is_refused():
+    status = REGISTRY.named("STATUS")
+    clash = dataclasses.replace(REGISTRY.named("HELP"), keywords={"en": ("HELP",), "fr": ("ETAT",)})
+    with pytest.raises(ValueError, match="ETAT"):
+        Registry([status, clash])
+
+
+def test_block_commands_are_the_ones_declared_so():
+    assert REGISTRY.blocks() == {"ORDERS", "PRESS"}
+    [cmd] = find_commands("PRESSE TOUS\nBonjour\nFIN")
+    assert (cmd.name, cmd.args, cmd.body) == ("PRESS", ["ALL"], "Bonjour")
+
+
+def test_the_general_address_reads_join_before_orders_before_help():
+    assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "ORDERS", "HELP"]

@@ -63,6 +63,10 @@ class Registry:
         """The lines of a game's HELP mail, in rank order."""
         return [line for command in self.commands if GAME_ADDRESS in command.addresses for line in command.help]
 
+    def general_help_lines(self) -> list[HelpLine]:
+        """The lines of the general address's HELP mail, in rank order."""
+        return [line for command in self.commands if GENERAL_ADDRESS in command.addresses for line in command.general_help]
+
     def general_commands(self) -> list[MailCommand]:
         """The commands read at the general address, by rank: the first of them in a mail is answered."""
         return [c for c in self.commands if GENERAL_ADDRESS in c.addresses]

@@ -21,7 +21,7 @@ def send_game_help(ctx, cmd: Command) -> None:
 
 def send_general_help(ctx, commands: list[Command]) -> None:
     ctx.mail_reply("ack", "mail/general_help.txt.j2", gettext_for("en")(N_("How to play by mail")), to_addr=ctx.sender,
-                   engines=ctx.hosted_engines())
+                   commands=ctx.registry.general_help_lines(), engines=ctx.hosted_engines())
 
 
 COMMAND = MailCommand(
@@ -33,5 +33,6 @@ COMMAND = MailCommand(
     on_game_address=send_game_help,
     on_general_address=send_general_help,
     help=(HelpLine(N_("HELP"), N_("this text")),),
+    general_help=(HelpLine(N_("HELP"), N_("this text")),),
     punctuation_ends_keyword=True,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pbem.i18n import N_
-from pbem.mail.command_syntax import TOKEN, Command, MailCommand, Reading
+from pbem.mail.command_syntax import TOKEN, Command, HelpLine, MailCommand, Reading
 
 
 def read(reading: Reading) -> Command | None:
@@ -34,4 +34,5 @@ COMMAND = MailCommand(
     rank=0,  # at the general address a JOIN is answered before anything else in the mail
     on_game_address=already_joined,
     on_general_address=join,
+    general_help=(HelpLine(N_("JOIN <game> <code> [role]"), N_("take a seat in a game, with the code its moderator gave you")),),
 )
