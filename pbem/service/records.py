@@ -367,3 +367,26 @@ class Records:
 
     def clear_login_failures(self, email: str, ip: str) -> None:
         self.store.execute("DELETE FROM login_failures WHERE email = ? AND ip = ?", (email, ip))
+
+    def remove_moderator(self, moderator_id: int) -> None:
+        """The moderator and every console session of theirs."""
+        self.store.execute("DELETE FROM console_sessions WHERE moderator_id = ?", (moderator_id,))
+        self.store.execute("DELETE FROM moderators WHERE id = ?", (moderator_id,))
+
+    # -- console sessions (the cookie names one by a random id; only its hash is kept) -----------
+    def open_console_session(self, id_hash: str, moderator_id: int, expires_iso: str) -> None:
+        now = to_iso(self._clock())
+        self.store.execute("DELETE FROM console_sessions WHERE expires_at <= ?", (now,))
+        self.store.insert("console_sessions", {"id_hash": id_hash, "moderator_id": moderator_id, "created_at": now, "expires_at": expires_iso})
+
+    def console_session(self, id_hash: str) -> dict | None:
+        """The live session's moderator row, or None (unknown, ended or expired)."""
+        return self.store.one(
+            "SELECT m.* FROM console_sessions s JOIN moderators m ON m.id = s.moderator_id WHERE s.id_hash = ? AND s.expires_at > ?",
+            (id_hash, to_iso(self._clock())))
+
+    def close_console_session(self, id_hash: str) -> None:
+        self.store.execute("DELETE FROM console_sessions WHERE id_hash = ?", (id_hash,))
+
+    def close_console_sessions_of(self, moderator_id: int) -> None:
+        self.store.execute("DELETE FROM console_sessions WHERE moderator_id = ?", (moderator_id,))

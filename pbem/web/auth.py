@@ -1,22 +1,30 @@
-"""Moderators' login and logout; the guard every console page goes through."""
+"""Moderators' login and logout; the guard every console page goes through; the pages
+for faults the console can meet (database locked or full) instead of a bare 500."""
 
 from __future__ import annotations
 
+import logging
+import re
+import sqlite3
 from functools import wraps
 
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
+from werkzeug.exceptions import InternalServerError
 
 from pbem.service.errors import ServiceError
 from pbem.service.moderators import may_moderate
 from pbem.web.context import service
 
 bp = Blueprint("auth", __name__)
+log = logging.getLogger("pbem.web")
 
 
 def current_moderator() -> dict | None:
-    if "mod" not in session:
+    """The moderator of this browser's session, which must be live on the server (the
+    signed cookie only names it: logout, a new password or removal ends it)."""
+    if "sid" not in session:
         return None
-    mod = service().moderators.session_moderator(session.get("mod"), session.get("fp"))
+    mod = service().moderators.session_moderator(session.get("sid"))
     if mod is None:
         session.clear()
     return mod
@@ -46,8 +54,15 @@ def game_guard(view):
     return wrapper
 
 
+#: a path on this site: printable ASCII, no backslash; "//" or "/\\" would name another host
+_SAME_SITE_PATH = re.compile(r"/(?![/\\])[!-\[\]-~]*\Z")
+
+
 def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+    """``target`` when it is a path on this site, else the console's front page. Browsers
+    drop tabs and newlines from a URL (``/\t/evil.test`` is ``//evil.test`` to them) and a
+    newline cannot go in a header: any control character, space or non-ASCII refuses it."""
+    if isinstance(target, str) and _SAME_SITE_PATH.match(target):
         return target
     return url_for("console.dashboard")
 
@@ -73,7 +88,7 @@ def login():
                 else:
                     session.clear()
                     session.permanent = True
-                    session["mod"], session["fp"] = mod["id"], mod["fingerprint"]
+                    session["sid"] = mod["session"]
                     return redirect(_safe_next(request.args.get("next")))
     elif g.get("moderator") is not None:
         return redirect(_safe_next(request.args.get("next")))
@@ -82,5 +97,23 @@ def login():
 
 @bp.route("/logout", methods=["POST"])
 def logout():
+    service().moderators.logout(session.get("sid"))  # ended on the server: a copy of the cookie is worth nothing
     session.clear()
     return redirect(url_for("auth.login"))
+
+
+@bp.app_errorhandler(sqlite3.DatabaseError)
+def _database_fault(exc):
+    """Locked beyond the busy timeout, disk full, I/O error: nothing was done; say so."""
+    log.warning("console request %s %s met a database fault: %s", request.method, request.path, exc)
+    return render_template("error.html", code=503, title="Try again in a moment",
+                           message="The server could not use its database just now (it is busy, or its disk is full). "
+                                   "Nothing was changed. Try again in a moment; if it lasts, tell the server's administrator."
+                           ), 503, {"Retry-After": "30"}
+
+
+@bp.app_errorhandler(InternalServerError)
+def _server_fault(exc):
+    return render_template("error.html", code=500, title="Something went wrong",
+                           message="The server failed while doing this; the failure is in its log. "
+                                   "What you asked may not have been done: look before trying again."), 500
