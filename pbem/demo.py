@@ -15,6 +15,7 @@ import json
 import mailbox
 import shutil
 import smtplib
+import threading
 import time
 from email import policy
 from email.message import EmailMessage
@@ -23,6 +24,9 @@ from pathlib import Path
 from pbem.config import Settings
 from pbem.dice import Dice
 from pbem.engines import get_engine
+from pbem.engines.base import format_message
+from pbem.server import Server
+from pbem.service.outbox import MaildirTransport
 
 
 class ScriptedPlayer:
@@ -83,10 +87,33 @@ def report_html_file(msg: EmailMessage, path: Path) -> Path | None:
     return path
 
 
+class _RingingMaildir(MaildirTransport):
+    """The server's Maildir delivery, ringing ``bell`` once delivered mail is in new/:
+    the scripted players wait on it instead of polling the folder."""
+
+    def __init__(self, path: Path, bell: threading.Event):
+        super().__init__(path)
+        self.bell = bell
+
+    def flush(self) -> None:
+        super().flush()
+        self.bell.set()
+
+
+def _final_reports(svc, game_id: str) -> set[tuple[str, str]]:
+    """(phase label, role) of each report the last resolved phase mails to an active player."""
+    resolved = [ph for ph in svc.records.phase_rows(game_id) if ph["status"] == "resolved"]
+    if not resolved:
+        return set()
+    roles = {p["role"] for p in svc.games.summary(game_id)["players"] if p["status"] == "active"}
+    return {(resolved[-1]["label"], role) for role in roles}
+
+
 def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | None = None,
              smtp_port: int = 2526, http_port: int = 8001, echo=print, timeout: float = 600.0) -> dict:
-    from pbem.server import Server
-
+    """Play until the game is over (or ``turns`` phases are resolved), then return once the
+    last phase's reports are in the Maildir and written as web pages. ``timeout`` only
+    bounds a demo that stopped moving (the result then says so)."""
     workdir = Path(workdir)
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -95,62 +122,66 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
         db_path=workdir / "pbem.db", maildir=workdir / "outbox", smtp_url=None,
         smtp_port=smtp_port, http_port=http_port, mail_domain="pbem.localhost",
     )
-    server = Server(settings).start()
+    delivered = threading.Event()
+    server = Server(settings, transport=_RingingMaildir(settings.maildir, delivered)).start()
     svc = server.svc
     players = {"us": "custer@demo.example", "indians": "sitting.bull@demo.example"}
     scripted = {addr: ScriptedPlayer("custer", role, addr) for role, addr in players.items()}
-    game_id = svc.create_game("custer", scenario, players, timing={
+    game_id = svc.games.create("custer", scenario, players, timing={
         "phase": {"kind": "duration", "seconds": 60}, "early_close_seconds": 0,
     })
     echo(f"Game {game_id} created: Custer's Last Stand, {scenario}. Players: "
          + ", ".join(f"{r} <{a}>" for r, a in players.items()))
     box = mailbox.Maildir(str(settings.maildir), factory=None, create=True)
     seen: set[str] = set()
+    reports_read: set[tuple[str, str]] = set()
     reports = 0
-    started = time.monotonic()
+    stalled = False
+    deadline = time.monotonic() + timeout
     try:
-        while time.monotonic() - started < timeout:
-            progressed = False
-            for key in sorted(box.keys()):
-                if key in seen:
-                    continue
+        while True:
+            delivered.clear()  # a delivery during this pass rings again: no wake-up is lost
+            arrived = sorted(set(box.keys()) - seen)
+            # Read after the folder: a report in it was queued with the phase it opens, so the
+            # game state read now is at least that far. Once the game has gone far enough the
+            # players stop answering, and the reports still to read are known.
+            summary = svc.games.summary(game_id)
+            done = summary["status"] == "finished" or (turns is not None and (summary["phase_seq"] or 0) > turns)
+            for key in arrived:
                 seen.add(key)
                 msg = email.message_from_bytes(box.get_bytes(key), policy=policy.default)
-                kind = msg.get("X-PBEM-Kind")
-                to = (msg["To"] or "").strip().lower()
-                if kind == "report":
+                if msg.get("X-PBEM-Kind") == "report":
                     reports += 1
                     data = attachment_json(msg) or {}
                     label = (data.get("phase") or {}).get("label", "?")
+                    reports_read.add((label, data.get("role")))
                     report_html_file(msg, workdir / "reports" / f"{game_id}-{label}-{data.get('role')}.html")
                     if data.get("role") == "us":
                         echo(f"  {label} resolved; report mailed to both sides")
-                player = scripted.get(to)
+                player = None if done else scripted.get((msg["To"] or "").strip().lower())
                 reply = player.reply_to(msg) if player else None
                 if reply is not None:
                     with smtplib.SMTP(settings.smtp_host, settings.smtp_port) as smtp:
                         smtp.send_message(reply)
-                    progressed = True
-            summary = svc.game_summary(game_id)
-            if summary["status"] == "finished":
+            if done and _final_reports(svc, game_id) <= reports_read:
                 break
-            if turns is not None and (summary["phase_seq"] or 0) > turns:
+            if not delivered.wait(max(deadline - time.monotonic(), 0)):
+                stalled = True
                 break
-            if not progressed:
-                time.sleep(0.2)
-        summary = svc.game_summary(game_id)
+        summary = svc.games.summary(game_id)
         verified = svc.verifier.verify_game(game_id)
     finally:
         server.stop()
+    if stalled:
+        echo(f"The demo stopped: no mail came for {timeout:g} s (see the log above).")
     echo("")
     echo(f"Game {game_id}: {summary['status']}, {verified['phases']} phase(s) resolved; "
          f"pbem verify {'agrees' if verified['ok'] else 'found differences: ' + '; '.join(verified['problems'])}.")
     if summary.get("outcome"):
-        from pbem.engines.base import format_message
         outcome = summary["outcome"]
         scores = ", ".join(f"{side} {points}" for side, points in (outcome.get("scores") or {}).items())
         echo(f"Outcome: {format_message(outcome['summary'], outcome.get('args'))}" + (f" Score: {scores}." if scores else ""))
     echo(f"Every mail the server sent is in the Maildir {settings.maildir}/new (open any file in a mail client, or `less`).")
     echo(f"Each report as a web page, picture included: {workdir / 'reports'}/*.html (open in a browser).")
     echo(f"Database: {settings.db_path} (try: pbem --help; PBEM_DB={settings.db_path} pbem game show {game_id}; pbem verify --db {settings.db_path} {game_id}).")
-    return {"game": game_id, "summary": summary, "verified": verified, "reports": reports}
+    return {"game": game_id, "summary": summary, "verified": verified, "reports": reports, "stalled": stalled}

@@ -1,5 +1,7 @@
 """`pbem demo`, the README's first command, plays turns through the real server: scripted
-players read the Maildir outbox and reply over SMTP; the scheduler closes each turn."""
+players read the Maildir outbox and reply over SMTP; the scheduler closes each turn. The demo
+returns only once the last resolved phase's reports are in the Maildir and written as pages
+(it once stopped as soon as the game moved on, before they were delivered)."""
 
 import mailbox
 
@@ -7,13 +9,19 @@ from pbem.demo import run_demo
 from tests.support import free_port
 
 
-def test_the_demo_plays_turns_by_mail_and_verify_agrees(tmp_path):
+def test_the_demo_plays_turns_by_mail_writes_every_report_and_verify_agrees(tmp_path):
     lines = []
     result = run_demo(tmp_path / "demo", turns=2, smtp_port=free_port(), http_port=free_port(), echo=lines.append, timeout=120)
+    assert not result["stalled"]
     assert result["summary"]["phase_seq"] > 2, "two turns were played and the third opened"
     assert result["verified"]["ok"] and result["verified"]["phases"] >= 2
-    assert result["reports"] >= 4, "a report to each side for each turn"
+    assert any("pbem verify agrees" in line for line in lines)
     kinds = {msg["X-PBEM-Kind"] for msg in mailbox.Maildir(str(tmp_path / "demo" / "outbox"), create=False)}
     assert {"welcome", "ack", "report"} <= kinds
-    assert list((tmp_path / "demo" / "reports").glob("*.html")), "each report also as a web page"
-    assert any("pbem verify agrees" in line for line in lines)
+    # Every resolved phase, the last one included, has its report page for each side.
+    resolved, game = result["verified"]["phases"], result["game"]
+    pages = {tuple(p.name[len(game) + 1:-len(".html")].rsplit("-", 1)) for p in (tmp_path / "demo" / "reports").glob("*.html")}
+    labels = {label for label, _ in pages}
+    assert len(labels) == resolved and pages == {(label, side) for label in labels for side in ("us", "indians")}
+    assert result["reports"] == 2 * resolved
+    assert sum("resolved; report mailed to both sides" in line for line in lines) == resolved
