@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from pbem.config import Settings
+from pbem.demo import run_demo
+from pbem.engines import UnknownEngine, all_engines
+from pbem.service import outbox
+from pbem.service.core import Service
+from pbem.service.errors import ServiceError
+from pbem.service.imap import poll_forever, poll_once
+from pbem.service.mailroom import TemporaryFailure
+from pbem.service.timing import TimingError, parse_deadline, parse_duration
+from pbem.service.verify import verify_attachments
 
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
@@ -23,8 +33,14 @@ def settings_from(db_path=None, **overrides) -> Settings:
     return Settings.from_env(db_path=db_path, **overrides)
 
 
+def _server():
+    """pbem.server, imported only by the commands that run or send (`pbem ingest`, run once
+    per mail by an MTA, should not pay for the SMTP server and the scheduler)."""
+    import pbem.server  # lazy on purpose: see the docstring
+    return pbem.server
+
+
 def service(db_path=None, **overrides):
-    from pbem.service.core import Service
     return Service(settings_from(db_path, **overrides)).init()
 
 
@@ -50,10 +66,10 @@ def main(verbose: bool) -> None:
 @click.option("--domain", default=None, help="Mail domain of the orders addresses (env PBEM_MAIL_DOMAIN).")
 def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
     """Run inbound SMTP, the web app, the scheduler and the outbox worker."""
-    from pbem.server import Server
+    server_module = _server()
     settings = settings_from(db_path, smtp_host=smtp_host, smtp_port=smtp_port, http_host=http_host,
                              http_port=http_port, maildir=maildir, mail_domain=domain)
-    server = Server(settings).start()
+    server = server_module.Server(settings).start()
     s = server.settings
     click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "
                f"mail out {'via ' + s.smtp_url if s.smtp_url else 'to the Maildir ' + str(s.maildir)}. Ctrl-C stops.")
@@ -70,7 +86,6 @@ def ingest(db_path, via):
     """Read one RFC 5322 message on stdin and act on it (for an MTA pipe).
 
     Exits 75 (temporary failure) when the message could not be stored, so the MTA retries."""
-    from pbem.service.mailroom import TemporaryFailure
     raw = sys.stdin.buffer.read()
     try:
         result = service(db_path).receive(raw, via=via)
@@ -92,8 +107,6 @@ def ingest(db_path, via):
 @click.option("--interval", type=float, default=60.0, show_default=True)
 def imap_poll(db_path, host, port, user, password_env, folder, plain, cafile, once, interval):
     """Fetch unseen mail from an existing mailbox and act on it."""
-    import os
-    from pbem.service.imap import poll_forever, poll_once
     password = os.environ.get(password_env, "")
     svc = service(db_path)
     if once:
@@ -107,7 +120,6 @@ def imap_poll(db_path, host, port, user, password_env, folder, plain, cafile, on
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def engines(as_json):
     """Every installed engine with its scenarios and their roles."""
-    from pbem.engines import all_engines
     out = {name: {"title": e.title, "languages": list(e.languages),
                   "deadline_kinds": {k.name: {"hours": k.hours, "description": k.description} for k in e.deadline_kinds},
                   "scenarios": {s.name: {"title": s.title, "roles": list(s.roles), "options": s.options} for s in e.scenarios().values()}}
@@ -153,9 +165,6 @@ def _pairs(values, what):
 @click.option("--title", default=None)
 def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title):
     """Create a game; prints its id alone. Players get a welcome mail."""
-    from pbem.service.core import ServiceError
-    from pbem.service.timing import TimingError, parse_deadline, parse_duration
-    from pbem.engines import UnknownEngine
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
                   "early_close_seconds": parse_duration(early_close) if early_close else None,
@@ -169,7 +178,7 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
         except json.JSONDecodeError:
             opts[k] = v
     try:
-        gid = service(db_path).create_game(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
+        gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
                                            game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"))
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
@@ -181,8 +190,8 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
 def game_list(db_path):
     """Every game with its phase and status."""
     svc = service(db_path)
-    for g in svc.games():
-        s = svc.game_summary(g["id"])
+    for g in svc.records.games():
+        s = svc.games.summary(g["id"])
         click.echo(f"{g['id']:8} {g['engine']:13} {g['scenario']:16} {g['status']:9} phase {s['phase'] or '-':8} deadline {s['deadline'] or '-'}")
 
 
@@ -193,7 +202,7 @@ def game_list(db_path):
 def game_show(db_path, game_id, as_json):
     """One game: phase, deadline, players, who has ordered, problems."""
     svc = service(db_path)
-    summary = svc.game_summary(game_id)
+    summary = svc.games.summary(game_id)
     if not summary:
         fail(f"no game {game_id}")
     if as_json:
@@ -212,7 +221,7 @@ def game_show(db_path, game_id, as_json):
 @click.argument("game_id")
 def game_close_turn(db_path, game_id):
     """Resolve the current phase now, as its deadline would."""
-    result = service(db_path).close_phase(game_id, reason="deadline")
+    result = service(db_path).phases.close(game_id, reason="deadline")
     if result is None:
         fail(f"game {game_id} has no open phase to close (over, paused, or unknown)")
     click.echo(json.dumps(result))
@@ -225,7 +234,6 @@ def game_close_turn(db_path, game_id):
               help="Check a report's JSON attachment against the previous mail's, without the server.")
 def verify(db_path, game_id, offline):
     """Replay every resolved phase from its stored state, orders and revealed seed."""
-    from pbem.service.verify import verify_attachments
     if offline:
         prev, cur = (json.loads(Path(p).read_text(encoding="utf-8")) for p in offline)
         result = verify_attachments(prev, cur)
@@ -266,7 +274,6 @@ def moderator():
 @click.option("--password", default=None, help="Password (prompted when left out).")
 def moderator_add(db_path, email, games, password):
     """Create a moderator (or reset the password of one)."""
-    from pbem.service.core import ServiceError
     if password is None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
@@ -280,11 +287,9 @@ def moderator_add(db_path, email, games, password):
 @db_option
 def deliver(db_path):
     """Send what waits in the outbox now (the server does this by itself)."""
-    from pbem.server import make_transport
-    from pbem.service import outbox
     svc = service(db_path)
     s = svc.settings
-    sent, failed = outbox.deliver_due(svc.store, make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
+    sent, failed = outbox.deliver_due(svc.store, _server().make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
     click.echo(f"{sent} sent, {failed} failed")
 
 
@@ -296,8 +301,9 @@ def deliver(db_path):
 @click.option("--http-port", type=int, default=8001, show_default=True)
 def demo(workdir, scenario, turns, smtp_port, http_port):
     """Play a short Custer's Last Stand campaign by mail on the embedded defaults."""
-    from pbem.demo import run_demo
-    run_demo(Path(workdir), scenario=scenario, turns=turns, smtp_port=smtp_port, http_port=http_port, echo=click.echo)
+    result = run_demo(Path(workdir), scenario=scenario, turns=turns, smtp_port=smtp_port, http_port=http_port, echo=click.echo)
+    if result["stalled"]:
+        fail("the demo stopped before the game got as far as asked")
 
 
 if __name__ == "__main__":
