@@ -39,8 +39,8 @@ def _any_of(words) -> re.Pattern:
     return re.compile("|".join(r"(?<![\w'-])" + re.escape(w) + r"(?![\w-])" for w in words))
 
 
-CUSTER_KEYWORDS = _any_of(("MOVE TO VIA DISMOUNT MOUNT EXIT HOLD ATTACK WITH NO ADVANCE ALL ON STANDING LOSSES FIRST "
-                           "DEFAULT RETREAT TOWARD AWAY YES").split())
+CUSTER_KEYWORDS = _any_of(("MOVE TO VIA DISMOUNT MOUNT EXIT ENTER AT HOLD PASS ATTACK WITH NO ADVANCE ALL ON STANDING "
+                           "LOSSES FIRST DEFAULT RETREAT TOWARD AWAY YES").split())
 RUMMY_KEYWORDS = _any_of("DRAW DECK DISCARD MELD LAYOFF PLAY ON STEAL FROM NOTHING PICK RAID BRAVES VILLAGE".split())
 
 

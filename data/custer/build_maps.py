@@ -718,7 +718,10 @@ def little_bighorn_scenario() -> dict:
     for camp in LBH_CAMPS:
         units += _place_camp(*camp)
     markers = [
-        {"id": "m_custer", "name": "Custer", "side": "us", "leader": "custer", "units": 5},
+        # two Custer markers, each for his whole wing: the rulebook's example turn waits for "the 2nd
+        # Custer activation marker" and moves six units (C, E, F, I, L and the scouts) on one
+        {"id": "m_custer", "name": "Custer", "side": "us", "leader": "custer", "units": 6},
+        {"id": "m_custer_2", "name": "Custer", "side": "us", "leader": "custer", "units": 6},
         {"id": "m_reno", "name": "Reno", "side": "us", "leader": "reno", "units": 3},
         {"id": "m_keogh", "name": "Keogh", "side": "us", "leader": "keogh", "units": 2},
         {"id": "m_yates", "name": "Yates", "side": "us", "leader": "yates", "units": 2},

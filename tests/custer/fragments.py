@@ -102,14 +102,15 @@ def of_type(events: list[dict], kind: str) -> list[dict]:
 
 
 def play_turn(name: str, orders: dict[str, str] | None = None, script: dict | None = None,
-              state: dict | None = None, shuffle_cup: bool = False):
-    """Set up ``name``, parse each role's order text (no errors allowed) and resolve one phase."""
+              state: dict | None = None, shuffle_cup: bool = False, options: dict | None = None):
+    """Set up ``name`` (with the game ``options``), parse each role's order text (no errors
+    allowed) and resolve one phase."""
     from pbem.engines.custer import CusterEngine
 
     engine = CusterEngine()
     dice = ScriptedDice(script, shuffle_cup=shuffle_cup)
     if state is None:
-        state = engine.setup(name, {}, dice)
+        state = engine.setup(name, options or {}, dice)
     parsed = {}
     for role, text in (orders or {}).items():
         result = engine.parse_orders(state, role, text)

@@ -2,10 +2,12 @@
 of one turn, the dice it needs and what must follow. One case per rule, named after it.
 
 Case keys: ``rule`` (the rule quoted), ``board`` (columns, rows, hexes, hexsides, exits),
-``units``, optional ``markers`` and ``draws``, ``orders`` (role -> order text), ``dice``
+``units``, optional ``markers``, ``draws`` and ``options`` (the game's rule options),
+``orders`` (role -> order text), ``dice``
 (label -> value), ``expect``: ``positions`` (unit -> hex or null), ``units`` (unit -> fields
 of its state), ``vp``, ``events`` (each matches some event of that type whose args contain
-the given ones), ``no_events`` (event types that must not occur).
+the given ones), ``no_events`` (event types that must not occur), ``no_event_args`` (each
+matches no event of that type).
 """
 
 import json
@@ -32,7 +34,7 @@ def test_rule_case(path):
     name = fragment(f"case_{path.stem}", columns=board.get("columns", 10), rows=board.get("rows", 10),
                     hexes=board.get("hexes"), hexsides=board.get("hexsides"), exits=board.get("exits"),
                     units=case["units"], markers=case.get("markers"), draws=case.get("draws"))
-    state, events = play_turn(name, case.get("orders", {}), case.get("dice", {}))
+    state, events = play_turn(name, case.get("orders", {}), case.get("dice", {}), options=case.get("options"))
     expect = case["expect"]
     for uid, hex_ in expect.get("positions", {}).items():
         assert state["units"][uid]["hex"] == hex_, (uid, state["units"][uid])
@@ -45,3 +47,6 @@ def test_rule_case(path):
             (wanted, [e for e in events if e["type"] == wanted["type"]])
     for kind in expect.get("no_events", []):
         assert not [e for e in events if e["type"] == kind], kind
+    for unwanted in expect.get("no_event_args", []):
+        assert not [e for e in events if e["type"] == unwanted["type"] and contains(e["args"], unwanted.get("args", {}))], \
+            unwanted

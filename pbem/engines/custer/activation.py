@@ -13,12 +13,13 @@ from __future__ import annotations
 from pbem.engines.base import event
 
 from . import movement
-from .combat import defence_total, attack_total, fight
+from .attacks import attack, attack_everything, can_attack
 from pbem.engines.hexgrid import distance
 from .messages import N_, for_side
 from .retreat import displace_lone_leader
-from .scenario import MarkerInfo
-from .situation import ON_BOARD, WAITING, Context, EXITED
+from .options import option
+from .scenario import MarkerInfo, Scenario
+from .situation import ON_BOARD, WAITING, Context, EXITED, skip
 from .victory import score_exit
 
 LEADER_RANGE = 5
@@ -98,6 +99,43 @@ def draw_next(ctx: Context) -> str | None:
                        count=state["drawn"][marker.side], limit=state["draws"][marker.side], label=label,
                        activation=state["activation"]))
         return mid
+
+
+# --- passing a drawn marker ---------------------------------------------------
+def may_pass(sc: Scenario, state: dict, marker_id: str) -> bool:
+    """Whether the drawn marker may be passed. The rules' example turn has Custer "activate
+    rather than wait for the 2nd Custer activation marker": a side may wait while another
+    marker of the same leader (or tribe) is still in the cup. Option ``pass_any_marker``:
+    any drawn marker may be passed."""
+    if option(state, "pass_any_marker"):
+        return True
+    marker = sc.markers[marker_id]
+    return any(m != marker_id and sc.markers[m].side == marker.side
+               and (sc.markers[m].leader, sc.markers[m].tribe) == (marker.leader, marker.tribe)
+               for m in state.get("cup", []))
+
+
+def play_marker(ctx: Context, marker_id: str, orders: list[dict]) -> None:
+    """Carry out a drawn marker's block, or pass it when the block says PASS and the rules allow."""
+    state, marker = ctx.state, ctx.scenario.markers[marker_id]
+    if any(o["op"] == "pass" for o in orders):
+        if may_pass(ctx.scenario, state, marker_id):
+            state["drawn"][marker.side] -= 1
+            state["played"].remove(marker_id)
+            state["aside"].append(marker_id)
+            msg = for_side(
+                marker.side,
+                N_("The US pass %(marker_name)s: it is set aside and does not count; they have %(left)s draw(s) left this turn."),
+                N_("The Indians pass %(marker_name)s: it is set aside and does not count; they have %(left)s draw(s) left this turn."),
+                N_("The %(side)s pass %(marker_name)s: it is set aside and does not count; they have %(left)s draw(s) left this turn."))
+            ctx.emit(event("pass", msg, marker=marker_id, marker_name=marker.label, side=marker.side,
+                           left=state["draws"][marker.side] - state["drawn"][marker.side],
+                           activation=f"T{state['turn']} A{state['activation']}"))
+            return
+        skip(ctx, f"T{state['turn']} A{state['activation']}",
+             N_("%(marker_name)s cannot be passed: no other %(name)s marker is left in the cup to wait for, so it is played."),
+             marker=marker_id, marker_name=marker.label, name=marker.name, why="no other marker of the same name in the cup")
+    run_activation(ctx, marker_id, [o for o in orders if o["op"] != "pass"])
 
 
 # --- who a marker activates -------------------------------------------------
@@ -209,10 +247,6 @@ _NOT_ON_BOARD = {
 }
 
 
-def skip(ctx: Context, label: str, msg: str, **args) -> None:
-    ctx.emit(event("skipped", msg, activation=label, **args))
-
-
 # --- one activation ------------------------------------------------------------
 def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     sc, sit, state = ctx.scenario, ctx.sit, ctx.state
@@ -227,7 +261,7 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     active_set = set(active)
     for uid in active:
         state["units"][uid]["activated"] = True
-    _enter_reinforcements(ctx, active, label)
+    _enter_reinforcements(ctx, active, _entry_choices(orders), label)
     held = {u for o in orders if o["op"] == "hold" for u in o["units"]}
     live = [u for u in active if sit.on_board(u) and u not in held]  # what ALL stands for
 
@@ -278,17 +312,29 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
     for o in orders:
         if o["op"] == "attack":
             units = expand(o["units"])
-            if ALL in o["units"]:
+            named = ALL not in o["units"]
+            if not named:
                 # "ATTACK <hex>" alone: every active unit that can attack it, without a word about the others
-                units = [u for u in units if not sc.units[u].is_leader  # leaders join their troops anyway
-                         and _can_attack(ctx, u, o["hex"], active_set, label, report=False)]
-            _attack(ctx, o["hex"], units, active_set, defended, o.get("advance"),
-                    f"{label} combat {o['hex']}", label)
+                units = [u for u in units if can_attack(ctx, u, o["hex"], active_set, label, report=False)]
+            attack(ctx, o["hex"], units, active_set, defended, o.get("advance"),
+                   f"{label} combat {o['hex']}", label, named=named)
         elif o["op"] == "all_attack":
-            _attack_everything(ctx, side, active_set, defended, label)
+            attack_everything(ctx, side, active_set, defended, label)
 
 
-def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
+def _entry_choices(orders: list[dict]) -> dict[str, str]:
+    """unit (or ALL) -> the hex its ENTER order chose; the first order naming a unit counts."""
+    chosen: dict[str, str] = {}
+    for o in orders:
+        if o["op"] == "enter":
+            for uid in o["units"]:
+                chosen.setdefault(uid, o["hex"])
+    return chosen
+
+
+def _enter_reinforcements(ctx: Context, active: list[str], chosen: dict[str, str], label: str) -> None:
+    """"Place units on the entry location hex or adjacent to the entry hex", free: on the hex
+    the orders chose (ENTER AT), else on the entry hex, else on its lowest-numbered neighbour with room."""
     sit = ctx.sit
     for uid in active:
         if ctx.state["units"][uid]["status"] != WAITING:
@@ -296,11 +342,18 @@ def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
         info = ctx.scenario.units[uid]
         entry = info.enter_hex
         options = [entry] + sorted(sit.board.neighbours.get(entry, ()))
+        wanted = chosen.get(uid, chosen.get(ALL))
+        if wanted is not None:
+            if wanted not in options:
+                skip(ctx, label, N_("%(unit_name)s cannot enter at %(hex)s: it is neither its entry hex %(entry)s nor next to it."),
+                     unit=uid, unit_name=info.name, hex=wanted, entry=entry)
+            elif _room_to_enter(sit, uid, wanted):
+                options = [wanted]
+            else:
+                skip(ctx, label, N_("%(unit_name)s cannot enter at %(hex)s: the hex is full or held by the enemy."),
+                     unit=uid, unit_name=info.name, hex=wanted, entry=entry)
         for h in options:
-            occupants = sit.units_at(h)
-            if occupants and sit.info[occupants[0]].side != info.side:
-                continue
-            if sit.can_stack([uid], h):
+            if _room_to_enter(sit, uid, h):
                 sit.place(uid, h)
                 ctx.emit(event("enter", N_("%(unit_name)s enters the board at %(hex)s (entry hex %(entry)s, no MP cost)."),
                                unit=uid, unit_name=info.name, hex=h, entry=entry, activation=label))
@@ -308,6 +361,13 @@ def _enter_reinforcements(ctx: Context, active: list[str], label: str) -> None:
         else:
             skip(ctx, label, N_("%(unit_name)s cannot enter: the entry hex %(entry)s and its neighbours are full or held by the enemy."),
                  unit=uid, unit_name=info.name, entry=entry)
+
+
+def _room_to_enter(sit, uid: str, h: str) -> bool:
+    occupants = sit.units_at(h)
+    if occupants and sit.info[occupants[0]].side != sit.info[uid].side:
+        return False
+    return sit.can_stack([uid], h)
 
 
 def _change_mount(ctx: Context, uid: str, dismount: bool, ezoc: set[str], mp_left: dict, label: str) -> None:
@@ -372,7 +432,7 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
             skip(ctx, label, N_("%(unit_name)s finds no way toward %(to_hex)s."), unit=uid, unit_name=info.name, to_hex=target)
             return
         path, costs = found
-    path, costs = movement.walk(sit, uid, path, costs, mp)
+    path, costs = movement.walk(sit, uid, path, costs, mp, leave_from=exit_hexes)
     spent = sum(costs)
     end = path[-1]
     wanted = order.get("to") or (order["path"][-1] if order.get("path") else None)
@@ -390,98 +450,17 @@ def _move(ctx: Context, uid: str, order: dict, ezoc: set[str], mp: int, label: s
                        short_note=(" (stops short of %s)" % wanted) if short else "", activation=label))
         ctx.state.setdefault("last_moves", []).append({"unit": uid, "path": path})
         for leader in overrun:
-            displace_lone_leader(ctx, leader, uid, label)
+            displace_lone_leader(ctx, leader, [uid], label)
     elif wanted and start != wanted and order["op"] != "exit":
         skip(ctx, label, N_("%(unit_name)s cannot move toward %(to_hex)s this activation (no MP or no legal hex)."),
              unit=uid, unit_name=info.name, to_hex=wanted)
     if order["op"] == "exit":
-        if end in exit_hexes and mp - spent >= 1:
+        # leaving costs nothing: the rules give exiting no cost, as they say of entering
+        if end in exit_hexes:
             sit.remove(uid, EXITED)
-            ctx.emit(event("exit", N_("%(unit_name)s leaves the board from %(hex)s (1 MP)."), unit=uid,
+            ctx.emit(event("exit", N_("%(unit_name)s leaves the board from %(hex)s (no MP cost)."), unit=uid,
                            unit_name=info.name, hex=end, activation=label))
             score_exit(ctx, uid)
         else:
-            skip(ctx, label, N_("%(unit_name)s does not reach an exit with 1 MP to spare this activation."),
+            skip(ctx, label, N_("%(unit_name)s does not reach an exit this activation."),
                  unit=uid, unit_name=info.name)
-
-
-def _can_attack(ctx: Context, uid: str, target: str, active: set[str], label: str, report: bool = True) -> bool:
-    sit = ctx.sit
-    info = sit.info[uid]
-    why = msg = None  # ``why`` stays in the event's data; ``msg`` is the sentence with it
-    if uid not in active:
-        why, msg = "it is not active in this activation", N_(
-            "%(unit_name)s does not attack %(hex)s: it is not active in this activation.")
-    elif not sit.on_board(uid):
-        why, msg = "it is no longer on the board", N_("%(unit_name)s does not attack %(hex)s: it is no longer on the board.")
-    elif info.type == "village":
-        why, msg = "villages only defend", N_("%(unit_name)s does not attack %(hex)s: villages only defend.")
-    elif sit.units[uid]["attacked"]:
-        why, msg = "it has already attacked this turn", N_(
-            "%(unit_name)s does not attack %(hex)s: it has already attacked this turn.")
-    elif distance(sit.hex_of(uid), target) != 1:
-        why, msg = "it is not adjacent to %s" % target, N_("%(unit_name)s does not attack %(hex)s: it is not adjacent to %(hex)s.")
-    if why and report:
-        skip(ctx, label, msg, unit=uid, unit_name=info.name, hex=target, why=why)
-    return why is None
-
-
-def _attack(ctx: Context, target: str, units: list[str], active: set[str], defended: set[str],
-            advance: bool | None, combat_label: str, label: str) -> None:
-    sit = ctx.sit
-    side = sit.info[units[0]].side if units else None
-    occupants = sit.units_at(target)
-    if not occupants or sit.info[occupants[0]].side == side:
-        skip(ctx, label, N_("The attack on %(hex)s is skipped: no enemy unit is there any more."), hex=target)
-        return
-    if any(u in defended for u in occupants):
-        # "Defending units can only be attacked once in an activation", wherever they retreated to
-        skip(ctx, label, N_("The attack on %(hex)s is skipped: its units were already attacked in this activation."), hex=target)
-        return
-    attackers = [u for u in units if _can_attack(ctx, u, target, active, label)]
-    troops = [u for u in attackers if not sit.info[u].is_leader]
-    for u in [u for u in attackers if sit.info[u].is_leader]:
-        if not any(sit.hex_of(t) == sit.hex_of(u) for t in troops):
-            skip(ctx, label, N_("%(unit_name)s cannot attack alone: a leader fights only stacked with attacking units."),
-                 unit=u, unit_name=sit.info[u].name)
-            attackers.remove(u)
-    # a leader stacked with attacking troops joins them if he is active and has not attacked
-    for t in troops:
-        for x in sit.units_at(sit.hex_of(t)):
-            if sit.info[x].is_leader and x in active and x not in attackers and not sit.units[x]["attacked"]:
-                attackers.append(x)
-    if not troops:
-        skip(ctx, label, N_("The attack on %(hex)s is skipped: none of the named units can attack it."), hex=target)
-        return
-    defended.update(occupants)
-    if advance is None:
-        advance = ctx.standing(side).get("advance", True)
-    summary = fight(ctx, target, attackers, bool(advance), combat_label)
-    ctx.state.setdefault("last_combats", []).append(summary)
-
-
-def _attack_everything(ctx: Context, side: str, active: set[str], defended: set[str], label: str) -> None:
-    """ALL ATTACK: every adjacent enemy hex, best odds first, each by every free active unit next to it."""
-    sit = ctx.sit
-    while True:
-        free = [u for u in sorted(active) if sit.on_board(u) and not sit.units[u]["attacked"]
-                and not sit.info[u].is_leader and sit.info[u].type != "village"]
-        targets: dict[str, list[str]] = {}
-        for u in free:
-            for n in sit.board.neighbours[sit.hex_of(u)]:
-                occ = sit.units_at(n)
-                if occ and sit.info[occ[0]].side != side and not any(x in defended for x in occ):
-                    targets.setdefault(n, []).append(u)
-        if not targets:
-            return
-
-        def odds(item):
-            hex_, us = item
-            a, _ = attack_total(sit, us)
-            d, _, _ = defence_total(sit, hex_, sorted({sit.hex_of(u) for u in us}))
-            return (-(a - d), hex_)
-
-        target, units = min(targets.items(), key=odds)
-        _attack(ctx, target, sorted(units), active, defended, None, f"{label} combat {target}", label)
-        if not any(sit.units[u]["attacked"] for u in units):
-            return  # nothing came of it: stop rather than try the same attack again

@@ -42,18 +42,28 @@ def hexside_bonus(sit: Situation, attacker_hex: str, target: str) -> tuple[int, 
     return bonus, kinds
 
 
-def attack_total(sit: Situation, attackers: list[str]) -> tuple[int, list[dict]]:
-    """Attackers' CF; a leader's CF counts only beside non-leader attackers in his hex
-    (dismounting adds +1 CF in defence only)."""
+def attack_total(sit: Situation, attackers: list[str], dismount_bonus: bool = True) -> tuple[int, list[dict]]:
+    """Attackers' CF, +1 for each dismounted attacker when ``dismount_bonus`` (dismounting
+    "increases their combat factors by +1"; option ``dismount_bonus_in_defence_only`` turns
+    it off); a leader's CF counts only beside non-leader attackers in his hex."""
     hexes_with_troops = {sit.hex_of(u) for u in attackers if not sit.info[u].is_leader}
     items, total = [], 0
     for uid in attackers:
         info = sit.info[uid]
         cf = sit.cf(uid)
         counted = cf if (not info.is_leader or sit.hex_of(uid) in hexes_with_troops) else 0
-        items.append({"unit": uid, "name": info.name, "hex": sit.hex_of(uid), "cf": counted})
-        total += counted
+        item = {"unit": uid, "name": info.name, "hex": sit.hex_of(uid), "cf": counted}
+        if dismount_bonus and sit.is_dismounted(uid) and info.type != "village":
+            item["dismounted"] = 1
+        item["total"] = counted + item.get("dismounted", 0)
+        total += item["total"]
+        items.append(item)
     return total, items
+
+
+def attack_dismount_bonus(ctx: Context) -> bool:
+    """Whether dismounted attackers add their +1 CF in this game."""
+    return not ctx.option("dismount_bonus_in_defence_only")
 
 
 def defence_total(sit: Situation, target: str, attacker_hexes: list[str]) -> tuple[int, list[dict], dict]:
@@ -108,7 +118,7 @@ def fight(ctx: Context, target: str, attackers: list[str], advance: bool, label:
     defending_side = ctx.scenario.enemy(side)
     defenders = list(sit.units_at(target))
     attacker_hexes = sorted({sit.hex_of(u) for u in attackers})
-    a_total, a_items = attack_total(sit, attackers)
+    a_total, a_items = attack_total(sit, attackers, attack_dismount_bonus(ctx))
     d_total, d_items, terrain = defence_total(sit, target, attacker_hexes)
     raw = a_total - d_total
     capped = max(-CAP, min(CAP, raw))

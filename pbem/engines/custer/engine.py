@@ -17,6 +17,7 @@ from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as
 
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
+from .options import RULE_OPTIONS, option, rule_options
 from .situation import Context, initial_units
 from .victory import check_sudden_death, finish_on_turn_limit, over_message, recount
 
@@ -34,14 +35,14 @@ class CusterEngine(Engine):
         for name in scenarios.available():
             sc = scenarios.load(name)
             out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
-                                     options={"impulse": sc.impulse})
+                                     options={"impulse": sc.impulse, **RULE_OPTIONS})
         return out
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
         sc = scenarios.load(scenario)
         impulse = bool((options or {}).get("impulse", sc.impulse))
         state = {
-            "game": "custer", "scenario": sc.name, "impulse": impulse, "turn": 1,
+            "game": "custer", "scenario": sc.name, "impulse": impulse, "options": rule_options(options), "turn": 1,
             "units": initial_units(sc), "vp": {side: 0 for side in sc.roles},
             "standing": {side: {} for side in sc.roles},
             "pending": None, "over": False, "result": None,
@@ -97,7 +98,7 @@ class CusterEngine(Engine):
         if state["impulse"]:
             mid = state["pending"]
             state["pending"] = None
-            activation.run_activation(ctx, mid, by_role[sc.markers[mid].side]["markers"].get(mid, []))
+            activation.play_marker(ctx, mid, by_role[sc.markers[mid].side]["markers"].get(mid, []))
             if not check_sudden_death(ctx):
                 self._next_impulse(ctx)
         else:
@@ -106,7 +107,7 @@ class CusterEngine(Engine):
                 if mid is None:
                     self._end_turn(ctx)
                     break
-                activation.run_activation(ctx, mid, by_role[sc.markers[mid].side]["markers"].get(mid, []))
+                activation.play_marker(ctx, mid, by_role[sc.markers[mid].side]["markers"].get(mid, []))
                 if check_sudden_death(ctx):
                     break
         return state, events
@@ -152,6 +153,7 @@ class CusterEngine(Engine):
         return {
             "scenario": sc.name, "title": sc.title, "map": sc.board.name, "map_title": sc.board.title,
             "turn": state["turn"], "turns": sc.turns, "phase": self.phase(state).id, "impulse": state["impulse"],
+            "options": {name: option(state, name) for name in RULE_OPTIONS},
             "units": units, "markers": markers, "cup": list(state.get("cup", [])),
             "draws": dict(state.get("draws", {})), "drawn": dict(state.get("drawn", {})),
             "vp": dict(state["vp"]), "last_moves": list(state.get("last_moves", [])),

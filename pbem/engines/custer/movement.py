@@ -174,16 +174,18 @@ def route_to(sit: Situation, uid: str, target: str, ezoc: set[str]) -> tuple[lis
     return find_path(sit, uid, start, around, ezoc, aim=target, slack=1)
 
 
-def walk(sit: Situation, uid: str, path: list[str], costs: list[int], mp: int) -> tuple[list[str], list[int]]:
+def walk(sit: Situation, uid: str, path: list[str], costs: list[int], mp: int,
+         leave_from: frozenset[str] = frozenset()) -> tuple[list[str], list[int]]:
     """How far along ``path`` the unit gets: it pays each step while MP last and stops
-    at the last hex on the way where it may legally end."""
+    at the last hex on the way where it may legally end (or one of ``leave_from``, the exit
+    hexes it leaves the board from, where it does not stay)."""
     spent = 0
     end = 0
     for i in range(1, len(path)):
         if spent + costs[i - 1] > mp:
             break
         spent += costs[i - 1]
-        if can_end(sit, uid, path[i]):
+        if path[i] in leave_from or can_end(sit, uid, path[i]):
             end = i
     return path[: end + 1], costs[:end]
 

@@ -8,7 +8,9 @@ Canonical orders (what ``resolve`` takes for one role)::
 ops: ``{"op": "move", "units", "to"}``, ``{"op": "via", "units", "path"}``,
 ``{"op": "exit", "units"}``, ``{"op": "mount"|"dismount", "units"}``,
 ``{"op": "hold", "units"}``, ``{"op": "attack", "hex", "units", "advance"}``,
-``{"op": "all_attack"}``; ``"*"`` in ``units`` means every unit the marker activates.
+``{"op": "all_attack"}``, ``{"op": "enter", "units", "hex"}`` (where reinforcements come on),
+``{"op": "pass"}`` (wait for another marker of the same leader instead of playing this one);
+``"*"`` in ``units`` means every unit the marker activates.
 ``standing`` holds only the keys a role wrote; they replace its earlier standing orders.
 """
 
@@ -19,7 +21,7 @@ import re
 
 from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError, ParseResult
 
-from .activation import ALL
+from .activation import ALL, may_pass
 from pbem.engines.hexgrid import distance
 from .messages import N_
 from .scenario import Scenario
@@ -27,14 +29,15 @@ from .situation import ON_BOARD, WAITING
 
 DEFAULT_STANDING = {"losses": [], "retreat": None, "advance": True}
 
-_ON = re.compile(r"^ON\s+(.+?)\s*:?\s*$", re.I)
+_ON = re.compile(r"^ON\s+([^:]+?)\s*(?::\s*(.*?))?\s*$", re.I)  # ON <marker>: [an order on the same line]
 _STANDING = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
 _RETREAT = re.compile(r"^RETREAT\s+(?:TOWARDS?\s+(\S+)|(AWAY|DEFAULT))\s*$", re.I)
 _ADVANCE = re.compile(r"^ADVANCE\s+(YES|NO|Y|N|ON|OFF)\s*$", re.I)
 _ATTACK = re.compile(r"^ATTACK\s+(\S+)(?:\s+WITH\s+(.+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
 _ALL_ATTACK = re.compile(r"^ALL\s+ATTACK(?:\s+(?:NEAREST|ADJACENT|ANY|EVERYTHING))?\s*$", re.I)
-_VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT)(?=\s|$)", re.I)
+_VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT|ENTER)(?=\s|$)", re.I)
+_PASS = re.compile(r"^PASS\s*$", re.I)
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _HEX = re.compile(r"^\d{4}$")
 
@@ -196,6 +199,8 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
                          suggestion=next(iter(_role_marker_labels(scenario, role)), "<marker>"))
     if _ALL_ATTACK.match(line):
         return ("order", {"op": "all_attack"})
+    if _PASS.match(line):
+        return ("order", _pass_op(scenario, state, block))
     m = _ATTACK.match(line)
     if m:
         target = _parse_hex(scenario, m.group(1))
@@ -210,6 +215,8 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
     verb = m.group(1).upper()
     before = line[: m.start(1)].strip()
     after = line[m.end(1):].strip()
+    if verb == "ENTER":
+        return ("order", _enter_op(scenario, state, role, block, before, after))
     if verb == "MOVE":
         if not before:
             raise _LineError(N_("MOVE needs the units first, e.g. %(suggestion)s"), SYNTAX, suggestion="Co. C MOVE TO 1412")
@@ -243,6 +250,39 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
     return ("order", {"op": verb.lower(), "units": units})
 
 
+def _pass_op(scenario: Scenario, state: dict, block: list[str]) -> dict:
+    """PASS: wait for another marker of the same leader. When the marker is already drawn
+    (a game played by impulses) whether it may be passed is known now, so say it now."""
+    pending = state.get("pending")
+    if pending in block and not may_pass(scenario, state, pending):
+        marker = scenario.markers[pending]
+        raise _LineError(N_("%(marker)s cannot be passed: no other %(name)s marker is left in the cup to wait for"),
+                         ILLEGAL, N_("give it orders, or HOLD"), marker=marker.label, name=marker.name)
+    return {"op": "pass"}
+
+
+def _enter_op(scenario: Scenario, state: dict, role: str, block: list[str], before: str, after: str) -> dict:
+    """<units> ENTER AT <hex>: reinforcements come on at that hex, their entry hex or one next to it."""
+    words = after.split()
+    if words and words[0].upper() == "AT":
+        words = words[1:]
+    if not before or len(words) != 1:
+        raise _LineError(N_("ENTER needs the units first and a hex, e.g. %(suggestion)s"), SYNTAX,
+                         suggestion="Co. H ENTER AT 2925")
+    units = _parse_units(scenario, state, role, block, before)
+    where = _parse_hex(scenario, words[0])
+    for uid in units:
+        if uid == ALL:
+            continue
+        info = scenario.units[uid]
+        if not info.enter_hex or state["units"][uid]["status"] != WAITING:
+            raise _LineError(N_("%(name)s is not a reinforcement waiting to enter"), ILLEGAL, name=info.name)
+        if where != info.enter_hex and distance(where, info.enter_hex) != 1:
+            raise _LineError(N_("%(name)s enters at %(entry)s or a hex next to it, not at %(hex)s"), ILLEGAL,
+                             name=info.name, entry=info.enter_hex, hex=where)
+    return {"op": "enter", "units": units, "hex": where}
+
+
 def _exit_op(scenario: Scenario, units: list[str]) -> dict:
     for uid in units:
         if uid != ALL and scenario.units[uid].type not in scenario.board.exits:
@@ -274,7 +314,9 @@ def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
                 block = _resolve_marker(scenario, role, m.group(1))
                 for mid in block:
                     markers.setdefault(mid, [])
-                continue
+                if not m.group(2):
+                    continue
+                line = m.group(2)  # ON Custer: PASS
             kind, *rest = _parse_line(scenario, state, role, block, line)
             if kind == "standing":
                 standing[rest[0]] = rest[1]
@@ -320,6 +362,10 @@ def op_text(scenario: Scenario, op: dict) -> str:
         return text
     if kind == "all_attack":
         return "ALL ATTACK"
+    if kind == "enter":
+        return f"{_names(scenario, op['units'])} ENTER AT {op['hex']}"
+    if kind == "pass":
+        return "PASS"
     raise ValueError(kind)
 
 
@@ -382,7 +428,7 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=
                 "n": scenario.draws_for(role, t)},
              "# " + _("Each ON block is carried out if that marker is drawn; HOLD keeps its units in place."),
              "# " + _("Orders: <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex> | <units> DISMOUNT | <units> MOUNT"),
-             "#         " + _("<units> EXIT | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD")]
+             "#         " + _("<units> EXIT | <units> ENTER AT <hex> | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD | PASS")]
     units = state["units"]
     for mid in markers_for(scenario, state, role):
         marker = scenario.markers[mid]
@@ -396,6 +442,9 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=
             where = units[marker.leader]["hex"] or leader.enter_hex
             lines.append("  # " + _("activates %(leader)s and up to %(n)s unit(s) within 5 hexes of him:")
                          % {"leader": leader.name, "n": marker.units})
+            if any(m.id != mid and m.leader == marker.leader for m in scenario.markers.values()):
+                lines.append("  # " + _("PASS waits for another %(name)s marker while one is still in the cup.")
+                             % {"name": marker.name})
             members = [marker.leader] + [
                 u for u, info in scenario.units.items()
                 if info.side == role and not info.is_leader and units[u]["status"] in (ON_BOARD, WAITING)

@@ -1,11 +1,13 @@
 """Retreats (after a lost combat) and the displacement of a lone leader that enemy units end on.
 
-Reading: a retreat goes one hex *away* from the attacked hex, i.e. to a neighbour
-of the unit's hex farther from the attacked hex (for defenders, any neighbour;
-for beaten attackers, a hex two away from the hex they attacked). A hex counts
-as enemy ZOC for a retreat only when no friendly unit (other than those
-retreating) also has it in its ZOC: "when both sides share a zone of control ...
-retreats are not affected".
+Reading: "units retreating move 1 hex away from the hex attacked": a retreat is a
+one-hex move to a neighbour of the unit's hex that is not nearer the hex attacked.
+For defenders that is any neighbour; for a beaten attacker, any neighbour but the
+hex it attacked: the two beside it (still one hex from the hex attacked) as well as
+the three behind it, the farther ones preferred (option ``attacker_retreat_farther_only``:
+only the three behind). A hex counts as enemy ZOC for a retreat only when no friendly
+unit (other than those retreating) also has it in its ZOC: "when both sides share a
+zone of control ... retreats are not affected".
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ def _retreat_candidates(ctx: Context, group: list[str], from_hex: str, attacked_
         if any(sit.info[x].side == side and not sit.info[x].is_leader and x not in group for x in uids):
             friendly_zoc.update(sit.board.neighbours[h])
     toward = ctx.standing(side).get("retreat")
+    farther_only = here == 0 or ctx.option("attacker_retreat_farther_only")
     options = []
     for n in sit.board.neighbours[from_hex]:
-        if distance(n, attacked_hex) <= here:
+        away = distance(n, attacked_hex)
+        if away < here or (farther_only and away == here):
             continue
         occupants = sit.units_at(n)
         if occupants and sit.info[occupants[0]].side != side:
@@ -40,9 +44,9 @@ def _retreat_candidates(ctx: Context, group: list[str], from_hex: str, attacked_
         enemies_next = sum(1 for m in sit.board.neighbours[n] for x in sit.units_at(m)
                            if sit.info[x].side == enemy and not sit.info[x].is_leader)
         pref = distance(n, toward) if toward and sit.board.contains(toward) else 0
-        options.append((in_ezoc, pref, enemies_next, n))
+        options.append((in_ezoc, pref, -away, enemies_next, n))
     options.sort()
-    return [(o[0], o[3]) for o in options]
+    return [(o[0], o[-1]) for o in options]
 
 
 def retreat_group(ctx: Context, group: list[str], from_hex: str, attacked_hex: str, label: str) -> list[str]:
@@ -96,22 +100,26 @@ def retreat_group(ctx: Context, group: list[str], from_hex: str, attacked_hex: s
     return stuck
 
 
-def displace_lone_leader(ctx: Context, leader: str, by_unit: str, label: str) -> None:
-    """An enemy unit ended its move on a lone leader: he falls back one hex as in a
-    retreat; if no hex is open he takes his hit (a tribe leader is removed; a US leader
-    flips and, still in play for activation, goes to the nearest hex he may stand in)."""
+def displace_lone_leader(ctx: Context, leader: str, by_units: list[str], label: str, by_attack: bool = False) -> None:
+    """Enemy units ended their move on a lone leader, or attacked him ("leaders can not
+    attack and defend if by themselves"): he falls back one hex as in a retreat; if no hex
+    is open he takes his hit (a tribe leader is removed; a US leader flips, stays in play for
+    activation and, if a mover ended on him, goes to the nearest hex he may stand in)."""
     from .losses import apply_loss  # losses imports nothing from here; keeps the modules one-way at load time
 
     sit = ctx.sit
     where = sit.hex_of(leader)
-    ctx.emit(event("leader_overrun", N_("%(unit_name)s, alone in %(hex)s, is overrun by %(by_name)s."),
-                   unit=leader, unit_name=sit.info[leader].name, hex=where, by=by_unit,
-                   by_name=sit.info[by_unit].name))
+    msg = (N_("%(unit_name)s, alone in %(hex)s, cannot defend: the attack of %(by_name)s overruns him.") if by_attack
+           else N_("%(unit_name)s, alone in %(hex)s, is overrun by %(by_name)s."))
+    ctx.emit(event("leader_overrun", msg,
+                   unit=leader, unit_name=sit.info[leader].name, hex=where, by=list(by_units),
+                   by_name=", ".join(sit.info[u].name for u in by_units), combat=label))
     stuck = retreat_group(ctx, [leader], where, where, label)
     if not stuck:
         return
     apply_loss(ctx, leader, label)
-    if sit.on_board(leader) and sit.hex_of(leader) == where:
+    # after an attack a hit US leader stays, like any unit that cannot retreat; a mover ends in his hex
+    if not by_attack and sit.on_board(leader) and sit.hex_of(leader) == where:
         side = sit.info[leader].side
         rings = sorted((h for h in sit.board.terrain if h != where),
                        key=lambda h: (distance(h, where), h))

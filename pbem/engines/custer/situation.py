@@ -9,6 +9,9 @@ leaders and villages); ``activated`` and ``attacked`` this turn.
 
 from __future__ import annotations
 
+from pbem.engines.base import event
+
+from .options import option
 from .scenario import MOVEMENT_POINTS, Scenario, UnitInfo
 
 ON_BOARD, WAITING, ELIMINATED, EXITED = "on_board", "waiting", "eliminated", "exited"
@@ -146,8 +149,16 @@ class Context:
     def turn(self) -> int:
         return self.state["turn"]
 
+    def option(self, name: str) -> bool:
+        return option(self.state, name)
+
     def standing(self, side: str) -> dict:
         return self.state["standing"].get(side) or {}
 
     def emit(self, ev: dict) -> None:
         self.events.append(ev)
+
+
+def skip(ctx: Context, label: str, msg: str, **args) -> None:
+    """Report an order the situation no longer allows (``msg`` says why)."""
+    ctx.emit(event("skipped", msg, activation=label, **args))
