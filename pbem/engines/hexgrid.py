@@ -114,7 +114,12 @@ def toward(a: str, b: str, steps: int) -> str:
         return b
     (q1, r1), (q2, r2) = axial(a), axial(b)
     t = steps / n
-    q, r = q1 + (q2 - q1) * t, r1 + (r2 - r1) * t
+    return nearest_hex(q1 + (q2 - q1) * t, r1 + (r2 - r1) * t)
+
+
+def nearest_hex(q: float, r: float) -> str:
+    """The id of the hex containing the fractional axial point (q, r) (cube rounding); the id
+    may lie off any board (a column or row below 1 gives a non-id string, on no board)."""
     s = -q - r
     rq, rr, rs = round(q), round(r), round(s)
     dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)

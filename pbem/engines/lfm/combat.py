@@ -106,12 +106,19 @@ class CombatPhase:
     def run(self, ops: list[dict]) -> None:
         """Rounds until no stack able to attack is next to the enemy (rule 13)."""
         ctx = self.ctx
-        self.charged_must_retreat()
+        base = ctx.label
+        try:
+            self.rounds(ops, base)
+        finally:
+            ctx.label = base
+
+    def rounds(self, ops: list[dict], base: str) -> None:
+        ctx = self.ctx
         for rnd in range(1, MAX_ROUNDS + 1):
             targets = required_targets(ctx, self.side)
             if not targets:
                 return
-            ctx.label = ctx.label.split(" R")[0] + f" R{rnd}"
+            ctx.label = f"{base} R{rnd}"
             ctx.emit(event("combat_round", N_("Combat round %(round)s: %(n)s enemy hex(es) must be attacked."),
                            round=rnd, n=len(targets), targets=sorted(targets)))
             plan = self.assign(targets, ops if rnd == 1 else [])

@@ -9,22 +9,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.engines.hexgrid import axial, distance, hex_id
+from pbem.engines.hexgrid import axial, distance, nearest_hex
 
 from .tables import terrain
 
 CLEAR, PARTIAL, BLOCKED = "clear", "partial", "blocked"
-
-
-def _from_axial(q: float, r: float) -> str:
-    s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    return hex_id(rq, rr + (rq - 1) // 2) if rq > 0 and rr + (rq - 1) // 2 > 0 else ""
 
 
 @lru_cache(maxsize=200000)
@@ -38,7 +27,7 @@ def hex_lines(a: str, b: str) -> tuple[tuple[str, ...], ...]:
         path = []
         for i in range(1, n):
             t = i / n
-            path.append(_from_axial(q1 + (q2 - q1) * t + nudge, r1 + (r2 - r1) * t + nudge * 2))
+            path.append(nearest_hex(q1 + (q2 - q1) * t + nudge, r1 + (r2 - r1) * t + nudge * 2))
         lines.append(tuple(path))
     return tuple(dict.fromkeys(lines))
 

@@ -109,8 +109,8 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
 
 
 def _second_hex(ctx: Context, side: str, first: str, enemies: list[str], moving: list[str], zoc: set[str]) -> str | None:
-    """Rule 9.1.h: the second hex must bring the unit closer to its brigade commander or next to
-    a unit of its brigade."""
+    """Rule 9.1.h: the second hex must attempt to bring the unit next to a unit of its brigade
+    or closer to its brigade commander: such a hex if there is one, else any hex further away."""
     sit, board = ctx.sit, ctx.sc.board
     brigade = ctx.sc.units[moving[0]].brigade
     home = sit.cmds[brigade]["hex"] if brigade and sit.cmds.get(brigade, {}).get("status") == "on_map" else None
@@ -124,10 +124,10 @@ def _second_hex(ctx: Context, side: str, first: str, enemies: list[str], moving:
         closer = home is not None and distance(n, home) < distance(first, home)
         beside = brigade and any(ctx.sc.units[x].brigade == brigade and x not in moving
                                  for m in [n] + list(board.neighbours[n]) for x in sit.units_at(m))
-        if closer or beside:
-            key = (0 if beside else 1, n)
-            if best is None or key < best[0]:
-                best = (key, n)
+        farther = bool(enemies) and min(distance(n, e) for e in enemies) > near
+        key = (not farther, 0 if beside else 1 if closer else 2, n)  # it "must attempt" to: the best it can
+        if best is None or key < best[0]:
+            best = (key, n)
     return best[1] if best else None
 
 

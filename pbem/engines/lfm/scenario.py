@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pbem.resources import load_json
-
 from pbem.engines.hexgrid import distance, hex_id, neighbours, parse_hex
+from pbem.engines.scenario_files import ScenarioFiles
 
 SCENARIO_NAMES = ("east_cavalry_field",)
 RANKS = {"army": 4, "corps": 3, "division": 2, "brigade": 1}
@@ -197,41 +196,8 @@ def build_scenario(map_data: dict, data: dict) -> Scenario:
         victory=data.get("victory") or {}, description=data.get("description", ""), brigades=brigades)
 
 
-_REGISTERED: dict[str, tuple[dict, dict]] = {}
-_CACHE: dict[str, Scenario] = {}
-
-
-def register(map_data: dict, scenario_data: dict) -> str:
-    """Make a scenario built from in-memory data loadable by name (tests, map fragments)."""
-    name = scenario_data["name"]
-    _REGISTERED[name] = (map_data, scenario_data)
-    _CACHE.pop(name, None)
-    return name
-
-
-def load(name: str) -> Scenario:
-    cached = _CACHE.get(name)
-    if cached is not None:
-        return cached
-    if name in _REGISTERED:
-        map_data, data = _REGISTERED[name]
-    else:
-        data = load_json("lfm", "scenarios", f"{name}.json")
-        map_data = load_json("lfm", "maps", f"{data['map']}.json")
-    scenario = build_scenario(map_data, data)
-    _CACHE[name] = scenario
-    return scenario
-
-
-def available() -> list[str]:
-    names = []
-    for name in SCENARIO_NAMES:
-        try:
-            load(name)
-        except FileNotFoundError:
-            continue
-        names.append(name)
-    return names + [n for n in _REGISTERED if n not in names]
+FILES = ScenarioFiles("lfm", SCENARIO_NAMES, build_scenario)
+register, load, available = FILES.register, FILES.load, FILES.available
 
 
 def check(scenario: Scenario) -> list[str]:

@@ -110,6 +110,8 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
         artillery_phase(ctx, side, [op for op in ops if op["op"] == "fire"], list(dict.fromkeys(limber)))
     MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in ("fire", "limber", "build", "attack")])
     victory.update_control(ctx)
+    if not is_night:
+        CombatPhase(ctx, side).charged_must_retreat()  # at the start of the combat phase (rule 3.8)
     if is_night or not in_contact(ctx, side):
         finish_player_turn(ctx)
     elif state["mails"] == 2:

@@ -1,0 +1,64 @@
+"""Command determination (rule 20) and the sequence of play (initiative)."""
+
+from pbem.engines.lfm import turn
+from pbem.engines.lfm.command import determine
+
+from .fragments import context, fragment, of_type
+
+COMMANDERS = [
+    {"id": "army", "name": "Lee", "side": "csa", "rank": "army", "cv": 4, "hex": "0101"},
+    {"id": "div", "name": "Heth", "side": "csa", "rank": "division", "cv": 3, "superior": "army", "hex": "0103"},
+    {"id": "b1", "name": "Archer", "side": "csa", "rank": "brigade", "superior": "div", "hex": "0105"},
+    {"id": "b2", "name": "Davis", "side": "csa", "rank": "brigade", "superior": "div", "hex": "0901"},
+    {"id": "uarmy", "name": "Meade", "side": "usa", "rank": "army", "cv": 5, "hex": "1010"},
+    {"id": "ub", "name": "Meredith", "side": "usa", "rank": "brigade", "superior": "uarmy", "hex": "1010"},
+]
+UNITS = [{"id": "r1", "side": "csa", "type": "infantry", "hex": "0105", "brigade": "b1"},
+         {"id": "r2", "side": "csa", "type": "infantry", "hex": "0107", "brigade": "b1"},
+         {"id": "r3", "side": "csa", "type": "infantry", "hex": "0108", "brigade": "b1"},
+         {"id": "r4", "side": "csa", "type": "infantry", "hex": "0901", "brigade": "b2"},
+         {"id": "u1", "side": "usa", "type": "infantry", "hex": "1010", "brigade": "ub"}]
+
+
+def ctx_with(script):
+    return context(fragment("command_board", units=UNITS, commanders=COMMANDERS), script=script)
+
+
+def test_division_commander_in_range_of_an_in_command_army_commander_subtracts_one():
+    """Rule 20.5: in range of his in-command superior a division commander subtracts 1; each
+    brigade out of his range adds 1 (Davis is 8 hexes away)."""
+    ctx = ctx_with({"test command army": 2, "test command div": 3})
+    result = determine(ctx, "csa")
+    roll = next(e for e in of_type(ctx.events, "command_roll") if e["args"]["commander"] == "div")
+    assert roll["args"]["drm"] == 0 and roll["args"]["modified"] == 3 and roll["args"]["ok"]
+    assert "div" in result and "b1" in result and "b2" not in result
+
+
+def test_regiments_pass_the_word_along_their_brigade():
+    """Rule 20.7: a regiment next to an in-command regiment of its brigade is in command, so a
+    brigade longer than 2 hexes stays in command; a detached regiment does not."""
+    ctx = ctx_with({"test command army": 1, "test command div": 1})
+    result = determine(ctx, "csa")
+    assert {"r1", "r2", "r3"} <= result
+    ctx = ctx_with({"test command army": 1, "test command div": 1})
+    ctx.state["units"]["r2"]["detached"] = True
+    result = determine(ctx, "csa")
+    assert "r2" not in result and "r3" not in result  # the chain breaks at the detached regiment
+
+
+def test_a_failed_army_roll_leaves_subordinates_on_their_own_initiative():
+    """Rule 20.3-20.6: the army commander fails; the division commander rolls unmodified; a
+    brigade whose division commander is not in command is out of command."""
+    ctx = ctx_with({"test command army": 6, "test command div": 4})
+    result = determine(ctx, "csa")
+    assert "army" not in result and "div" not in result and "b1" not in result and "r1" not in result
+
+
+def test_initiative_goes_to_the_higher_total_and_ties_to_the_higher_cv():
+    """Phase 1: d6 + the army commander's CV; ties to the higher CV."""
+    ctx = ctx_with({"test initiative csa 1": 6, "test initiative usa 1": 3})
+    turn.initiative(ctx)
+    assert ctx.state["order"] == ["csa", "usa"]  # 10 against 8
+    ctx = ctx_with({"test initiative csa 1": 4, "test initiative usa 1": 3})
+    turn.initiative(ctx)
+    assert ctx.state["order"] == ["usa", "csa"]  # 8 all, Meade's CV 5 beats Lee's 4

@@ -1,0 +1,75 @@
+"""Orders by mail: the syntax, canonical text that re-parses to the same orders, the template
+(sent back unchanged: nothing moves), and clear answers to bad lines that lose nothing else."""
+
+from pbem.dice import Dice
+from pbem.engines.base import ILLEGAL, SYNTAX
+from pbem.engines.lfm import LastFullMeasureEngine
+
+ENGINE = LastFullMeasureEngine()
+
+
+def start(mails: int = 2) -> dict:
+    return ENGINE.setup("east_cavalry_field", {"mails": mails}, Dice("00" * 32))
+
+
+def test_orders_read_names_hexes_and_stacks_case_insensitively():
+    state = start()
+    text = ("fire 1110 from jackson's battery at 5th michigan\n9th Virginia, 10th Virginia dismount\n"
+            "1004 MOVE TO 1007\n1st north carolina charge 1110 from 1009\nFerguson RECOVER\n"
+            "Hampton move via 1005 1006\nSTANDING:\n  evade never\n  retreat 2\n  losses 36th Virginia Bn first")
+    parsed = ENGINE.parse_orders(state, "csa", text)
+    assert parsed.ok, parsed.errors
+    ops = parsed.orders["ops"]
+    assert ops[0] == {"op": "fire", "target": "1110", "from": ["jackson"], "unit": "5mi",
+                      "text": "FIRE 1110 FROM Jackson's Battery AT 5th Michigan"}
+    assert ops[2]["units"] == ["@1004"] and ops[2]["to"] == "1007"
+    assert ops[3] == {"op": "charge", "units": ["1nc"], "target": "1110", "from": "1009",
+                      "text": "1st North Carolina CHARGE 1110 FROM 1009"}
+    assert ops[4] == {"op": "recover", "commander": "ferguson", "text": "Ferguson RECOVER"}
+    assert parsed.orders["standing"] == {"evade": "never", "retreat": 2, "losses": ["36vabn"]}
+
+
+def test_canonical_text_parses_to_the_same_orders():
+    state = start()
+    parsed = ENGINE.parse_orders(state, "csa", "1004 move to 1007\nfire 1110 from 0805\nstanding:\n  artillery hold")
+    again = ENGINE.parse_orders(state, "csa", parsed.canonical)
+    assert again.ok and again.orders == parsed.orders
+
+
+def test_the_template_parses_and_holds_everything():
+    state = start()
+    for role in ("csa", "usa"):
+        parsed = ENGINE.parse_orders(state, role, ENGINE.order_template(state, role))
+        assert parsed.ok, parsed.errors
+        assert parsed.orders["ops"] == []
+
+
+def test_the_template_lists_the_phasing_side_by_brigade_with_hexes():
+    text = ENGINE.order_template(start(), "csa")
+    assert "# Hampton (brigade) 1004" in text
+    assert "#   1st North Carolina (4 SP, CR 5, mounted) at 1004" in text
+    assert "#   Breathed's Battery (1 SP, CR 5, limbered) enters at 0104 on turn 2" in text
+
+
+def test_an_unknown_unit_is_answered_with_the_nearest_name():
+    parsed = ENGINE.parse_orders(start(), "csa", "1st Nort Carolina MOVE TO 1007\n1004 MOVE TO 1007")
+    (err,) = parsed.errors
+    assert err.line == 1 and err.kind == SYNTAX and err.args["suggestion"] == "1st North Carolina"
+    assert len(parsed.orders["ops"]) == 1  # the good line is kept
+
+
+def test_the_other_side_s_units_are_refused():
+    (err,) = ENGINE.parse_orders(start(), "csa", "5th Michigan MOVE TO 1110").errors
+    assert err.kind == ILLEGAL
+
+
+def test_attacks_wait_for_the_combat_mail_unless_one_mail_is_played():
+    (err,) = ENGINE.parse_orders(start(), "csa", "ATTACK 1110 FROM 1009").errors
+    assert err.kind == ILLEGAL and "combat mail" in err.reason
+    assert ENGINE.parse_orders(start(mails=1), "csa", "ATTACK 1110 FROM 1009").ok
+
+
+def test_bad_hexes_and_standing_values_are_explained():
+    errors = ENGINE.parse_orders(start(), "csa", "1004 MOVE TO 9999\nRETREAT 3\n1004 MOVE TO 12").errors
+    assert [e.line for e in errors] == [1, 2, 3]
+    assert errors[0].kind == ILLEGAL and errors[1].args["choices"] == "1, 2"
