@@ -41,7 +41,8 @@ def _any_of(words) -> re.Pattern:
 
 CUSTER_KEYWORDS = _any_of(("MOVE TO VIA DISMOUNT MOUNT EXIT ENTER AT HOLD PASS ATTACK WITH NO ADVANCE ALL ON STANDING "
                            "LOSSES FIRST DEFAULT RETREAT TOWARD AWAY YES").split())
-RUMMY_KEYWORDS = _any_of("DRAW DECK DISCARD MELD LAYOFF PLAY ON STEAL FROM NOTHING PICK RAID BRAVES VILLAGE".split())
+RUMMY_KEYWORDS = _any_of("DRAW DECK DISCARD MELD LAYOFF PLAY ON STEAL FROM NOTHING PICK RAID BRAVES VILLAGE".split()
+                         + ["WHAT I DREW"])
 
 
 # Names: units and markers (both scenarios: the help names Rosebud's), cards, and the

@@ -8,6 +8,7 @@ from pbem.engines.rummy import RummyEngine
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy import rules as R
 from pbem.engines.rummy.engine import SCENARIOS, default_target
+from pbem.engines.rummy.options import house_rules
 
 ENGINE = RummyEngine()
 SEED = "ab" * 32
@@ -34,9 +35,10 @@ def build(scenario: str = "two", *, hands: dict | None = None, tables: dict | No
           discard: list | None = None, deck_top: list | None = None, player: str = "p1",
           stage: str = "play", drawn: str | None = None, taken: str | None = None,
           target: int | None = None, totals: dict | None = None, sundance: bool = False,
-          hand_no: int = 1, turn: dict | None = None) -> dict:
+          hand_no: int = 1, turn: dict | None = None, options: dict | None = None) -> dict:
     """A consistent state: the named cards where they are said to be, every other card
-    in the deck below ``deck_top`` (Custer at the very bottom unless placed)."""
+    in the deck below ``deck_top`` (Custer at the very bottom unless placed); ``options``
+    the game's house rules."""
     _, roles, teams = SCENARIOS[scenario]
     pool = Pool()
     st_hands = {p: [] for p in roles}
@@ -67,7 +69,7 @@ def build(scenario: str = "two", *, hands: dict | None = None, tables: dict | No
     bottom = [C.CUSTER] if C.CUSTER in pool.free else []
     st = {
         "v": 1, "scenario": scenario, "roles": list(roles), "teams": teams,
-        "target": target or default_target(scenario),
+        "target": target or default_target(scenario), "options": house_rules(options, bool(teams)),
         "hand_no": hand_no, "turn_no": 5, "step": 1 if stage == "draw" else 2, "first": roles[0], "player": player,
         "hands": st_hands, "tables": st_tables, "deck": top + rest + bottom, "discard": st_discard,
         "turn": dict(R.new_turn(), stage=stage, drawn=drawn_id, taken=taken_id, **(turn or {})),

@@ -46,7 +46,8 @@ def test_other_braves_and_village_melds_take_lay_offs():
     st = build(hands={"p1": ["brave", "village", "gall"]},
                tables={"p2": [group("braves", *B3), group("villages", "village", "village", "village")]})
     new, _, _ = play(st, "LAYOFF Brave, Village")
-    assert table(new, "p1") == [("braves", ["brave"]), ("villages", ["village"])]
+    assert table(new, "p1") == []
+    assert table(new, "p2") == [("braves", ["brave"] * 4), ("villages", ["village"] * 4)]
 
 
 def test_braves_village_meld_is_immune_to_the_coup_stick():

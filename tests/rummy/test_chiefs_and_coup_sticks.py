@@ -78,8 +78,9 @@ def test_the_steal_is_limited_to_what_the_table_holds():
 def test_steal_immunities_braves_village_meld_and_chief_with_coup_stick():
     """"There are two groups of cards that cannot be stolen using a Chief/Coup Stick
     combination: A meld of Braves with a Village is immune to theft; another Chief with a
-    Coup Stick is immune to theft". (Custer and the Staff on him are not worth points to
-    take; an open Chief may be taken.)"""
+    Coup Stick is immune to theft". Custer himself is no "points worth" to take; the Staff
+    on him may be stolen ("it is possible to steal one or more of their Staff"), unless the
+    house rule custer_staff_immune is played; an open Chief may be taken."""
     st = build(hands={"p1": ["coup-stick", "brave"]}, tables={
         "p1": [{"key": "chief", "cards": ["hump"]}],
         "p2": [{"key": "bv", "cards": ["brave", "brave", "brave", "village"]},
@@ -87,18 +88,29 @@ def test_steal_immunities_braves_village_meld_and_chief_with_coup_stick():
                {"key": "custer", "cards": ["custer"], "on": ["bugler"]},
                {"key": "chief", "cards": ["two-moons"]}]})
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Gall FROM p2")[0].startswith("Gall on p2's table is immune")
+    assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Custer FROM p2")[0].startswith("Lt. Col. Custer on p2's table is immune")
+    assert {u["kind"] for u in R.stealable(st, "p2")} == {"two-moons", "bugler"}
+    st["options"]["custer_staff_immune"] = True
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Bugler FROM p2")[0].startswith("Bugler on p2's table is immune")
-    units = {u["kind"] for u in R.stealable(st, "p2")}
-    assert units == {"two-moons"}
+    assert {u["kind"] for u in R.stealable(st, "p2")} == {"two-moons"}
     new, _, _ = play(st, "PLAY Coup Stick ON Hump\nSTEAL Two Moons FROM p2")
     assert ("chief", ["two-moons"]) in table(new, "p1")
 
 
-def test_steal_only_from_an_opponent():
+def test_steal_from_any_other_players_table():
+    """"stealing three points worth of cards (3) from ANY player's table, moving them to his
+    own": in the team game the partner's table too (not under the house rule
+    steal_from_opponents_only); never one's own. Left to the server, the steal comes from
+    the other team (moving a partner's cards gains the team nothing)."""
     st = build("teams", hands={"p1": ["coup-stick", "brave"]}, tables={
-        "p1": [{"key": "chief", "cards": ["hump"]}], "p3": [group("braves", "brave", "brave", "brave")]})
+        "p1": [{"key": "chief", "cards": ["hump"]}], "p3": [group("braves", "brave", "brave", "brave")],
+        "p2": [group("braves", "brave")]})
+    assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Brave FROM p3") == []
+    assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Brave FROM p1") == ["a Coup Stick steals from another player's table"]
+    new, _, _ = play(st, "PLAY Coup Stick ON Hump")
+    assert table(new, "p2") == [] and table(new, "p3") == [("braves", ["brave"] * 3)]
+    st["options"]["steal_from_opponents_only"] = True
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Brave FROM p3") == ["a Coup Stick steals from an opponent's table"]
-    assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Brave FROM p1") == ["a Coup Stick steals from an opponent's table"]
 
 
 def test_steal_nothing_is_allowed():

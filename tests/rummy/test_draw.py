@@ -40,12 +40,15 @@ def test_custer_is_never_discarded():
     assert errors(st, "DISCARD Custer") == ["you do not hold Lt. Col. Custer"]
 
 
-def test_the_card_taken_from_the_discard_pile_cannot_be_discarded_at_once():
-    """Reading (a common rummy convention, so a turn cannot be passed by taking the
-    discard and putting it back, which would let a hand stall forever)."""
+def test_the_card_taken_from_the_discard_pile_may_be_discarded_at_once():
+    """"A player may discard any card except the Custer card": the card just taken from the
+    pile too. The house rule keep_taken_card forbids it (a common rummy convention)."""
     st = build(hands={"p1": ["brave", "scout"]}, stage="draw", discard=["gall"])
-    assert errors(st, "DRAW DISCARD\nDISCARD Gall") == ["you may not discard the card you took from the discard pile this turn"]
-    assert errors(st, "DRAW DISCARD\nDISCARD drawn") == ["you may not discard the card you took from the discard pile this turn"]
+    assert errors(st, "DRAW DISCARD\nDISCARD Gall") == [] and errors(st, "DRAW DISCARD\nDISCARD drawn") == []
+    st = build(hands={"p1": ["brave", "scout"]}, stage="draw", discard=["gall"], options={"keep_taken_card": True})
+    reason = "you may not discard the card you took from the discard pile this turn (house rule keep_taken_card)"
+    assert errors(st, "DRAW DISCARD\nDISCARD Gall") == [reason]
+    assert errors(st, "DRAW DISCARD\nDISCARD drawn") == [reason]
 
 
 def test_empty_discard_pile_means_drawing_from_the_deck():

@@ -1,5 +1,6 @@
 """Hidden information: each report shows its own hand; others see only hand sizes, the
-tables and the discard pile; nobody sees the deck's order."""
+tables and the discard pile's top card (the pile is covered: only the player of a Cavalry
+Special looks through it, while picking); nobody sees the deck's order."""
 
 import re
 
@@ -9,7 +10,7 @@ from pbem.dice import Dice
 from pbem.engines.base import MODERATOR
 from pbem.engines.rummy import cards as C
 
-from .helpers import ENGINE
+from .helpers import ENGINE, build, play
 from .render import report
 
 SCENARIOS = ["two", "three", "four", "teams"]
@@ -30,6 +31,11 @@ def _games(scenario, phases, seed=1):
         yield st, events, ph.id
 
 
+def _ids(ev):
+    args = ev["args"]
+    return ([args["id"]] if isinstance(args.get("id"), str) else []) + list(args.get("ids") or [])
+
+
 def _pattern(words):
     words = sorted(set(words), key=len, reverse=True)
     return re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in words) + r")(?![\w-])") if words else None
@@ -47,14 +53,16 @@ def test_no_report_shows_another_players_cards_or_the_deck(scenario):
         # since shuffled back into the deck: they tell nothing of the new hand
         deal = [i for i, e in enumerate(events) if e["type"] == "deal"]
         events = events[deal[0]:] if deal else events
-        # cards that went face up from the discard pile into a hand are known to all
-        taken = {e["args"]["id"] for e in events if e["type"] == "draw" and e["args"]["source"] == "discard"}
-        taken |= {c for e in events if e["type"] == "support" for c in e["args"].get("ids", [])}
+        # cards this phase's public events name (a discard, a raid, the top card taken) are known to all
+        public = {c for e in events if "to" not in e for c in _ids(e)}
         for role in st["roles"] + [None]:
             own = [] if role is None else st["hands"][role]
-            shown = set(own) | set(st["discard"]) | taken | {c for p in st["roles"] for g in st["tables"][p]
-                                                            for c in g["cards"] + g.get("on", []) + ([g["wild"]] if g.get("wild") else [])}
-            secret = [c for p in st["roles"] if p != role for c in st["hands"][p] if c not in taken] + st["deck"]
+            # the pile under its top is covered, but for the player looking through it this phase
+            looked = {c for e in events if e["type"] == "pile" and role in e.get("to", ()) for c in _ids(e)}
+            shown = set(own) | set(st["discard"][-1:]) | public | looked | {
+                c for p in st["roles"] for g in st["tables"][p] for c in g["cards"] + g.get("on", []) + ([g["wild"]] if g.get("wild") else [])}
+            secret = [c for p in st["roles"] if p != role for c in st["hands"][p] if c not in public] + st["deck"] + \
+                [c for c in st["discard"][:-1] if c not in public | looked]
             assert not shown & set(secret)
             secret_ids = set(secret)
             names = {C.name(c) for c in secret} - {C.name(c) for c in shown}
@@ -68,14 +76,19 @@ def test_no_report_shows_another_players_cards_or_the_deck(scenario):
 
 
 def _scramble(st, role, seed):
-    """The same game as ``role`` knows it: the cards ``role`` cannot see dealt out again."""
+    """The same game as ``role`` knows it: the cards ``role`` cannot see (the other hands,
+    the deck, the discard pile under its top card) dealt out again."""
     t = st["turn"]
-    public = {t["taken"], *t["picked"]}
+    public = {t["taken"]}
     others = [p for p in st["roles"] if p != role]
-    pool = list(st["deck"]) + [c for p in others for c in st["hands"][p] if c not in public]
+    looking = role == st["player"] and t.get("pick_pending")
+    covered = [] if looking else st["discard"][:-1]
+    pool = list(st["deck"]) + covered + [c for p in others for c in st["hands"][p] if c not in public]
     pool = Dice(f"{seed:064x}").shuffle(pool, "scramble")
     new = dict(st, hands=dict(st["hands"]), deck=pool[:len(st["deck"])])
     rest = pool[len(st["deck"]):]
+    new["discard"] = rest[:len(covered)] + (st["discard"][len(covered):])
+    rest = rest[len(covered):]
     for p in others:
         keep = [c for c in st["hands"][p] if c in public]
         n = len(st["hands"][p]) - len(keep)
@@ -119,3 +132,49 @@ def test_the_card_drawn_is_told_to_its_drawer_alone():
                 assert ev.get("to") and len(ev["to"]) == 1
             if ev["type"] == "draw" and ev["args"].get("source") == "deck":
                 assert "id" not in ev["args"] and "card" not in ev["args"]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_the_discard_pile_is_covered_by_its_top_card_in_every_view(scenario):
+    """"The Discard Pile will remain covered by the top card unless a player plays one of
+    the support cards allowing them to select two cards from the discard pile": every view
+    shows the top card and the pile's size; the player of that card alone, while picking,
+    sees the whole pile; the moderator sees it always."""
+    looked = 0
+    for st, _, _ in _games(scenario, 150, seed=9):
+        for role in st["roles"] + [None]:
+            view = ENGINE.view(st, role)
+            assert [c["id"] for c in view["discard"]] == st["discard"][-1:] and view["discard_size"] == len(st["discard"])
+            assert "discard_pile" not in view
+            picking = role == st["player"] and st["turn"]["pick_pending"]
+            pile = view["this_turn"]["pile"]
+            assert (pile is not None) == bool(picking)
+            if picking:
+                looked += 1
+                assert [c["id"] for c in pile] == st["discard"]
+        assert [c["id"] for c in ENGINE.view(st, MODERATOR)["discard_pile"]] == st["discard"]
+    assert looked  # the bots played a Cavalry Special and looked
+
+
+def test_the_pile_is_shown_to_the_cavalry_specials_player_alone():
+    """Playing Bring Pack Mules shows its player the pile (the private event, the view, the
+    report, the order template); no other role's report, picture or order template names a
+    card under the top, before the pick or after it."""
+    st = build("three", hands={"p1": ["mules", "brave", "brave"], "p2": ["village"], "p3": ["village"]},
+               discard=["gall", "C-commander", "sabers", "scout"])
+    under = {"Gall", "Co. C Commander", "Sabers"}
+    st1, events1, _ = play(st, "PLAY Bring Pack Mules")
+    st2, events2, _ = play(st1, "PICK Gall, Sabers\nDISCARD Brave")
+    for state, events in ((st1, events1), (st2, events2)):
+        for role in ("p2", "p3", None):
+            parts = report(state, events, role)
+            parts["template"] = ENGINE.order_template(state, role) if role else ""
+            for part, text in parts.items():
+                assert not {name for name in under if name in text}, (role, part)
+            assert ENGINE.view(_scramble(state, role, 1), role) == ENGINE.view(state, role)
+    mine = report(st1, events1, "p1")
+    assert "You look through the discard pile (bottom to top): Gall, Co. C Commander, Sabers, Scout." in mine["text"]
+    assert "You are looking through the discard pile (bottom to top): Gall, Co. C Commander, Sabers, Scout." in mine["text"]
+    assert "Gall, Co. C Commander, Sabers, Scout" in ENGINE.order_template(st1, "p1")
+    after = ENGINE.view(st2, "p1")  # covered again once picked
+    assert after["this_turn"]["pile"] is None and [c["name"] for c in after["discard"]] == ["Brave"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import build, errors, group, hand, play, table
+from .helpers import ENGINE, build, errors, group, hand, play, table
 
 
 @pytest.mark.parametrize("cards,key", [
@@ -39,16 +39,21 @@ def test_lay_off_on_anyones_melds():
     """"You may also play single cards to add to melds already placed on the table
     [laying off], whether they were placed by you or by another player. For example, you
     may play a Co. C Trooper to your table or if your opponent has a meld of 3 Co. C".
-    Reading: the card goes to the table of the player who lays it off and scores there."""
+    The card joins the meld where it lies, on that table, and scores there (the house rule
+    layoff_to_own_table puts it on the layer's own table instead)."""
     st = build(hands={"p1": ["C-trooper", "E-trooper", "scout"]},
                tables={"p2": [group("co-C", "C-trooper", "C-trooper", "C-guidon")],
                        "p1": [group("co-E", "E-trooper", "E-trooper", "E-guidon")]})
     new, _, _ = play(st, "LAYOFF Co. C Trooper\nLAYOFF Co. E Trooper")
-    assert table(new, "p1") == [("co-E", ["E-trooper", "E-trooper", "E-guidon", "E-trooper"]), ("co-C", ["C-trooper"])]
-    assert table(new, "p2") == [("co-C", ["C-trooper", "C-trooper", "C-guidon"])]
+    assert table(new, "p1") == [("co-E", ["E-trooper", "E-trooper", "E-guidon", "E-trooper"])]
+    assert table(new, "p2") == [("co-C", ["C-trooper", "C-trooper", "C-guidon", "C-trooper"])]
     new, _, res = play(st, "LAYOFF Co. C Trooper ON p2")
     assert res.canonical == "LAYOFF Co. C Trooper ON p2"
+    assert ENGINE.view(new, None)["table_points"] == {"p1": 4, "p2": 5}
+    st["options"]["layoff_to_own_table"] = True
+    new, _, _ = play(st, "LAYOFF Co. C Trooper ON p2")
     assert ("co-C", ["C-trooper"]) in table(new, "p1")
+    assert ENGINE.view(new, None)["table_points"] == {"p1": 5, "p2": 4}
 
 
 def test_lay_off_needs_a_meld_of_its_kind_on_some_table():

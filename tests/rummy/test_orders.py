@@ -54,12 +54,15 @@ def test_errors_name_the_line_the_reason_the_kind_and_a_suggestion():
     assert res.orders == {"steps": []}
 
 
-def test_unknown_cards_when_drawing_from_the_deck_are_written_drawn():
+def test_cards_still_to_be_drawn_are_written_drawn_or_named():
+    """An order may name the card expected from the deck: it is checked once drawn (so is
+    one that says ``drawn``); before the draw a card not held is refused at once."""
     st = build(hands={"p1": ["brave", "brave", "hump"]}, stage="draw")
-    (err,) = _parse(st, "DRAW DECK\nMELD Brave, Brave, Brave").errors
-    assert err.describe() == "you do not hold Brave (write 'drawn' for the card you draw from the deck)"
+    assert _parse(st, "DRAW DECK\nMELD Brave, Brave, Brave").errors == []
     res = _parse(st, "DRAW DECK\nMELD Brave, Brave, drawn\nDISCARD Hump")
     assert res.errors == [] and res.canonical == "DRAW DECK\nMELD Brave, Brave, drawn\nDISCARD Hump"
+    st = build(hands={"p1": ["brave", "brave", "hump"]})
+    assert [e.describe() for e in _parse(st, "MELD Brave, Brave, Brave").errors] == ["you do not hold Brave"]
 
 
 def test_an_order_that_fails_on_the_drawn_card_is_skipped_and_told_privately():

@@ -42,12 +42,14 @@ def escaped_custer() -> dict:
     return build(hands={"p1": ["brave", "E-trooper"]}, tables=tables, discard=["scout"])
 
 
-# sha256 of the English PNGs drawn before picture() took a gettext (Pillow 13.0; a Pillow
-# that renders text differently changes them: recompute them from that commit's code).
+# sha256 of the English PNGs as drawn without a gettext (Pillow 13.0; a Pillow that renders
+# text differently changes them: recompute them from that commit's code). They were those of
+# the pictures drawn before picture() took a gettext until the discard pile became covered
+# (the picture draws its top card over the covered rest), and the bots' play changed with it.
 ENGLISH_BEFORE = {
-    "mid-game, p1": "5e2c0ba79faa18d07e47662582a2c1f4a8c46850efb537f895c8b91116a40de8",
-    "game over, observer": "efe8071a69b637ba0fdaa8dac531a6ff61c15124d24066eb2b2c5c6679292fef",
-    "Custer escaped, p1": "34360df5898e1e1b13a8647afe2bd19a93e31638e2794c6df569ee0266307ec5",
+    "mid-game, p1": "a46a0b8457c327882158c808838c6d68d01050e915d01fc364f8f5c8a75e9b7a",
+    "game over, observer": "1af36fc2603861bca11f39d46e4d523524139f6322a7ef2f4a5509da42a12207",
+    "Custer escaped, p1": "1a5f05a47cea7159cbfdb91ddd31fbab241dc142803a1df9a779d759eebb7e46",
 }
 
 

@@ -31,13 +31,18 @@ def test_scout_joins_a_company_established_on_another_table():
     """"A player may layoff a scout card to a Company if they have or add one of that
     melded lettered/color Company on their own table. That action is only allowed if that
     company has been established on any other players' table, minus a scout"."""
-    st = build(hands={"p1": ["scout", "C-commander", "gall"]}, tables={"p2": [group("co-C", *C3)]})
+    st = build(hands={"p1": ["scout", "C-commander", "gall"]}, tables={"p2": [group("co-C", *C3)]},
+               options={"layoff_to_own_table": True})
     # no Co. C card on p1's own table yet: refused
     assert errors(st, "LAYOFF Scout ON Co. C") == [
         "there is no Co. C card on your table for the Scout to join: lay one down first"]
-    # "or add one": lay off a Co. C card, then the Scout beside it
+    # "or add one": lay off a Co. C card, then the Scout beside it (laying off to one's own table)
     new, _, _ = play(st, "LAYOFF Co. C Commander\nLAYOFF Scout ON Co. C")
     assert table(new, "p1") == [("co-C", ["C-commander", "scout(wild)"])]
+    # by default a card laid off joins the meld where it lies: the Scout too
+    st["options"]["layoff_to_own_table"] = False
+    new, _, _ = play(st, "LAYOFF Scout ON p2's Co. C")
+    assert table(new, "p2") == [("co-C", [*C3, "scout(wild)"])] and table(new, "p1") == []
     # a company not established (three strong, scout not counted) on any table: refused
     st = build(hands={"p1": ["scout", "gall"]},
                tables={"p1": [group("co-E", "E-trooper")], "p2": [group("co-E", "E-trooper", "E-guidon", wild=True)]})
@@ -57,6 +62,6 @@ def test_scouts_score_two_in_a_scout_meld_and_one_as_wild_card():
 def test_scout_laid_off_on_a_scout_meld():
     st = build(hands={"p1": ["scout", "gall"]}, tables={"p2": [group("scouts", "scout", "scout", "scout")]})
     new, _, _ = play(st, "LAYOFF Scout")
-    assert table(new, "p1") == [("scouts", ["scout"])]
+    assert table(new, "p2") == [("scouts", ["scout"] * 4)]
     new, _, _ = play(st, "LAYOFF Scout ON p2's Scouts")
-    assert table(new, "p1") == [("scouts", ["scout"])]
+    assert table(new, "p2") == [("scouts", ["scout"] * 4)]

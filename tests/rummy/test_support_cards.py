@@ -3,7 +3,9 @@
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy import rules as R
 
-from .helpers import ENGINE, build, errors, group, hand, play, table, texts
+from pbem.dice import Dice
+
+from .helpers import ENGINE, SEED, build, errors, group, hand, play, table, texts
 
 B3 = ("brave", "brave", "brave")
 
@@ -44,15 +46,32 @@ def test_pick_two_from_the_discard_pile_not_playable_this_phase():
     assert res.canonical == "PLAY Garry Owens\nPICK Brave, Gall\nDISCARD Gall"
     assert hand(new, "p1") == ["brave", "brave", "brave", "scout"]
     assert [C.KIND_OF[c] for c in new["discard"]] == ["village", "hump", "gall"]
-    assert errors(st, "PLAY Garry Owens\nPICK Brave, Gall\nMELD Brave, Brave, Brave") == [
+    # the orders check does not see under the pile's top: a picked card played at once is
+    # refused when the orders are carried out
+    new, events, _ = play(st, "PLAY Garry Owens\nPICK Brave, Gall\nMELD Brave, Brave, Brave")
+    assert "Order not carried out (MELD Brave, Brave, Brave): Brave was picked from the discard pile this turn: " \
+           "it may not be played before your next turn" in texts(events, "p1")
+    # once the pile is shown (the card played without a PICK) the check sees it
+    shown, _, _ = play(st, "PLAY Garry Owens")
+    assert errors(shown, "PICK Brave, Gall\nMELD Brave, Brave, Brave") == [
         "Brave was picked from the discard pile this turn: it may not be played before your next turn"]
-    assert errors(st, "PLAY Garry Owens\nPICK Sabers") == ["there is no Sabers in the discard pile"]
+    assert errors(shown, "PICK Sabers") == ["there is no Sabers in the discard pile"]
+    assert errors(shown, "DISCARD Scout") == ["look through the discard pile and PICK your cards before you discard"]
 
 
-def test_pick_two_default_takes_the_two_most_valuable_cards():
+def test_pick_two_waits_for_the_pick_and_by_default_takes_the_two_most_valuable_cards():
+    """Played without a PICK, the card shows its player the pile and the turn waits; if no
+    PICK comes by the deadline the server takes the two most valuable cards and discards."""
     st = build(hands={"p1": ["last-stand", "brave"]}, discard=["brave", "C-commander", "village", "sitting-bull", "scout"])
     new, events, _ = play(st, "PLAY Custer's Last Stand")
-    assert hand(new, "p1") == ["C-commander", "brave", "sitting-bull"]
+    assert ENGINE.phase(new).awaited == ("p1",) and new["turn"]["pick_pending"]
+    assert ENGINE.parse_orders(new, "p1", "DISCARD Brave").missing  # the PICK is still wanted
+    template = ENGINE.parse_orders(new, "p1", ENGINE.order_template(new, "p1"))
+    assert template.errors == [] and template.canonical == "PICK Sitting Bull, Co. C Commander\nDISCARD Brave"
+    after, events = ENGINE.resolve(new, {}, Dice(SEED))
+    assert hand(after, "p1") == ["C-commander", "sitting-bull"] and ENGINE.phase(after).awaited == ("p2",)
+    assert "p1 sent no more orders in time: the server picked the two most valuable cards of the discard pile and discarded for them." \
+        in texts(events, "p2")
 
 
 def test_hoka_hey_goes_out_by_discarding_one_or_two_cards():

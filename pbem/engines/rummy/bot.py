@@ -102,10 +102,9 @@ def _choices(st: dict, p: str, step: dict, rng, lab: str) -> dict:
             q = opp[rng.below(len(opp), lab + " steal from")]
             units = R.best_steal(R.stealable(st, q))
             step["steal"] = {"from": q, "cards": [u["kind"] for u in units][:1]} if units else {"nothing": True}
-    elif cat == "pick_two" and st["discard"] and rng.below(2, lab + " pick") == 0:
-        n = min(2, len(st["discard"]))
-        picks = rng.shuffle(list(st["discard"]), lab + " pick cards")[:n]
-        step["pick"] = [C.kind(x) for x in picks]
+    elif cat == "pick_two" and st["discard"] and not st["discard"][-1].startswith(C.UNKNOWN) \
+            and rng.below(2, lab + " pick") == 0:
+        step["pick"] = [C.kind(st["discard"][-1])]  # the top card, the one it can see; else it looks first
     elif cat == "sabers" and rng.below(2, lab + " raid") == 0:
         raid = {}
         for q in R.opponents(st, p):
@@ -115,13 +114,31 @@ def _choices(st: dict, p: str, step: dict, rng, lab: str) -> dict:
     return step
 
 
+def _after_draw_two(st: dict, p: str, rng) -> list[dict]:
+    """After a draw-two, unseen cards: stop and look (the server shows them), or go on in
+    the same mail with MELD WHAT I DREW and a discard of a card that order never plays."""
+    if rng.below(2) == 0:
+        return []
+    t = st["turn"]
+    keep = [c for c in st["hands"][p] if not c.startswith(C.UNKNOWN) and C.set_key(c) is None and R.discardable(st, c)]
+    if not keep:
+        return [{"op": "meld_drawn"}]
+    c = keep[rng.below(len(keep))]
+    return [{"op": "meld_drawn"}, {"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]}]
+
+
 def bot_orders(st: dict, p: str, dice: Dice) -> str:
     if st.get("outcome") or p != st["player"]:
         return ""
     lab = f"bot H{st['hand_no']}.T{st['turn_no']}.{st['step']} {p}"
     rng = _Rng(dice.below(1 << 62, lab))
     steps: list[dict] = []
-    if st["turn"]["stage"] == "draw":
+    if st["turn"].get("pick_pending"):  # the pile is shown: take one or two of it
+        pile = rng.shuffle(list(st["discard"]), lab + " pick cards")
+        steps.append({"op": "pick", "pick": [C.kind(x) for x in pile[:1 + rng.below(2)]]})
+        scratch = R.dry_copy(st)
+        R.apply_step(scratch, p, steps[0], [], dry=True)
+    elif st["turn"]["stage"] == "draw":
         src = "discard" if st["discard"] and rng.below(5) == 0 else "deck"
         if src == "deck" and rng.below(4) == 0:
             return "DRAW DECK"  # only the draw: see the card, then play
@@ -152,10 +169,12 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
         if t["hoka"]:
             steps.append({"op": "discard", "cards": [C.kind(c) for c in scratch["hands"][p] if not c.startswith(C.UNKNOWN)] or ["drawn"]})
             return steps_text(steps)
+        if t.get("pick_pending"):
+            return steps_text(steps)  # look through the pile before picking
         if any(c.startswith(C.UNKNOWN) and c != t["drawn"] for c in scratch["hands"][p]):
-            return steps_text(steps)  # drew extra cards: look at them before going on
+            return steps_text(steps + _after_draw_two(scratch, p, rng))
     hand = scratch["hands"][p]
-    options = [c for c in hand if c != t["taken"]]
+    options = [c for c in hand if R.discardable(scratch, c)]
     c = options[rng.below(len(options))]
     steps.append({"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]})
     return steps_text(steps)

@@ -15,6 +15,7 @@ from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
+from pbem.engines.rummy.options import house_rules, offered
 
 SCENARIOS = {
     "two": ("Two players", ("p1", "p2"), None),
@@ -64,7 +65,7 @@ class RummyEngine(Engine):
             out[key] = Scenario(
                 name=key, title=title, roles=roles,
                 description=f"{title}; the first to {default_target(key)} points wins (option 'target' to agree another).",
-                options={"target": None},
+                options=offered(bool(teams)),
             )
         return out
 
@@ -76,7 +77,8 @@ class RummyEngine(Engine):
         target = int(target)
         if target < 1:
             raise ValueError("the target score must be positive")
-        return R.new_game(scenario, list(roles), teams, target, dice, [])
+        rules = house_rules(options, bool(teams))
+        return R.new_game(scenario, list(roles), teams, target, dice, [], rules)
 
     # -- phases -----------------------------------------------------------------------------
     def phase(self, state: dict) -> Phase:
@@ -108,6 +110,8 @@ class RummyEngine(Engine):
         missing = []
         if state["turn"]["stage"] == "draw" and not any(s["op"] == "draw" for s in kept):
             missing.append(N_("a draw: DRAW DECK or DRAW DISCARD (without one the server draws from the deck)"))
+        if state["turn"].get("pick_pending") and not any(s["op"] == "pick" for s in kept):
+            missing.append(N_("a PICK of one or two cards from the discard pile (without one the server takes the two most valuable)"))
         return ParseResult(orders={"steps": kept}, canonical=O.steps_text(kept),
                            errors=sorted(errors, key=lambda e: e.line), missing=missing)
 
@@ -117,10 +121,13 @@ class RummyEngine(Engine):
         t = state["turn"]
         if t["stage"] == "draw":
             return {"steps": [{"op": "draw", "from": "deck"}, {"op": "discard", "cards": ["drawn"]}], "default": True}
+        steps = []
+        if t.get("pick_pending"):
+            steps.append({"op": "pick", "pick": [C.kind(c) for c in R.most_valuable_two(state["discard"])]})
         c = R.fallback_discard(state, role)
         if c is None:
-            return {"steps": [], "default": True}
-        return {"steps": [{"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]}], "default": True}
+            return {"steps": steps, "default": True}
+        return {"steps": steps + [{"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]}], "default": True}
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
         if state.get("outcome"):
@@ -137,6 +144,8 @@ class RummyEngine(Engine):
         if default:
             if st["turn"]["stage"] == "draw":
                 events.append(event("default", N_("%(player)s sent no orders in time: the server drew from the deck and discarded the drawn card for them."), player=p))
+            elif st["turn"].get("pick_pending"):
+                events.append(event("default", N_("%(player)s sent no more orders in time: the server picked the two most valuable cards of the discard pile and discarded for them."), player=p))
             else:
                 events.append(event("default", N_("%(player)s sent no more orders in time: the server discarded for them."), player=p))
         R.run_steps(st, p, steps, events, dry=False, default=default)
@@ -155,20 +164,23 @@ class RummyEngine(Engine):
         t = st["turn"]
         v = {
             "game": "rummy", "scenario": st["scenario"], "roles": list(roles), "teams": st.get("teams"),
-            "target": st["target"], "hand_no": st["hand_no"], "turn_no": st["turn_no"], "phase": phase_id(st),
+            "target": st["target"], "house_rules": sorted(k for k, on in st.get("options", {}).items() if on),
+            "hand_no": st["hand_no"], "turn_no": st["turn_no"], "phase": phase_id(st),
             "first": st["first"], "player": None if st.get("outcome") else st["player"], "stage": t["stage"],
             "me": role,
             "partner": next((q for q in R.allies(st, role)[1:]), None) if role in roles else None,
             "hand_sizes": {p: len(st["hands"][p]) for p in roles},
             "deck_size": len(st["deck"]),
-            "discard": [C.card_view(c) for c in st["discard"]],
+            # the pile is covered by its top card ("The Discard Pile will remain covered by the top card")
+            "discard": [C.card_view(c) for c in st["discard"][-1:]],
+            "discard_size": len(st["discard"]),
             "tables": {p: [_group_view(st["tables"][p], g) for g in st["tables"][p]] for p in roles},
             "table_points": {p: R.score_table(st, p)[0] for p in roles},
             "sundance_played": st["sundance"],
             "this_turn": {
                 "taken": C.card_view(t["taken"]) if t["taken"] else None,
                 "support": C.card_view(t["support"]) if t["support"] else None,
-                "drawn": None, "picked": [],
+                "drawn": None, "picked": [], "pile": None,
             },
             "scores": [{"hand": s["hand"], "points": dict(s["points"]), "out": s["out"], "ended": s["ended"]} for s in st["scores"]],
             "totals": dict(st["totals"]),
@@ -181,11 +193,14 @@ class RummyEngine(Engine):
                 drawn = t["drawn"]
                 v["this_turn"]["drawn"] = C.card_view(drawn) if drawn and drawn in st["hands"][role] else None
                 v["this_turn"]["picked"] = [C.card_view(c) for c in t["picked"] if c in st["hands"][role]]
+                if t.get("pick_pending"):  # looking through the pile with a Cavalry Special: this player alone
+                    v["this_turn"]["pile"] = [C.card_view(c) for c in st["discard"]]
         elif role == MODERATOR:
             v["hands"] = {p: [C.card_view(c) for c in C.sort_cards(st["hands"][p])] for p in roles}
             v["deck"] = [C.card_view(c) for c in st["deck"]]
             v["this_turn"]["drawn"] = C.card_view(t["drawn"]) if t["drawn"] else None
             v["this_turn"]["picked"] = [C.card_view(c) for c in t["picked"]]
+            v["discard_pile"] = [C.card_view(c) for c in st["discard"]]
             v["deal"] = st.get("deal")
         return v
 
@@ -205,13 +220,13 @@ class RummyEngine(Engine):
         if t["stage"] == "draw":
             lines += ["DRAW DECK", "DISCARD drawn"]
         else:
-            c = R.fallback_discard(state, role)
-            if c is not None:
-                lines.append("DISCARD " + ("drawn" if c == t["drawn"] else C.name(c)))
+            lines += O.steps_text(self.default_orders(state, role)["steps"]).splitlines()
         lines.append("# " + _("Your hand: %(cards)s") % {"cards": _hand_text(state["hands"][role]) or _("(empty)")})
         if t["stage"] == "play" and t["drawn"] in state["hands"][role]:
             lines.append("# " + _("You drew: %(card)s") % {"card": C.name(t["drawn"])})
-        if state["discard"]:
+        if t.get("pick_pending"):
+            lines.append("# " + _("The discard pile, bottom to top (you alone see it): %(cards)s") % {"cards": ", ".join(C.name(c) for c in state["discard"])})
+        elif state["discard"]:
             lines.append("# " + _("Top of the discard pile: %(card)s") % {"card": C.name(state["discard"][-1])})
         lines.append("# " + _("Orders: DRAW DECK|DISCARD; MELD a, b, c; LAYOFF a; PLAY card [ON target]; "
                               "DISCARD card|drawn (HELP for more)"))

@@ -11,8 +11,11 @@ case-insensitive; cards are named as players write them. A step is JSON::
      "owner": role | None, ["steal": {"from": role, "cards": [...]} | {"nothing": true}],
      ["pick": [kind, ...]], ["raid": {role: "bv" | "braves" | "none"}]}
     {"op": "discard", "cards": [kind | "drawn", ...]}
+    {"op": "pick", "pick": [kind, ...]}    (a PICK once the pile has been shown)
+    {"op": "meld_drawn"}                   (MELD WHAT I DREW)
 
-``drawn`` stands for the card drawn in the draw phase (known only once drawn).
+``drawn`` stands for the card drawn in the draw phase (known only once drawn). Orders
+may also name cards the player expects to draw: they are checked once drawn.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ from pbem.engines.rummy.messages import N_
 
 KEYWORDS = ("draw", "take", "meld", "layoff", "lay off", "add", "play", "steal", "pick", "raid", "discard")
 DRAWN_WORDS = {"drawn", "drawn card", "the drawn card", "the card drawn", "card drawn", "it"}
+WHAT_I_DREW = {"what i drew", "what i draw", "what i drew this turn", "what was drawn", "drawn cards", "the drawn cards",
+               "the cards drawn", "cards drawn", "the cards i drew", "the cards i draw", "my drawn cards"}
+_IF_POSSIBLE = re.compile(r"\s+(?:if (?:possible|i can|it can|they can|it makes a meld|they make a meld))$")
 _SPLIT_CARDS = re.compile(r"\s*(?:,|\+|\band\b|&)\s*", re.I)
 _COUNT_BEFORE = re.compile(r"^(\d+)\s*[x\u00d7*]?\s+(.+)$", re.I)
 _COUNT_AFTER = re.compile(r"^(.+?)\s*[x\u00d7*]\s*(\d+)$", re.I)
@@ -163,6 +169,8 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
             return {"op": "draw", "from": "deck"}
         raise ParseFail(N_("draw from where? Write DRAW DECK or DRAW DISCARD"))
     if word == "meld":
+        if _IF_POSSIBLE.sub("", C.norm(rest)) in WHAT_I_DREW:
+            return {"op": "meld_drawn"}
         body, on = _split_on(rest)
         cards = _card_list(body)
         if on is not None:
@@ -281,6 +289,10 @@ def step_lines(step: dict) -> list[str]:
         return lines
     if op == "discard":
         return ["DISCARD " + _card_names(step["cards"])]
+    if op == "pick":
+        return ["PICK " + _card_names(step["pick"])]
+    if op == "meld_drawn":
+        return ["MELD WHAT I DREW"]
     raise ValueError(op)
 
 
@@ -290,11 +302,10 @@ def steps_text(steps: list[dict]) -> str:
 
 # -- the whole mail -------------------------------------------------------------------------------------
 # a choice line -> (the card it follows, the error when it follows none); one sentence each,
-# since an argument is inserted untranslated
+# since an argument is inserted untranslated. A PICK that follows no such PLAY is an order of
+# its own: the pick once the pile has been shown (rules.do_pick).
 _COMES_AFTER = {
     "steal": ("a Coup Stick", N_("STEAL must come right after the PLAY of a Coup Stick")),
-    "pick": ("Bring Pack Mules, Garry Owens or Custer's Last Stand",
-             N_("PICK must come right after the PLAY of Bring Pack Mules, Garry Owens or Custer's Last Stand")),
     "raid": ("Sabers", N_("RAID must come right after the PLAY of Sabers")),
 }
 
@@ -323,6 +334,10 @@ def read(text: str, roles) -> tuple[list[dict], list[dict], list[OrderError]]:
                 need = {"steal": "coup_stick", "pick": "pick_two", "raid": "sabers"}[step["op"]]
                 ok = owner is not None and owner["op"] == "play" and len(owner["cards"]) == 1 and \
                     owner["cards"][0] != "drawn" and C.KINDS[owner["cards"][0]]["category"] == need
+                if not ok and step["op"] == "pick":  # a PICK once the pile has been shown
+                    steps.append(step)
+                    where.append({"line": n, "text": raw.strip(), "parts": {}})
+                    continue
                 if not ok:
                     what, reason = _COMES_AFTER[step["op"]]
                     errors.append(OrderError(n, raw.strip(), reason, ILLEGAL, None, {"order": step["op"].upper(), "what": what}))

@@ -1,5 +1,5 @@
 """The table as a PNG, drawn from a view: every table's melds as cards, the discard
-pile's top, the viewer's own hand (when the view holds one).
+pile's top card over the covered rest, the viewer's own hand (when the view holds one).
 
 Words are English message ids marked ``N_`` and drawn through the reader's
 ``gettext``; card names and group labels stay as players write them in orders, but
@@ -21,6 +21,7 @@ WIDTH = 1040
 MARGIN = 16
 CARD_W, CARD_H = 58, 82
 STEP = 24  # how much of a card shows under the next one in a meld
+PILE_OFFSET = 6  # how much of the covered discard pile shows under its top card
 GAP = 18
 BG = (236, 230, 214)
 INK = (40, 34, 28)
@@ -37,7 +38,7 @@ TITLE_OVER = N_("Little Bighorn Rummy - hand %(hand)s, turn %(turn)s - game over
 TITLE_PLAYER = N_("Little Bighorn Rummy - hand %(hand)s, turn %(turn)s - %(player)s to play")
 DECK = N_("deck")
 DISCARD = N_("discard pile")
-DISCARD_COUNT = N_("%(n)s (top at right)")
+DISCARD_COUNT = N_("%(n)s cards, covered")
 SUNDANCE = N_("Sundance played: no escape for Custer")
 HEAD = N_("%(player)s: %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
 HEAD_ME = N_("%(player)s (you): %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
@@ -160,13 +161,16 @@ def draw(view: dict, gettext=None) -> bytes:
     _draw_card(d, MARGIN, y, None, face_down=True)
     deck = gettext(DECK)
     draw_text(d, (MARGIN + CARD_W + 6, y + 4), f"{deck}\n{view['deck_size']}", _font(12), MUTED)
-    pile = view["discard"]
+    top = view["discard"][-1:]  # the pile is covered by its top card: the view holds no more
+    size = view.get("discard_size", len(top))
     x = MARGIN + CARD_W + max(60, int(text_length(d, deck, _font(12))) + 14)  # room for a longer word than "deck"
-    shown = pile[-6:]
-    for i, c in enumerate(shown):
-        _draw_card(d, x + STEP * i, y, c)
-    x += _group_width(len(shown)) + 8 if shown else 0
-    count = format_message(DISCARD_COUNT, {"n": len(pile)}, gettext)
+    if size > 1:  # the covered cards, as one card's back under the top
+        _draw_card(d, x, y, None, face_down=True)
+        x += PILE_OFFSET
+    for c in top:
+        _draw_card(d, x, y, c)
+    x += CARD_W + 8 if size else 0
+    count = format_message(DISCARD_COUNT, {"n": size}, gettext)
     draw_text(d, (x, y + 4), f"{gettext(DISCARD)}\n{count}", _font(12), MUTED)
     if view.get("sundance_played"):
         draw_text(d, (x, y + 40), gettext(SUNDANCE), _font(12), COLORS["chief"])

@@ -10,9 +10,12 @@ State (plain JSON)::
     hand_no, turn_no, step, first (who began this hand), player (whose turn)
     hands {role: [card ids]}        secret: each role sees its own
     deck [card ids], deck[0] on top secret: nobody sees it
-    discard [card ids], last on top public
+    discard [card ids], last on top covered: all see the top card, the pile only
+                                    its Cavalry Special's player (pick_pending)
     tables {role: [group]}          public
-    turn {stage draw|play, drawn, taken, support, picked, hoka, done, out}
+    options {house rule: bool}      see options.py
+    turn {stage draw|play, drawn, taken, support, picked, pick_pending, extra (a draw-two's cards),
+          hoka, done, out}
     sundance (bool: the Sundance is on Sitting Bull this hand)
     gid (next group number), deal {hand, phase, labels, decks} (secret until the hand ends)
     scores [{hand, points {role: n}, detail, out, ended, tables (as they stood)}], totals {role: n}
@@ -32,6 +35,7 @@ import hashlib
 from pbem.engines.base import event
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.messages import N_
+from pbem.engines.rummy.options import rule_on
 
 HAND_SIZE = {2: 12, 3: 11, 4: 10}
 STEAL_POINTS = 3
@@ -175,8 +179,8 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
             continue
         cands = [c for c in hand if C.KIND_OF.get(c) == k and c not in used]
         if not cands:
-            if t["drawn"] and t["drawn"].startswith(C.UNKNOWN):
-                raise Illegal(N_("you do not hold %(card)s (write 'drawn' for the card you draw from the deck)"), card=C.name(k))
+            if any(c.startswith(C.UNKNOWN) and c not in used for c in hand):
+                raise Unknown()  # it may be a card drawn this turn: checked once the cards are seen
             raise Illegal(N_("you do not hold %(card)s"), card=C.name(k))
         if purpose == "play":
             ok = [c for c in cands if c not in t["picked"]]
@@ -189,9 +193,13 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
     return used
 
 
+def discardable(st: dict, c: str) -> bool:
+    """Any card may be discarded; under the house rule keep_taken_card, not the one taken from the pile."""
+    return not (rule_on(st, "keep_taken_card") and c == st["turn"]["taken"])
+
+
 def _keeps_a_discard(st: dict, p: str, used: list[str]) -> None:
-    t = st["turn"]
-    left = [c for c in st["hands"][p] if c not in used and c != t["taken"]]
+    left = [c for c in st["hands"][p] if c not in used and discardable(st, c)]
     if not left:
         raise Illegal(N_("you must keep a card to discard: a player goes out only by discarding the last card"))
 
@@ -236,8 +244,8 @@ def draw_from_deck(st: dict, p: str, events: list) -> str | None:
 
 # -- the turn ---------------------------------------------------------------------------
 def new_turn() -> dict:
-    return {"stage": "draw", "drawn": None, "taken": None, "support": None, "picked": [],
-            "hoka": False, "done": False, "out": False}
+    return {"stage": "draw", "drawn": None, "taken": None, "support": None, "picked": [], "pick_pending": False,
+            "extra": [], "hoka": False, "done": False, "out": False}
 
 
 def do_draw(st: dict, p: str, source: str, events: list) -> None:
@@ -307,6 +315,34 @@ def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
                         ids=table_cards(g), group=group_label(st["tables"][p], g)))
 
 
+def do_meld_drawn(st: dict, p: str, events: list) -> None:
+    """MELD WHAT I DREW: every meld the cards drawn this turn (the draw, a draw-two's two
+    cards) make with the hand; a drawn set card that makes none is laid off where it fits;
+    the rest stay in hand. Never refused: what cannot be done is not done, and said."""
+    t = st["turn"]
+    hand = st["hands"][p]
+    drawn = [c for c in dict.fromkeys(([t["drawn"]] if t["drawn"] else []) + t.get("extra", [])) if c in hand]
+    if any(c.startswith(C.UNKNOWN) for c in drawn):
+        raise Unknown()
+    played = []
+    for key in dict.fromkeys(C.set_key(c) for c in drawn if C.set_key(c) and c not in t["picked"]):
+        same = [c for c in C.sort_cards(hand) if C.set_key(c) == key and c not in t["picked"]]
+        if len(same) == len([c for c in hand if discardable(st, c)]):
+            same = same[:-1]  # keep a card to discard
+        try:
+            if len(same) >= 3:
+                do_meld(st, p, [C.kind(c) for c in same], events)
+            else:
+                mine = [c for c in drawn if C.set_key(c) == key and c in hand]
+                do_layoff(st, p, [C.kind(c) for c in mine], None, events)
+        except Illegal:
+            continue
+        played.append(key)
+    if not played:
+        events.append(event("meld_drawn", N_("None of the cards you drew makes a meld or fits one on a table: they stay in your hand."),
+                            to=[p], player=p))
+
+
 def _company_has_scout(st: dict, key: str) -> bool:
     return any(g["key"] == key and g.get("wild") for q in st["roles"] for g in st["tables"][q])
 
@@ -318,7 +354,28 @@ def _own_group(st: dict, p: str, key: str) -> dict | None:
     return None
 
 
+def _seat_order(st: dict, p: str, tables: list[str]) -> list[str]:
+    """``tables`` with p first, then p's partner, then the others clockwise from p."""
+    n, i = len(st["roles"]), st["roles"].index(p)
+    clockwise = [st["roles"][(i + k) % n] for k in range(n)]
+    first = allies(st, p)
+    return [q for q in first if q in tables] + [q for q in clockwise if q in tables and q not in first]
+
+
+def _layoff_meld(st: dict, key: str, tables: list[str]) -> tuple[str, dict] | None:
+    """The meld a card of ``key`` joins: the first open meld of its kind on these tables."""
+    for q in tables:
+        for g in st["tables"][q]:
+            if g["key"] == key and is_meld(g):
+                return q, g
+    return None
+
+
 def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) -> None:
+    """Laying off: each card joins a meld of its kind already on a table (the rules: "add to
+    melds already placed on the table, whether they were placed by you or by another
+    player"), on that meld's table, and scores there; your own melds first. Under the house
+    rule layoff_to_own_table it goes to your own table beside your cards of its kind."""
     ids = _pick_ids(st, p, kinds)
     tables = layoff_tables(st, p)
     if on is not None:
@@ -327,6 +384,8 @@ def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) 
         if on not in tables:
             raise Illegal(N_("in the team game you lay off only on your own side's melds, not on %(player)s's"), player=on)
         tables = [on]
+    tables = _seat_order(st, p, tables)
+    joins = []
     for c in ids:
         key = C.set_key(c)
         if key is None:
@@ -335,22 +394,32 @@ def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) 
             raise Illegal(N_("no open meld of Braves to lay off on (a locked Braves/Village meld takes no more cards): meld three Braves first"))
         if key == "villages" and not meld_exists(st, "villages", tables):
             raise Illegal(N_("no meld of Villages to lay off on (a Village locks three Braves with PLAY Village ON Braves)"))
-        if not meld_exists(st, key, tables):
+        target = _layoff_meld(st, key, tables)
+        if target is None:
             if on:
                 raise Illegal(N_("there is no meld of %(meld)s on %(player)s's table to lay %(card)s off on"),
                               meld=_key_name(key), card=C.name(c), player=on)
             raise Illegal(N_("there is no meld of %(meld)s on any table you may play on to lay %(card)s off on"),
                           meld=_key_name(key), card=C.name(c))
+        joins.append((c, target))
     _keeps_a_discard(st, p, ids)
     _remove(st, p, ids)
-    for c in ids:
-        key = C.set_key(c)
-        g = _own_group(st, p, key)
-        if g is None:
-            new_group(st, p, key, [c])
-        else:
-            g["cards"].append(c)
-    events.append(event("layoff", N_("%(player)s lays off %(cards)s."), player=p, cards=_names(ids), ids=ids))
+    if rule_on(st, "layoff_to_own_table"):
+        for c in ids:
+            g = _own_group(st, p, C.set_key(c))
+            if g is None:
+                new_group(st, p, C.set_key(c), [c])
+            else:
+                g["cards"].append(c)
+        events.append(event("layoff", N_("%(player)s lays off %(cards)s."), player=p, cards=_names(ids), ids=ids, owner=p))
+        return
+    by_group: dict[str, tuple[str, dict, list[str]]] = {}
+    for c, (q, g) in joins:
+        g["cards"].append(c)
+        by_group.setdefault(g["id"], (q, g, []))[2].append(c)
+    for q, g, cs in by_group.values():
+        events.append(event("layoff", N_("%(player)s lays off %(cards)s on %(owner)s's %(meld)s."), player=p, cards=_names(cs), ids=cs,
+                            owner=q, meld=group_label(st["tables"][q], g)))
 
 
 def _key_name(key: str) -> str:
@@ -365,13 +434,7 @@ def do_wild(st: dict, p: str, kind: str, company: str, owner: str | None, events
             do_layoff(st, p, [kind], None, events)
             return
         raise Illegal(N_("only a Scout is a wild card"))
-    side = allies(st, p)
-    if owner is not None and owner not in side:
-        raise Illegal(N_("a Scout joins a company card on your own side's table"))
-    targets = [owner] if owner else side
-    g = next((x for q in targets for x in st["tables"][q] if x["key"] == key), None)
-    if g is None:
-        raise Illegal(N_("there is no Co. %(company)s card on your table for the Scout to join: lay one down first"), company=company)
+    g = _wild_target(st, p, key, owner)
     if g.get("wild"):
         raise Illegal(N_("Co. %(company)s already has its Scout"), company=company)
     if not meld_exists(st, key, layoff_tables(st, p)):
@@ -381,7 +444,33 @@ def do_wild(st: dict, p: str, kind: str, company: str, owner: str | None, events
     _keeps_a_discard(st, p, [c])
     _remove(st, p, [c])
     g["wild"] = c
-    events.append(event("wild", N_("%(player)s adds a Scout to Co. %(company)s as a wild card."), player=p, company=company, id=c))
+    q = next(q for q in st["roles"] if any(x is g for x in st["tables"][q]))
+    events.append(event("wild", N_("%(player)s adds a Scout to %(owner)s's Co. %(company)s as a wild card."), player=p, owner=q, company=company, id=c))
+
+
+def _wild_target(st: dict, p: str, key: str, owner: str | None) -> dict:
+    """The company a wild Scout joins: a card of that company on your own side's table ("if
+    they have or add one of that melded ... Company on their own table"); failing that, and
+    unless laying off goes to your own table (house rule), a full company meld on a table you
+    may lay off on ("One Scout may be added as a wild card to a full ... company meld")."""
+    company = key[3:]
+    side = allies(st, p)
+    own_table = rule_on(st, "layoff_to_own_table")
+    if owner is not None and owner not in side and (own_table or owner not in layoff_tables(st, p)):
+        if own_table:
+            raise Illegal(N_("a Scout joins a company card on your own side's table"))
+        raise Illegal(N_("in the team game you lay off only on your own side's melds, not on %(player)s's"), player=owner)
+    targets = [owner] if owner else side
+    g = next((x for q in targets for x in st["tables"][q] if x["key"] == key), None)
+    if g is None and not own_table:
+        found = _layoff_meld(st, key, [owner] if owner else _seat_order(st, p, layoff_tables(st, p)))
+        g = found[1] if found else None
+    if g is None:
+        if own_table:
+            raise Illegal(N_("there is no Co. %(company)s card on your table for the Scout to join: lay one down first"), company=company)
+        raise Illegal(N_("there is no Co. %(company)s card on your table, nor a meld of Co. %(company)s on a table you may play on, for the Scout to join"),
+                      company=company)
+    return g
 
 
 def _find_target(st: dict, p: str, owner: str | None, pred, what: str) -> tuple[str, dict]:
@@ -431,8 +520,10 @@ def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> No
         q, g = _find_target(st, p, owner, lambda g: g["key"] == "chief" and g["cards"][0] == C.SITTING_BULL, "Sitting Bull")
         if any(C.category(x) == "sundance" for x in g["on"]):
             raise Illegal(N_("the Sundance is already on Sitting Bull"))
+        _support_allowance(st, c)
         _keeps_a_discard(st, p, ids)
         _remove(st, p, ids)
+        _claim_support(st, c)
         g["on"].append(c)
         st["sundance"] = True
         events.append(event("sundance", N_("%(player)s plays the Sundance on Sitting Bull: from now on no Custer can escape this hand."), player=p, owner=q))
@@ -450,6 +541,22 @@ def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> No
     if C.set_key(c):
         raise Illegal(N_("%(card)s is a set card: MELD it or LAYOFF it"), card=C.name(c))
     raise Illegal(N_("%(card)s cannot be played"), card=C.name(c))
+
+
+def _support_allowance(st: dict, c: str) -> None:
+    """One support card a turn. Coup Sticks and the Sundance are single cards ("You may play
+    as many from your hand as you are able each turn") unless the house rule
+    coup_sticks_are_support counts them as support cards."""
+    t = st["turn"]
+    if C.category(c) not in C.SUPPORT and not rule_on(st, "coup_sticks_are_support"):
+        return
+    if t["support"] is not None:
+        raise Illegal(N_("only one support card per turn (you played %(card)s)"), card=C.name(t["support"]))
+
+
+def _claim_support(st: dict, c: str) -> None:
+    if C.category(c) in C.SUPPORT or rule_on(st, "coup_sticks_are_support"):
+        st["turn"]["support"] = c
 
 
 def _staff_on_custer(st: dict, p: str, ids: list[str], owner: str | None, events: list) -> None:
@@ -498,11 +605,16 @@ def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, eve
 def stealable(st: dict, q: str) -> list[dict]:
     """The cards a Coup Stick may take from q's table, each with its worth there.
     Immune: Braves/Village melds (and a raided Village), a Chief with a Coup Stick,
-    Custer and the Staff on him. A Chief goes with his Sundance, if any."""
+    Custer himself (and the Staff on him under the house rule custer_staff_immune).
+    A Chief goes with his Sundance, if any."""
     units = []
     for g in st["tables"][q]:
         key = g["key"]
-        if key in ("bv", "lone", "custer"):
+        if key == "custer":
+            if not rule_on(st, "custer_staff_immune"):  # "it is possible to steal one or more of their Staff"
+                units.extend({"kind": C.kind(c), "value": C.points(c), "gid": g["id"], "card": c, "staff": True} for c in g["on"])
+            continue
+        if key in ("bv", "lone"):
             continue
         if key == "chief":
             if any(C.category(x) == "coup_stick" for x in g["on"]):
@@ -550,7 +662,9 @@ def _choose_steal(st: dict, p: str, spec: dict | None) -> tuple[str | None, list
     q = spec["from"]
     if q not in st["roles"]:
         raise Illegal(N_("there is no player %(player)s"), part="steal", player=q)
-    if q in allies(st, p):
+    if q == p:
+        raise Illegal(N_("a Coup Stick steals from another player's table"), part="steal")
+    if q in allies(st, p) and rule_on(st, "steal_from_opponents_only"):
         raise Illegal(N_("a Coup Stick steals from an opponent's table"), part="steal")
     units = stealable(st, q)
     chosen: list[dict] = []
@@ -558,7 +672,10 @@ def _choose_steal(st: dict, p: str, spec: dict | None) -> tuple[str | None, list
         cands = [u for u in units if u["kind"] == k and u not in chosen]
         if not cands:
             if any(c for g in st["tables"][q] for c in table_cards(g) if C.kind(c) == k):
-                raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)"),
+                if rule_on(st, "custer_staff_immune"):
+                    raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)"),
+                                  part="steal", card=C.name(k), player=q)
+                raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a raided Village, a Chief with a Coup Stick, Custer himself)"),
                               part="steal", card=C.name(k), player=q)
             raise Illegal(N_("%(player)s has no %(card)s on the table to steal"), part="steal", card=C.name(k), player=q)
         cands.sort(key=lambda u: -u["value"])
@@ -578,9 +695,11 @@ def _coup_stick(st: dict, p: str, c: str, step: dict, events: list) -> None:
     q, g = _find_target(st, p, step.get("owner"), lambda g: g["key"] == "chief" and g["cards"][0] == on, C.name(on))
     if any(C.category(x) == "coup_stick" for x in g["on"]):
         raise Illegal(N_("%(chief)s already has a Coup Stick: one per Chief"), chief=C.name(on))
+    _support_allowance(st, c)
     _keeps_a_discard(st, p, [c])
     victim, units = _choose_steal(st, p, step.get("steal"))
     _remove(st, p, [c])
+    _claim_support(st, c)
     g["on"].append(c)
     events.append(event("coup_stick", N_("%(player)s plays a Coup Stick on %(chief)s."), player=p, chief=C.name(on), owner=q))
     if not units:
@@ -606,7 +725,9 @@ def _take_units(st: dict, q: str, units: list[dict]) -> list[dict]:
             groups.remove(g)
             moved.append({"chief": True, "cards": [g["cards"][0]] + g["on"]})
             continue
-        if g.get("wild") == u["card"]:
+        if u.get("staff"):
+            g["on"].remove(u["card"])
+        elif g.get("wild") == u["card"]:
             g["wild"] = None
         else:
             g["cards"].remove(u["card"])
@@ -635,17 +756,16 @@ def _place(st: dict, p: str, item: dict) -> None:
 def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> None:
     t = st["turn"]
     cat = C.category(c)
-    if t["support"] is not None:
-        raise Illegal(N_("only one support card per turn (you played %(card)s)"), card=C.name(t["support"]))
+    _support_allowance(st, c)
     if cat == "hoka_hey":
         left = [x for x in st["hands"][p] if x != c]
         if not 1 <= len(left) <= 2:
             raise Illegal(N_("Hóka Héy is played only when you can then go out by discarding your last one or two cards (you would hold %(n)s)"), n=len(left))
     else:
         _keeps_a_discard(st, p, [c])
-    pick = raid = None
-    if cat == "pick_two":
-        pick = _choose_pick(st, step.get("pick"))
+    pick = missing = raid = None
+    if cat == "pick_two" and step.get("pick") is not None:
+        pick, missing = _choose_pick(st, step["pick"], dry)
     elif cat == "sabers":
         raid = _choose_raid(st, p, step.get("raid"))
     _remove(st, p, [c])
@@ -663,6 +783,7 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
             if x is None:
                 break
             got.append(x)
+        t["extra"] = t.get("extra", []) + got
         if got and not dry:
             events.append(event("drawn", N_("You draw %(cards)s."), to=[p], player=p, cards=_names(got), ids=got))
         if len(got) < 2:
@@ -670,12 +791,23 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
         if not st["deck"]:
             events.append(event("deck_out", N_("%(player)s has drawn the last card of the deck: the hand ends after this turn."), player=p))
     elif cat == "pick_two":
-        for x in pick:
-            st["discard"].remove(x)
-            _add_to_hand(st, p, x)
-        t["picked"].extend(pick)
-        events.append(event("support", N_("%(player)s plays %(card)s and picks %(cards)s from the discard pile (they may not be played this turn)."),
-                            player=p, card=C.name(c), id=c, cards=_names(pick) or "-", ids=pick))
+        events.append(event("support", N_("%(player)s plays %(card)s and looks through the discard pile."), player=p, card=C.name(c), id=c))
+        if not st["discard"]:
+            events.append(event("pile_empty", N_("The discard pile is empty: there is nothing to pick.")))
+            return
+        if not dry:  # the pile, to this player alone: it is covered for everyone else
+            events.append(event("pile", N_("You look through the discard pile (bottom to top): %(cards)s."), to=[p], player=p,
+                                cards=_names(st["discard"]), ids=list(st["discard"])))
+        if pick is not None and missing is None:
+            _take_picks(st, p, pick, events, dry)
+            return
+        t["pick_pending"] = True
+        if missing is not None and not dry:
+            events.append(event("pick_waits", N_("%(card)s is not in the discard pile: send PICK with the cards you take from the pile as shown."),
+                                to=[p], player=p, card=C.name(missing)))
+        elif not dry:
+            events.append(event("pick_waits", N_("Send PICK with the one or two cards you take (without it the server takes the two most valuable)."),
+                                to=[p], player=p))
     elif cat == "sabers":
         events.append(event("support", N_("%(player)s plays %(card)s."), player=p, card=C.name(c), id=c))
         for q, what in raid:
@@ -685,20 +817,53 @@ def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> N
         events.append(event("support", N_("%(player)s plays %(card)s and goes out."), player=p, card=C.name(c), id=c))
 
 
-def _choose_pick(st: dict, spec: list[str] | None) -> list[str]:
+def most_valuable_two(pile: list[str]) -> list[str]:
+    """The server's pick for a player who named none: the two most valuable, the higher first."""
+    ranked = sorted(range(len(pile)), key=lambda i: (-C.points(pile[i]), -i))
+    return [pile[i] for i in ranked[:2]]
+
+
+def _choose_pick(st: dict, spec: list[str], dry: bool) -> tuple[list[str], str | None]:
+    """The cards the PICK names, taken nearest the top; and the first kind named that is not
+    in the pile (None if all are). The orders check does not see the covered pile: a card it
+    cannot see is checked when the orders are carried out."""
     pile = st["discard"]
-    if spec is None:
-        ranked = sorted(range(len(pile)), key=lambda i: (-C.points(pile[i]), -i))
-        return [pile[i] for i in ranked[:2]]
-    if len(spec) > 2:
-        raise Illegal(N_("pick at most two cards"), part="pick")
+    if not 1 <= len(spec) <= 2:
+        raise Illegal(N_("pick one or two cards"), part="pick")
     chosen: list[str] = []
     for k in spec:
         cands = [x for x in reversed(pile) if C.KIND_OF.get(x) == k and x not in chosen]
         if not cands:
-            raise Illegal(N_("there is no %(card)s in the discard pile"), part="pick", card=C.name(k))
+            if any(x.startswith(C.UNKNOWN) for x in pile):
+                raise Unknown()
+            if dry:
+                raise Illegal(N_("there is no %(card)s in the discard pile"), part="pick", card=C.name(k))
+            return chosen, k
         chosen.append(cands[0])
-    return chosen
+    return chosen, None
+
+
+def _take_picks(st: dict, p: str, pick: list[str], events: list, dry: bool) -> None:
+    t = st["turn"]
+    for x in pick:
+        st["discard"].remove(x)
+        _add_to_hand(st, p, x)
+    t["picked"].extend(pick)
+    t["pick_pending"] = False
+    events.append(event("pick", N_("%(player)s takes %(n)s cards from the discard pile into their hand."), player=p, n=len(pick)))
+    if not dry:
+        events.append(event("picked", N_("You pick %(cards)s (not playable this turn; one may be your discard)."), to=[p], player=p,
+                            cards=_names(pick), ids=list(pick)))
+
+
+def do_pick(st: dict, p: str, spec: list[str], events: list, dry: bool) -> None:
+    """PICK after the pile was shown: the one or two cards taken from it."""
+    if not st["turn"].get("pick_pending"):
+        raise Illegal(N_("PICK must come right after the PLAY of Bring Pack Mules, Garry Owens or Custer's Last Stand"))
+    pick, missing = _choose_pick(st, spec, dry)
+    if missing is not None:
+        raise Illegal(N_("there is no %(card)s in the discard pile"), card=C.name(missing))
+    _take_picks(st, p, pick, events, dry)
 
 
 def _raid_default(st: dict, q: str) -> str:
@@ -756,9 +921,11 @@ def do_discard(st: dict, p: str, kinds: list[str], events: list) -> None:
         return
     if len(kinds) != 1:
         raise Illegal(N_("discard exactly one card (one or two only after Hóka Héy)"))
+    if t.get("pick_pending"):
+        raise Illegal(N_("look through the discard pile and PICK your cards before you discard"))
     (c,) = _pick_ids(st, p, kinds, purpose="discard")
-    if c == t["taken"]:
-        raise Illegal(N_("you may not discard the card you took from the discard pile this turn"))
+    if not discardable(st, c):
+        raise Illegal(N_("you may not discard the card you took from the discard pile this turn (house rule keep_taken_card)"))
     hand.remove(c)
     st["discard"].append(c)
     t["done"] = True
@@ -773,9 +940,9 @@ def fallback_discard(st: dict, p: str) -> str | None:
     """The card discarded for a player who named none that can go: the drawn card, else the first."""
     t = st["turn"]
     hand = st["hands"][p]
-    if t["drawn"] in hand and t["drawn"] != t["taken"]:
+    if t["drawn"] in hand and discardable(st, t["drawn"]):
         return t["drawn"]
-    rest = [c for c in C.sort_cards(hand) if c != t["taken"]]
+    rest = [c for c in C.sort_cards(hand) if discardable(st, c)]
     return rest[0] if rest else None
 
 
@@ -792,6 +959,8 @@ def apply_step(st: dict, p: str, step: dict, events: list, dry: bool = False) ->
         raise Illegal(N_("draw first: DRAW DECK or DRAW DISCARD"))
     if op == "discard":
         do_discard(st, p, step["cards"], events)
+    elif op == "pick":
+        do_pick(st, p, step["pick"], events, dry)
     elif t["hoka"]:
         raise Illegal(N_("after Hóka Héy only the discard of your last cards follows"))
     elif op == "meld":
@@ -802,6 +971,8 @@ def apply_step(st: dict, p: str, step: dict, events: list, dry: bool = False) ->
         do_wild(st, p, step["card"], step["company"], step.get("owner"), events)
     elif op == "play":
         do_play(st, p, step, events, dry)
+    elif op == "meld_drawn":
+        do_meld_drawn(st, p, events)
     else:
         raise Illegal(N_("unknown order %(op)s"), op=op)
 
@@ -960,9 +1131,9 @@ def side_totals(st: dict) -> list[tuple[list[str], int]]:
     return [(s, sum(st["totals"][p] for p in s)) for s in sides(st)]
 
 
-def new_game(scenario: str, roles: list[str], teams, target: int, dice, events: list) -> dict:
+def new_game(scenario: str, roles: list[str], teams, target: int, dice, events: list, rules: dict | None = None) -> dict:
     st = {
-        "v": 1, "scenario": scenario, "roles": list(roles), "teams": teams, "target": target,
+        "v": 1, "scenario": scenario, "roles": list(roles), "teams": teams, "target": target, "options": dict(rules or {}),
         "hand_no": 1, "turn_no": 1, "step": 1, "first": roles[0], "player": roles[0],
         "hands": {}, "tables": {}, "deck": [], "discard": [], "turn": new_turn(), "sundance": False, "gid": 1,
         "deal": None, "scores": [], "totals": {p: 0 for p in roles}, "outcome": None,
@@ -989,6 +1160,7 @@ def copy_state(st: dict) -> dict:
     out["discard"] = list(st["discard"])
     turn = dict(st["turn"])
     turn["picked"] = list(turn["picked"])
+    turn["extra"] = list(turn.get("extra", []))
     out["turn"] = turn
     out["totals"] = dict(st["totals"])
     out["scores"] = list(st["scores"])
@@ -999,9 +1171,14 @@ _PLACEHOLDERS = tuple(f"{C.UNKNOWN}{i}" for i in range(len(C.ORDER)))
 
 
 def dry_copy(st: dict) -> dict:
-    """A copy in which the deck is replaced by placeholders: to check orders without seeing it."""
+    """A copy in which what the player to move cannot see is replaced by placeholders: the
+    deck, and the discard pile under its top card (unless that player is looking through it):
+    to check orders without seeing them."""
     out = copy_state(st)
     out["deck"] = list(_PLACEHOLDERS[:len(st["deck"])])
+    if st["discard"] and not st["turn"].get("pick_pending"):
+        under = len(st["discard"]) - 1
+        out["discard"] = list(_PLACEHOLDERS[len(st["deck"]):len(st["deck"]) + under]) + [st["discard"][-1]]
     out["deal"] = None
     return out
 
