@@ -1,11 +1,12 @@
 """Bot-versus-bot balance run for Peaux-Rouges contre Longs-Couteaux.
 
-    .venv/bin/python data/peaux_rouges/balance.py [games] [first-game]
+    .venv/bin/python data/peaux_rouges/balance.py [games] [first-game] [OPTION=VALUE ...]
 
 Plays seeded games with the engine's own bot on both sides, as by mail: the bot
 writes order text (French or English), the engine parses it and resolves the
 turn. Game g draws its dice from sha256("peaux_rouges balance <g> <phase>"), so
 a run is reproducible bit for bit. Prints how often each side wins, and how.
+OPTION=VALUE plays every game with that rule option (e.g. stacking=one).
 """
 
 from __future__ import annotations
@@ -51,18 +52,21 @@ def play(engine: PeauxRougesEngine, g: int, options: dict | None = None) -> tupl
 
 
 def main(argv: list[str]) -> None:
+    options = dict(a.split("=", 1) for a in argv[1:] if "=" in a)
+    argv = [a for a in argv if "=" not in a]
     games = int(argv[1]) if len(argv) > 1 else 1000
     first = int(argv[2]) if len(argv) > 2 else 0
     engine = PeauxRougesEngine()
     wins, how, turns = Counter(), Counter(), Counter()
     t0 = time.perf_counter()
     for g in range(first, first + games):
-        state, out = play(engine, g)
+        state, out = play(engine, g, options)
         wins[out["winner"]] += 1
         how[HOW[out["summary"]]] += 1
         turns[state["turn"]] += 1
     dt = time.perf_counter() - t0
-    print(f"{games} games (seeds {first}..{first + games - 1}) in {dt:.1f} s")
+    with_options = "".join(f", {k}={v}" for k, v in sorted(options.items()))
+    print(f"{games} games (seeds {first}..{first + games - 1}{with_options}) in {dt:.1f} s")
     for side, label in (("longs_couteaux", "Long Knives win"), ("peaux_rouges", "Indians win"), (None, "draw")):
         print(f"  {label:16s} {wins[side]:5d}  {100 * wins[side] / games:5.1f} %")
     for label in HOW.values():
