@@ -2,7 +2,7 @@ import pytest
 
 from pbem.config import Settings
 from pbem.service.core import Service
-from tests.support import SmtpSink, free_port
+from tests.support import CORPUS_ABSENT, MAIL_CORPUS, SmtpSink, free_port
 
 
 @pytest.fixture
@@ -22,3 +22,18 @@ def svc(settings):
 def sink():
     with SmtpSink() as s:
         yield s
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    return longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say once, at the end, that the real-mail corpus was absent and how many tests that skipped."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if CORPUS_ABSENT in _skip_reason(r)]
+    if skipped:
+        terminalreporter.write_sep("-", "real-mail corpus", yellow=True)
+        terminalreporter.write_line(
+            f"{CORPUS_ABSENT} (looked in {MAIL_CORPUS}): {len(skipped)} corpus tests skipped. "
+            "Put the corpus there or name its folder in PBEM_MAIL_CORPUS to run them.", yellow=True)

@@ -1,18 +1,29 @@
-"""Shared test helpers: free ports, an SMTP sink on loopback, mail utilities."""
+"""Shared test helpers: free ports, an SMTP sink on loopback, mail utilities, the real-mail corpus."""
 
 from __future__ import annotations
 
 import email
 import json
+import os
 import socket
 import threading
 import time
 from email import policy
 from email.message import EmailMessage
+from pathlib import Path
 
+import pytest
 from aiosmtpd.controller import Controller
 
-FIXTURES_EMAILS = __import__("pathlib").Path(__file__).resolve().parents[2] / "shared" / "fixtures" / "emails"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The real-mail corpus, read in place and never copied into the project: ../shared/fixtures/emails
+#: beside the repository, or the folder PBEM_MAIL_CORPUS names.
+MAIL_CORPUS = Path(os.environ.get("PBEM_MAIL_CORPUS") or ROOT.parent / "shared" / "fixtures" / "emails").resolve()
+#: The reason every corpus test skips with when it is absent (the test summary counts them by it).
+CORPUS_ABSENT = "the real-mail corpus is absent"
+#: Marks a test that reads the corpus: skipped, and counted in the summary, when it is absent.
+needs_corpus = pytest.mark.skipif(not MAIL_CORPUS.is_dir(), reason=f"{CORPUS_ABSENT} ({MAIL_CORPUS})")
 
 
 def free_port() -> int:

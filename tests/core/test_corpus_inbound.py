@@ -4,12 +4,12 @@ never an answer to an address that is not a registered player."""
 import pytest
 
 from tests.core.helpers import address_of, new_game, outbox
-from tests.support import FIXTURES_EMAILS
+from tests.support import MAIL_CORPUS, needs_corpus
 
-MESSAGES = sorted(FIXTURES_EMAILS.rglob("*.eml")) if FIXTURES_EMAILS.is_dir() else []
+MESSAGES = sorted(MAIL_CORPUS.rglob("*.eml")) if MAIL_CORPUS.is_dir() else []
 
 
-@pytest.mark.skipif(not MESSAGES, reason="the shared mail corpus is not present")
+@needs_corpus
 def test_every_corpus_message_is_kept_and_handled(svc):
     gid = new_game(svc)
     token_address = address_of(svc, gid, "us")

@@ -1,7 +1,8 @@
 """Shared helpers for the pbem.mail tests (imported as ``mailcorpus``; not a conftest, so the name stays unique).
 
 The real-mail corpus lives outside the repository (../shared/fixtures/emails, see
-its MANIFEST.md) and is read in place; tests that need it skip when it is absent.
+its MANIFEST.md, or the folder PBEM_MAIL_CORPUS names) and is read in place; tests that
+need it skip when it is absent (``tests.support.needs_corpus``; the test summary counts them).
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-CORPUS = (Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "emails").resolve()
+from tests.support import CORPUS_ABSENT, MAIL_CORPUS
+
+CORPUS = MAIL_CORPUS
 
 
 def corpus_files(*patterns: str) -> list[Path]:
@@ -45,7 +48,9 @@ def rel(p: Path) -> str:
 
 
 def read_corpus(name: str) -> bytes:
+    if not CORPUS.is_dir():
+        pytest.skip(f"{CORPUS_ABSENT} ({CORPUS})")
     path = CORPUS / name
-    if not path.is_file():
-        pytest.skip(f"mail corpus file {name} not found")
+    if not path.is_file():  # the corpus is there but not this file: a failure, not a skip
+        pytest.fail(f"mail corpus file {name} not found in {CORPUS}")
     return path.read_bytes()

@@ -13,7 +13,8 @@ from pbem.mail import commands_from, find_commands, new_text, parse_message
 from pbem.mail.command_parser import parse_command_line
 from pbem.mail.command_syntax import Command
 from pbem.mail.commands import REGISTRY, Registry
-from tests.mail.mailcorpus import CORPUS, read_corpus
+from tests.mail.mailcorpus import read_corpus
+from tests.support import needs_corpus
 
 
 def names(cmds: list[Command]) -> list[tuple[str, list[str]]]:
@@ -148,7 +149,7 @@ def test_parse_command_line_never_matches_long_or_empty_lines():
     assert parse_command_line("HELP " + "x" * 2000) is None
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="mail corpus not found")
+@needs_corpus
 def test_commands_in_a_real_gmail_reply():
     # gitlab's "commands_in_reply": commands above a wrapped attribution and a quote -- here with our keywords
     raw = read_corpus("gitlab/commands_in_reply.eml").replace(b"/close", b"STATUS").replace(b"/todo", b"HELP")

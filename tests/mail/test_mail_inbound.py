@@ -7,7 +7,8 @@ import time
 from datetime import datetime, timezone
 
 import pytest
-from tests.mail.mailcorpus import CORPUS, message_files, read_corpus, rel
+from tests.mail.mailcorpus import message_files, read_corpus, rel
+from tests.support import needs_corpus
 
 from pbem.mail.inbound import Inbound, decode_bytes, parse_message, unflow
 
@@ -31,7 +32,7 @@ BASIC = "From: Bob <bob@example.org>\nTo: game@pbem.example\nSubject: hi\nMessag
 # --------------------------------------------------------------------------- the corpus
 
 
-@pytest.mark.skipif(not MSGS, reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 @pytest.mark.parametrize("path", MSGS, ids=rel)
 def test_every_corpus_message_parses_with_text(path):
     raw = path.read_bytes()

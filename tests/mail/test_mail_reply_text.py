@@ -20,7 +20,8 @@ import pytest
 
 from pbem.mail import find_commands, new_text, parse_message
 from pbem.mail.html_text import html_to_text
-from tests.mail.mailcorpus import CORPUS, body_files, corpus_files, html_files, read_corpus, rel
+from tests.mail.mailcorpus import body_files, corpus_files, html_files, read_corpus, rel
+from tests.support import needs_corpus
 
 
 def norm(text: str) -> str:
@@ -43,7 +44,7 @@ def corpus_text(name: str) -> str:
 TRIMMER = [p.name for p in corpus_files("discourse-email_reply_trimmer/emails/*.txt")]
 
 
-@pytest.mark.skipif(not TRIMMER, reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 @pytest.mark.parametrize("name", TRIMMER)
 def test_discourse_trimmer_oracle(name):
     got = new_text(corpus_text(f"discourse-email_reply_trimmer/emails/{name}"))
@@ -155,7 +156,7 @@ BODY_EXPECTED = {
 }
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 @pytest.mark.parametrize("name", sorted(BODY_EXPECTED))
 def test_corpus_bodies(name):
     assert new_text(corpus_text(name)) == BODY_EXPECTED[name]
@@ -169,7 +170,7 @@ def test_bottom_posted_reply_keeps_the_reply_after_the_quote():
     assert "Abhishek Kona" not in got and "riak-users mailing list" not in got and ">" not in got
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 def test_every_corpus_body_and_html_is_trimmed_quickly():
     worst = 0.0
     for path in body_files() + html_files():
@@ -200,7 +201,7 @@ HTML_EXPECTED = {
 }
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 @pytest.mark.parametrize("name", sorted(HTML_EXPECTED))
 def test_corpus_html_replies(name):
     assert new_text(html_to_text(corpus_text(name))) == HTML_EXPECTED[name]
@@ -225,7 +226,7 @@ MSG_EXPECTED = {
 }
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"mail corpus not found at {CORPUS}")
+@needs_corpus
 @pytest.mark.parametrize("name", sorted(MSG_EXPECTED))
 def test_corpus_messages(name):
     assert new_text(parse_message(read_corpus(name)).text) == MSG_EXPECTED[name]

@@ -10,15 +10,15 @@ from pathlib import Path
 
 from hypothesis import strategies as st
 
-from tests.support import FIXTURES_EMAILS
+from tests.support import MAIL_CORPUS
 
 SKIP = {"_UPSTREAM_LICENSE", "MANIFEST.md"}
 
 
 def corpus() -> list[bytes]:
-    if not FIXTURES_EMAILS.is_dir():
+    if not MAIL_CORPUS.is_dir():
         return []
-    return [p.read_bytes() for p in sorted(FIXTURES_EMAILS.rglob("*")) if p.is_file() and p.name not in SKIP]
+    return [p.read_bytes() for p in sorted(MAIL_CORPUS.rglob("*")) if p.is_file() and p.name not in SKIP]
 
 
 BOGUS_CHARSETS = ["utf-7", "x-unknown", "utf-16", "utf-32", "punycode", "idna", "cp037", "", "utf-8''", "\xff\xfe",

@@ -30,6 +30,7 @@ from pbem.service.core import Service
 from tests.core.helpers import IND, US, address_of, template_for
 from tests.reliability import fuzzmail
 from tests.reliability.helpers import crlf, smtp_data_reply
+from tests.support import needs_corpus
 
 MUTATIONS = int(os.environ.get("PBEM_FUZZ_MUTATIONS", "8800"))
 HYPOTHESIS = int(os.environ.get("PBEM_FUZZ_HYPOTHESIS", "1300"))
@@ -119,7 +120,7 @@ def world():
 ORIGINALS = fuzzmail.corpus()
 
 
-@pytest.mark.skipif(not ORIGINALS, reason="the shared mail corpus is not present")
+@needs_corpus
 def test_ten_thousand_malformed_messages_through_service_receive(world):
     """One test, so the count holds however the tests are spread over workers."""
     mutator = fuzzmail.Mutator(2026, world.targets, world.senders, world.orders)
@@ -146,7 +147,7 @@ def test_ten_thousand_malformed_messages_through_service_receive(world):
         assert world.counts["mutations"] + world.counts["hypothesis"] >= 10_000, world.counts
 
 
-@pytest.mark.skipif(not ORIGINALS, reason="the shared mail corpus is not present")
+@needs_corpus
 def test_a_slice_through_the_real_smtp_server(world):
     """The same kind of mail over SMTP: each gets 250 (stored), or a 5xx the protocol
     calls for (552 too big, 500 line too long); never a 4xx (a failure to store), never a
