@@ -2,7 +2,7 @@
 
 from pbem.engines.rummy import rules as R
 
-from .helpers import build, errors, play, texts
+from .helpers import build, errors, play, table, texts
 
 CUSTER = {"key": "custer", "cards": ["custer"]}
 
@@ -53,3 +53,23 @@ def test_custer_counts_minus_twenty_unless_he_escaped():
     assert R.group_points({"key": "custer", "cards": ["custer"], "on": [], "escaped": False}) == -20
     assert R.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1"], "escaped": False}) == -19
     assert R.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1", "banner", "bugler-2"], "escaped": True}) == 4
+
+
+def test_staff_stolen_off_custer_delay_his_escape_but_never_undo_one():
+    """"it is possible to steal one or more of their Staff with Chief / Coup Stick card
+    combinations": Staff stolen before the escape must be made up again (the thief keeps
+    them with his own Staff); "Custer is -20 unless he escaped during the hand", so an
+    escape already made stands when its Staff are stolen."""
+    chief = {"key": "chief", "cards": ["hump"]}
+    st = build(hands={"p2": ["coup-stick", "gall", "scout"], "p1": ["bugler", "bugler", "brave"]}, player="p2", tables={
+        "p1": [{"key": "custer", "cards": ["custer"], "on": ["banner", "bugler"]}], "p2": [chief]})
+    new, _, _ = play(st, "PLAY Coup Stick ON Hump\nSTEAL USA Banner FROM p1\nDISCARD Gall")
+    assert new["tables"]["p1"][0]["on"][0].startswith("bugler") and ("staff", ["banner"]) in table(new, "p2")
+    new["player"], new["turn"] = "p1", dict(R.new_turn(), stage="play")
+    new, _, _ = play(new, "PLAY Bugler, Bugler ON Custer")  # 3 points: not yet
+    assert not new["tables"]["p1"][0]["escaped"]
+    escaped = build(hands={"p2": ["coup-stick", "gall"], "p1": ["brave"]}, player="p2", tables={
+        "p1": [{"key": "custer", "cards": ["custer"], "on": ["banner", "bugler", "bugler"], "escaped": True}], "p2": [chief]})
+    new, _, _ = play(escaped, "PLAY Coup Stick ON Hump\nSTEAL USA Banner FROM p1")
+    custer = new["tables"]["p1"][0]
+    assert custer["escaped"] and R.group_points(custer) == 2

@@ -127,3 +127,18 @@ def test_resolve_does_not_change_its_input():
         assert json.dumps(st, sort_keys=True) == frozen
         st = new
     assert before != json.dumps(st, sort_keys=True)
+
+
+def test_meld_what_i_drew_and_a_pick_of_their_own_read_back():
+    """MELD WHAT I DREW (also 'MELD DRAWN CARDS IF POSSIBLE') and a PICK once the pile is
+    shown are orders of their own, with a canonical text."""
+    st = build(hands={"p1": ["reno", "brave", "hump"]})
+    res = _parse(st, "PLAY Reno's Charge Repulsed\nmeld drawn cards if possible\nDISCARD Hump")
+    assert res.errors == [] and res.canonical == "PLAY Reno's Charge Repulsed\nMELD WHAT I DREW\nDISCARD Hump"
+    assert res.orders["steps"][1] == {"op": "meld_drawn"}
+    assert [e.describe() for e in _parse(st, "PICK Gall").errors] == [
+        "PICK must come right after the PLAY of Bring Pack Mules, Garry Owens or Custer's Last Stand"]
+    st = build(hands={"p1": ["mules", "brave", "hump"]}, discard=["gall", "scout"])
+    shown, _, _ = play(st, "PLAY Bring Pack Mules")
+    res = _parse(shown, "pick gall; discard hump")
+    assert res.errors == [] and res.canonical == "PICK Gall\nDISCARD Hump" and res.missing == []
