@@ -62,3 +62,10 @@ def test_resolve_does_not_mutate_its_input():
     parsed = engine.parse_orders(state, "csa", "ATTACK 0505 FROM 0504")
     engine.resolve(state, {"csa": parsed.orders}, ScriptedDice())
     assert repr(state) == before
+
+
+def test_every_event_is_public():
+    """Nothing in this game is private: no event is addressed to one side only (an event's
+    ``to`` would hide it from the other side's report)."""
+    _, events = played()
+    assert events and all("to" not in e for e in events)

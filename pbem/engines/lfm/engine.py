@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo
+from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
 
 from . import bot, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
@@ -27,6 +27,7 @@ class LastFullMeasureEngine(Engine):
     languages = ("en",)
     # orders carry STANDING lines the other side must not read; the events say what was done
     reveals_orders = False
+    view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}

@@ -235,7 +235,7 @@ class MovementPhase:
         ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."),
                        units=refs, names=", ".join(self.name(r) for r in refs), path=" -> ".join(path), hexes=path,
                        verb="enter at" if entering else "move", mp=_mp(cost), road=", road movement" if used else "",
-                       why=why, to=end, into_zoc=end in field.zoc))
+                       why=why, dest=end, into_zoc=end in field.zoc))
 
     def mount(self, op: dict, mount: bool) -> None:
         units, _ = expand(self.ctx, op["units"])
@@ -302,7 +302,7 @@ class MovementPhase:
                 placed_any = True
                 ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=g,
                                names=", ".join(ctx.name(u) for u in g), path=h, hexes=[h], verb="enter at",
-                               mp=_mp(terrain()["hexes"][ctx.sc.board.terrain[h]]["cost"]), road="", why="", to=h, into_zoc=False))
+                               mp=_mp(terrain()["hexes"][ctx.sc.board.terrain[h]]["cost"]), road="", why="", dest=h, into_zoc=False))
             for c in cmds:
                 if placed_any or not units:
                     if sit.side_at(h) in (None, self.side):

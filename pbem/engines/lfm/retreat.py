@@ -98,7 +98,7 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
         sit.disorganize(end)  # joining a disorganized stack (14.3)
     ctx.state["last"]["retreats"].append({"units": moving, "path": [frm] + path})
     ctx.emit(event("retreat", N_("%(names)s retreat %(frm)s -> %(path)s (%(why)s)%(d_text)s."),
-                   units=moving, names=names, frm=frm, path=" -> ".join(path), to=end, why=why,
+                   units=moving, names=names, frm=frm, path=" -> ".join(path), dest=end, why=why,
                    into_zoc=into_zoc, disorganized=disorganized, d_text=", disorganized" if disorganized else ""))
     terrain = board.terrain[end]
     for u in list(moving):
