@@ -1,5 +1,7 @@
 """The mail commands: one module per command, each declaring ``COMMAND``, a
-:class:`pbem.mail.command_syntax.MailCommand` (keywords, argument parser, handlers, help lines).
+:class:`pbem.mail.command_syntax.MailCommand` (keywords, argument parser, handlers, help lines);
+a module for commands that share their state and handlers (PROPOSE/ACCEPT/REJECT DRAW)
+declares them as a tuple, ``COMMANDS``.
 
 Every module of this package is a command: :data:`REGISTRY` finds them all, so adding a
 command is adding its module (docs/mail-commands.md walks through one). The parser, the mail
@@ -74,9 +76,12 @@ class Registry:
 
 def _declared() -> list[MailCommand]:
     found = []
-    for module in pkgutil.iter_modules(__path__):
-        declaration = importlib.import_module(f"{__name__}.{module.name}").COMMAND
-        found.append(declaration)
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        declared = getattr(module, "COMMANDS", None) or (getattr(module, "COMMAND", None),)
+        if not all(isinstance(c, MailCommand) for c in declared):
+            raise TypeError(f"{module.__name__} declares no COMMAND (a MailCommand) nor COMMANDS (a tuple of them)")
+        found.extend(declared)
     return found
 
 
