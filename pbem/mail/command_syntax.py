@@ -150,6 +150,10 @@ class MailCommand:
     #: the handler itself shows the problems the parser noted (ORDERS lists them in its acknowledgement);
     #: otherwise a command with problems is answered with them and not carried out
     reports_own_problems: bool = False
+    #: the general-address handler's answer may go to a sender tied to no player. Anyone can write any
+    #: From, so only commands whose answer such a sender needs (HELP, JOIN) are answered; the others
+    #: answer only a registered player (the mail room enforces it)
+    answers_strangers: bool = False
 
     @property
     def needs_token(self) -> bool:

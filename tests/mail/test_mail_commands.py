@@ -221,5 +221,10 @@ def test_block_commands_are_the_ones_declared_so():
     assert (cmd.name, cmd.args, cmd.body) == ("PRESS", ["ALL"], "Bonjour")
 
 
+def test_only_help_and_join_answer_a_sender_tied_to_no_player():
+    assert {c.name for c in REGISTRY if c.answers_strangers} == {"HELP", "JOIN"}
+    assert all(c.on_general_address for c in REGISTRY if c.answers_strangers)
+
+
 def test_the_general_address_reads_join_before_orders_before_help():
     assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "ORDERS", "HELP"]

@@ -32,6 +32,7 @@ COMMAND = MailCommand(
     rank=40,
     on_game_address=send_game_help,
     on_general_address=send_general_help,
+    answers_strangers=True,
     help=(HelpLine(N_("HELP"), N_("this text")),),
     general_help=(HelpLine(N_("HELP"), N_("this text")),),
     punctuation_ends_keyword=True,

@@ -34,5 +34,6 @@ COMMAND = MailCommand(
     rank=0,  # at the general address a JOIN is answered before anything else in the mail
     on_game_address=already_joined,
     on_general_address=join,
+    answers_strangers=True,
     general_help=(HelpLine(N_("JOIN <game> <code> [role]"), N_("take a seat in a game, with the code its moderator gave you")),),
 )
