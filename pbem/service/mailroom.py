@@ -27,6 +27,7 @@ from pbem.mail.inbound import parse_message
 from pbem.mail.reply_text import new_text
 from pbem.service import letters, orders_intake
 from pbem.service.clock import to_iso
+from pbem.service.errors import ServiceError
 from pbem.service.outbox import replies_sent_recently
 from pbem.service.store import dumps
 
@@ -217,8 +218,6 @@ class MessageHandling:
         return orders_intake.confirm_held_orders(self, code)
 
     def join_game(self, game_id: str, code: str, *, role: str | None) -> None:
-        from pbem.service.core import ServiceError  # core imports this module; pbem.service.errors will replace this
-
         try:
             player = self.svc.join_game(game_id, code, self.sender, role=role)
         except ServiceError as exc:
