@@ -171,7 +171,10 @@ def test_the_pile_is_shown_to_the_cavalry_specials_player_alone():
             parts["template"] = ENGINE.order_template(state, role) if role else ""
             for part, text in parts.items():
                 assert not {name for name in under if name in text}, (role, part)
-            assert ENGINE.view(_scramble(state, role, 1), role) == ENGINE.view(state, role)
+            other = _scramble(state, role, 1)
+            assert other["discard"][:-1] != state["discard"][:-1] or len(state["discard"]) < 3
+            assert ENGINE.view(other, role) == ENGINE.view(state, role)
+            assert ENGINE.picture(ENGINE.view(other, role)) == ENGINE.picture(ENGINE.view(state, role))
     mine = report(st1, events1, "p1")
     assert "You look through the discard pile (bottom to top): Gall, Co. C Commander, Sabers, Scout." in mine["text"]
     assert "You are looking through the discard pile (bottom to top): Gall, Co. C Commander, Sabers, Scout." in mine["text"]

@@ -64,7 +64,8 @@ class RummyEngine(Engine):
         for key, (title, roles, teams) in SCENARIOS.items():
             out[key] = Scenario(
                 name=key, title=title, roles=roles,
-                description=f"{title}; the first to {default_target(key)} points wins (option 'target' to agree another).",
+                description=(f"{title}; the first to {default_target(key)} points wins (option 'target' to agree another). "
+                             "House rules, each off by default: " + ", ".join(o for o in offered(bool(teams)) if o != "target") + "."),
                 options=offered(bool(teams)),
             )
         return out
