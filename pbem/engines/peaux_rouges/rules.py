@@ -164,24 +164,32 @@ class Match:
         It moves 1 to 3 contiguous squares over open ground, parapets and fords,
         never through an enemy, and stops on reaching a square next to an enemy
         (or the unguarded flag, which an Indian takes by entering)."""
+        steps, _ = self._ride(code)
+        del steps[self.pos[code]]
+        return steps
+
+    def _ride(self, code: str) -> tuple[dict[int, int], dict[int, int | None]]:
+        """Breadth-first over the squares a rider may ride through: square -> fewest
+        steps to it, and the square it came from (stops are entered, never left)."""
         start = self.pos[code]
         side = side_of(code)
         board = self.board
-        seen = {start: 0}
+        steps: dict[int, int] = {start: 0}
+        came: dict[int, int | None] = {start: None}
         frontier = [start]
         for step in (1, 2, 3):
             nxt = []
             for s in frontier:
-                if s != start and (self.next_to_enemy(s, side) or s == self.flag):
+                if s != start and self.must_stop(s, side):
                     continue
                 for n in board.neighbours[s]:
-                    if n in seen or not board.passable(n, True) or self.enemy_at(n, side):
+                    if n in steps or not board.passable(n, True) or self.enemy_at(n, side):
                         continue
-                    seen[n] = step
+                    steps[n] = step
+                    came[n] = s
                     nxt.append(n)
             frontier = nxt
-        del seen[start]
-        return seen
+        return steps, came
 
     def must_stop(self, sq: int, side: str) -> bool:
         """A moving piece stops here: next to an enemy, or on the unguarded flag."""
@@ -190,35 +198,45 @@ class Match:
     def rider_route(self, code: str, dest: int, stacking: bool = True) -> tuple[int, list[int]] | None:
         """Where a rider ordered to ``dest`` ends, and the squares it rides through to get there.
 
-        It looks at every way of 1 to 3 contiguous squares over open ground, parapets and
-        fords, never through an enemy. On a way that passes a square next to an enemy
-        the rider must stop there ("s'arrêter sur toute case contiguë"), so that way ends
-        early. A way that reaches ``dest`` wins; else the one that gets furthest, then
-        nearest to ``dest``, then the first stop in reading order. Only ends the rider may
-        stand on count (stacking). None: no way at all."""
-        start = self.pos[code]
-        side = side_of(code)
+        It rides 1 to 3 contiguous squares over open ground, parapets and fords, never
+        through an enemy. If it can reach ``dest`` without passing a square next to an
+        enemy, it ends there. Otherwise every way there passes such a square, where the
+        rider must stop ("s'arrêter sur toute case contiguë"): it ends on the first stop
+        of one of those ways, the one nearest ``dest`` (then the one reached by the
+        longer ride, then reading order), among those it may stand on (stacking). None:
+        no way of three squares at all, or (with ``stacking``) no stop it may stand on."""
         board = self.board
-        best = None
-        paths = [[start]]
-        for _ in range(3):
-            longer = []
-            for path in paths:
-                for n in board.neighbours[path[-1]]:
-                    if n in path or not board.passable(n, True) or self.enemy_at(n, side):
-                        continue
-                    longer.append(path + [n])
-            paths = longer
-            for path in paths:
-                if path[-1] != dest:
-                    continue
-                end = next((i for i in range(1, len(path)) if self.must_stop(path[i], side)), len(path) - 1)
-                if stacking and not self.stack_ok(path[end], code):
-                    continue
-                key = (path[end] != dest, -end, board.distance(path[end], dest), path[end])
-                if best is None or key < best[0]:
-                    best = (key, path[end], path[1:end + 1])
-        return None if best is None else (best[1], best[2])
+        side = side_of(code)
+        steps, came = self._ride(code)
+
+        def way(sq: int) -> list[int]:
+            out = []
+            while came[sq] is not None:
+                out.append(sq)
+                sq = came[sq]
+            return out[::-1]
+
+        if dest in steps and dest != self.pos[code]:
+            if stacking and not self.stack_ok(dest, code):
+                return None
+            return dest, way(dest)
+        # how many steps from each square to dest, over any square a rider may cross
+        left = {dest: 0}
+        frontier = [dest]
+        for step in (1, 2):
+            nxt = []
+            for s in frontier:
+                for n in board.neighbours[s]:
+                    if n not in left and board.passable(n, True) and not self.enemy_at(n, side):
+                        left[n] = step
+                        nxt.append(n)
+            frontier = nxt
+        stops = [s for s, k in steps.items() if k and self.must_stop(s, side) and k + left.get(s, 9) <= 3
+                 and (not stacking or self.stack_ok(s, code))]
+        if not stops:
+            return None
+        best = min(stops, key=lambda s: (board.distance(s, dest), -steps[s], s))
+        return best, way(best)
 
     def move_end(self, code: str, dest: int) -> int:
         """The square a legal move to ``dest`` ends on (a rider may stop short)."""
