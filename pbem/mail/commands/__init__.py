@@ -23,6 +23,7 @@ class Registry:
 
     def __init__(self, commands: list[MailCommand]):
         self.commands = sorted(commands, key=lambda c: (c.rank, c.name))
+        self._blocks = frozenset(c.name for c in self.commands if c.block)
         self._by_name: dict[str, MailCommand] = {}
         self._by_keyword: dict[str, MailCommand] = {}
         for command in self.commands:
@@ -51,9 +52,9 @@ class Registry:
         """Every keyword of every command, as declared."""
         return [word for command in self.commands for word in command.all_keywords()]
 
-    def blocks(self) -> set[str]:
+    def blocks(self) -> frozenset[str]:
         """Names of the commands whose body runs to END."""
-        return {c.name for c in self.commands if c.block}
+        return self._blocks
 
     def keyword_language(self, word: str) -> str | None:
         command = self.by_keyword(word)
