@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -228,3 +230,17 @@ def test_only_help_and_join_answer_a_sender_tied_to_no_player():
 
 def test_the_general_address_reads_join_before_orders_before_help():
     assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "ORDERS", "HELP"]
+
+
+def test_the_mail_package_imports_nothing_of_the_service():
+    """Handlers reach the service only through the context the mail room gives them, so pbem.mail
+    (parser, declarations, handlers) never imports pbem.service, the web, the store or the network."""
+    root = Path(commands_package.__file__).parents[1]
+    forbidden = ("pbem.service", "pbem.web", "pbem.server", "sqlite3", "sqlite_utils", "smtplib", "socket", "flask")
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            found += [f"{path.name}: {n}" for n in names if n.startswith(forbidden)]
+    assert found == []
