@@ -104,7 +104,8 @@ def test_fire_standing_lines_in_both_languages(engine, text, ops):
 
 @pytest.mark.parametrize("text,reason", [
     ("STANDING FIRE WITHIN 4", M.E_FIRE_WITHIN), ("CONSIGNES TIR À deux", M.E_FIRE_WITHIN),
-    ("STANDING FIRE RIDERS maybe", M.E_YES_NO), ("STANDING FIRE WITHIN", M.E_YES_NO),
+    ("STANDING FIRE RIDERS maybe", M.E_YES_NO), ("STANDING FIRE WITHIN", M.E_STANDING_FORM),
+    ("CONSIGNES TIR CAVALIERS", M.E_STANDING_FORM),
 ])
 def test_bad_fire_standing_lines(engine, text, reason):
     assert [e.reason for e in engine.parse_orders(position({"S1": "F9"}), LC, text).errors] == [reason]

@@ -383,6 +383,8 @@ class Parser:
             line.vote(RIDER_WORDS[head])
             value = self._yes_no(line, args[1])
             return None if value is None else ["fire_riders", value]
+        if head in WITHIN_WORDS or head in RIDER_WORDS:
+            return self._bad_standing(line)
         value = self._yes_no(line, args[-1])
         if value is None:
             return None
