@@ -13,11 +13,11 @@ from datetime import timedelta
 import pytest
 
 from pbem.dice import Dice
-from pbem.engines import all_engines
+from pbem.engines import all_engines, get_engine
 from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, TURN_DEADLINE, DeadlineKind, Engine, Phase, ViewLayout
 from pbem.engines.custer import CusterEngine
 from pbem.service.clock import from_iso
-from pbem.service.disputes import flatten
+from pbem.service.dispute_diff import flatten
 from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError
 from tests.core.test_cli import pbem
@@ -41,7 +41,8 @@ def test_every_installed_engine_declares_what_the_service_reads():
         assert isinstance(engine.view_layout, ViewLayout), name
         kinds = [k.name for k in engine.deadline_kinds]
         assert "phase" in kinds and len(set(kinds)) == len(kinds), name
-        assert isinstance(engine.draws_pictures, bool) and engine.draws_pictures, name
+        assert engine.name == name, "the class's name is its entry-point name"
+        assert isinstance(engine.draws_pictures, bool), name
         assert isinstance(engine.reveals_orders, bool), name
         assert engine.languages and engine.title, name
 
@@ -112,37 +113,37 @@ class _UndeclaredKindEngine(CusterEngine):
 
 def test_an_engine_declared_deadline_kind_times_its_phases(svc, monkeypatch):
     monkeypatch.setattr(svc, "engine", lambda name: _NightEngine())
-    gid = svc.create_game("custer", "little_bighorn", PLAYERS)
-    ph = svc.current_phase(gid)
+    gid = svc.games.create("custer", "little_bighorn", PLAYERS)
+    ph = svc.records.current_phase(gid)
     assert from_iso(ph["deadline"]) - from_iso(ph["opened_at"]) == timedelta(hours=6)
-    assert svc.game(gid)["timing"]["night"] == {"kind": "duration", "seconds": 6 * 3600}
+    assert svc.records.game(gid)["timing"]["night"] == {"kind": "duration", "seconds": 6 * 3600}
 
 
 def test_a_phase_naming_an_undeclared_deadline_kind_is_refused(svc, monkeypatch):
     """No fallback to the 'phase' deadline: the game is not created and the error names the kind."""
     monkeypatch.setattr(svc, "engine", lambda name: _UndeclaredKindEngine())
     with pytest.raises(TimingError, match="'night'"):
-        svc.create_game("custer", "little_bighorn", PLAYERS, game_id="night1")
-    assert svc.game("night1") is None
+        svc.games.create("custer", "little_bighorn", PLAYERS, game_id="night1")
+    assert svc.records.game("night1") is None
 
 
 def test_a_timing_for_a_kind_the_engine_lacks_is_refused(svc):
     with pytest.raises(ServiceError, match="no deadline kind 'dusk'"):
-        svc.create_game("custer", "little_bighorn", PLAYERS, timing={"dusk": {"kind": "duration", "seconds": 60}})
+        svc.games.create("custer", "little_bighorn", PLAYERS, timing={"dusk": {"kind": "duration", "seconds": 60}})
     # A kind left unset (None) takes its declared default length.
-    gid = svc.create_game("custer", "little_bighorn", PLAYERS, timing={"turn": None})
-    assert svc.game(gid)["timing"]["turn"] == {"kind": "duration", "seconds": 24 * 3600}
+    gid = svc.games.create("custer", "little_bighorn", PLAYERS, timing={"turn": None})
+    assert svc.records.game(gid)["timing"]["turn"] == {"kind": "duration", "seconds": 24 * 3600}
 
 
 def test_the_player_page_shows_the_declared_hand_only(svc):
-    gid = svc.create_game("rummy", "two", {"p1": "a@players.example", "p2": "b@players.example"})
-    p1 = next(p for p in svc.players(gid) if p["role"] == "p1")
-    page = svc.player_page(gid, svc.token_for(p1["id"]))
+    gid = svc.games.create("rummy", "two", {"p1": "a@players.example", "p2": "b@players.example"})
+    p1 = next(p for p in svc.records.players(gid) if p["role"] == "p1")
+    page = svc.player_pages.page(gid, svc.records.token_for(p1["id"]))
     assert page["hand"] and all(card["id"] for card in page["hand"])
-    assert page["hand"] == svc.engine("rummy").view(svc.game_state(gid), "p1")["hand"]
-    custer = svc.create_game("custer", "little_bighorn", PLAYERS)
-    us = next(p for p in svc.players(custer) if p["role"] == "us")
-    assert svc.player_page(custer, svc.token_for(us["id"]))["hand"] is None
+    assert page["hand"] == get_engine("rummy").view(svc.records.game_state(gid), "p1")["hand"]
+    custer = svc.games.create("custer", "little_bighorn", PLAYERS)
+    us = next(p for p in svc.records.players(custer) if p["role"] == "us")
+    assert svc.player_pages.page(custer, svc.records.token_for(us["id"]))["hand"] is None
 
 
 def test_the_cli_lists_deadline_kinds_and_refuses_an_undeclared_one(tmp_path):

@@ -235,21 +235,33 @@ class Engine:
         return type(self).picture is not Engine.picture
 
     def scenarios(self) -> dict[str, Scenario]:
+        """Scenario name -> ``Scenario`` (title, roles, options with their defaults).
+        ``pbem engines`` lists them and ``create_game`` checks a game's scenario, roles
+        and options against them."""
         raise NotImplementedError
 
     def roles(self, scenario: str, options: dict | None = None) -> tuple[str, ...]:
+        """The roles of a scenario (default: the scenario's ``roles``)."""
         return self.scenarios()[scenario].roles
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
+        """The starting state. ``options`` are the scenario's defaults overlaid with the
+        game's; chance (a deal, a hidden set-up) comes from ``dice`` (the setup seed)."""
         raise NotImplementedError
 
     def phase(self, state: dict) -> Phase:
+        """The phase ``state`` is in: its id, the awaited roles, its mode and deadline kind.
+        Called when a phase opens and whenever the service needs to know who must order."""
         raise NotImplementedError
 
     def awaited(self, state: dict) -> tuple[str, ...]:
+        """The roles whose orders the phase waits for (default: ``phase(state).awaited``)."""
         return self.phase(state).awaited
 
     def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
+        """Read one role's order block (the lines between ``ORDERS ...`` and ``END``,
+        envelope, quotes and signature already stripped). Never raises on bad input:
+        every line not taken is an ``OrderError`` in the result."""
         raise NotImplementedError
 
     def default_orders(self, state: dict, role: str) -> Any:
