@@ -41,9 +41,16 @@ def test_regiments_pass_the_word_along_their_brigade():
     result = determine(ctx, "csa")
     assert {"r1", "r2", "r3"} <= result
     ctx = ctx_with({"test command army": 1, "test command div": 1})
-    ctx.state["units"]["r2"]["detached"] = True
+    ctx.state["units"]["r3"]["detached"] = True
     result = determine(ctx, "csa")
-    assert "r2" not in result and "r3" not in result  # the chain breaks at the detached regiment
+    assert "r2" in result and "r3" not in result
+
+
+def test_a_detached_marker_comes_off_in_the_brigade_commanders_range():
+    """Rule 22.3: DETACHED markers are removed when the regiment enters its brigade commander's range."""
+    ctx = ctx_with({"test command army": 1, "test command div": 1})
+    ctx.state["units"]["r2"]["detached"] = True
+    assert "r2" in determine(ctx, "csa") and ctx.state["units"]["r2"]["detached"] is False
 
 
 def test_a_failed_army_roll_leaves_subordinates_on_their_own_initiative():

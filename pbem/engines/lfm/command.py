@@ -149,6 +149,12 @@ def _regiments(ctx: Context, side: str, in_command: set[str], where: dict[str, s
     for cid in leaders:
         senior_here.setdefault(where[cid], []).append(cid)
     ours = [u for u in sc.units.values() if u.side == side and sit.units[u.id]["status"] == ON_MAP]
+    for u in ours:  # rule 22.3: a DETACHED marker comes off in its brigade commander's range
+        st = sit.units[u.id]
+        if st["detached"] and u.brigade in where and traced_distance(ctx, side, where[u.brigade], st["hex"], REGIMENT_RANGE) is not None:
+            st["detached"] = False
+            ctx.emit(event("attach", N_("%(names)s: %(what)s."), units=[u.id], names=u.name,
+                           what="back in its brigade commander's range, no longer detached"))
     for u in ours:
         h = sit.units[u.id]["hex"]
         if senior_here.get(h):

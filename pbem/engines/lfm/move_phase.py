@@ -111,6 +111,10 @@ class MovementPhase:
                     self.skip(op["text"], "he has moved or is not on the map")
         self.enter_the_rest()
         self.finish()
+        for op in ops:
+            if op["op"] == "remove_works":
+                self.remove_works(op)
+        self.check_integrity()
 
     def move(self, op: dict) -> None:
         ctx, sit = self.ctx, self.sit
@@ -272,6 +276,34 @@ class MovementPhase:
             st["limbered"] = False
             self.unlimbered.add(u)
             self.ctx.emit(event("unlimber", N_("%(name)s unlimbers at %(hex)s."), unit=u, name=info.name, hex=st["hex"]))
+
+    def remove_works(self, op: dict) -> None:
+        """Rule 24.5-24.6: a unit ending its movement in a hex with breastworks may remove them."""
+        units, _ = expand(self.ctx, op["units"])
+        hexes = {self.sit.units[u]["hex"] for u in units if self.sit.units[u]["status"] == ON_MAP}
+        for h in sorted(hexes):
+            if self.ctx.state["breastworks"].pop(h, None):
+                self.ctx.state["works_side"].pop(h, None)
+                self.ctx.emit(event("works_removed", N_("The breastworks at %(hex)s are removed."), hex=h))
+            else:
+                self.skip(op["text"], f"no breastworks at {h}")
+
+    def check_integrity(self) -> None:
+        """Rule 22.1: a regiment not detached must be stacked with or next to another unit of its
+        brigade; one that is not is named, to rejoin at its earliest opportunity."""
+        ctx, sit = self.ctx, self.sit
+        for b, regiments in ctx.sc.brigades.items():
+            here = [u for u in regiments if sit.units[u]["status"] == ON_MAP and ctx.sc.units[u].side == self.side]
+            if len(here) < 2:
+                continue
+            for u in here:
+                if sit.units[u]["detached"]:
+                    continue
+                h = sit.units[u]["hex"]
+                near = [h] + list(ctx.sc.board.neighbours[h])
+                if not any(x != u and ctx.sc.units[x].brigade == b for n in near for x in sit.units_at(n)):
+                    ctx.emit(event("integrity", N_("%(name)s at %(hex)s is cut off from its brigade and must rejoin it (rule 22.1)."),
+                                   unit=u, name=ctx.name(u), hex=h))
 
     def enter_the_rest(self) -> None:
         """Arrivals nobody ordered enter and stop on their entry hex if it is free and legal."""

@@ -15,8 +15,10 @@ HELP_ADJACENT, HELP_RANGE = 1, 4
 
 
 def brigade_losses(ctx: Context, brigade: str) -> int:
+    """SP of the brigade eliminated since its strength was last noted (the start, or a night: rule 15.3)."""
     sit = ctx.sit
-    return sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[brigade] if sit.units[u]["status"] in (ELIMINATED, "gone"))
+    lost = sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[brigade] if sit.units[u]["status"] in (ELIMINATED, "gone"))
+    return max(0, lost - ctx.state["brigades"][brigade].get("written_off", 0))
 
 
 def check_shatter(ctx: Context) -> None:
