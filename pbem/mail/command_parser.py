@@ -1,19 +1,9 @@
 """Find the commands in the new text of a mail (see :func:`pbem.mail.reply_text.new_text`).
 
-The commands, their keywords and the shape of their arguments are declared in
-:mod:`pbem.mail.commands` (one module per command); this module reads lines with them.
-Today's grammar (keywords case-insensitive, at the start of a line, leading whitespace
-allowed; a keyword may carry a trailing ``:``; French keywords in brackets)::
-
-    ORDERS <game> <phase>   (ORDRES)   ... body lines ...   END (FIN)
-    PRESS [TO <role>[,<role>...] | ALL] (PRESSE [À ...|TOUS]) ... body ... END (FIN)
-    HELP [topic]            (AIDE)
-    STATUS [game]           (ETAT, ÉTAT)
-    RESIGN [game]           (ABANDON)
-    JOIN <game> <code> [role] (REJOINDRE)
-    SET TZ <zone> | SET LANG <en|fr> | SET REMINDERS <off|Nh> | SET ADDRESS <email>
-                            (REGLER/RÉGLER; FUSEAU, LANGUE, RAPPELS, ADRESSE)
-    CONFIRM <code>          (CONFIRMER)
+The commands, their keywords (any case, at the start of a line, leading whitespace allowed,
+a trailing ``:`` allowed) and the shape of their arguments are declared in
+:mod:`pbem.mail.commands`, one module per command, whose docstring gives its grammar and its
+canonical ``args``; this module reads lines with them.
 
 Prose around commands is ignored. To keep prose such as "Join us on Friday" or
 "Status of the 7th Cavalry" from reading as commands, a keyword typed in
@@ -21,7 +11,7 @@ lower or mixed case counts only when the rest of the line has exactly the shape
 the command takes; a keyword in CAPITALS always counts, and a wrong shape is then
 reported in ``Command.problems`` (so "JOIN g1" gets an answer explaining the syntax).
 
-A block (ORDERS, PRESS) runs to a line ``END``/``FIN`` (also ``END ORDERS``,
+A block (a command declared ``block``: ORDERS, PRESS) runs to a line ``END``/``FIN`` (also ``END ORDERS``,
 ``FIN ORDRES``...); without one it runs to the next ORDERS/PRESS line in capitals
 or to the end of the text, and ``problems`` says END was missing. Body lines are
 kept verbatim; ``body_first_line`` is the line number (1-based, in the text
@@ -32,15 +22,6 @@ When the text holds no command, the subject is read (after ``Re:``/``Fwd:``/``TR
 prefixes and ``[tags]``): a one-line command there counts with ``line == 0``;
 ``ORDERS <game> <phase>`` in the subject takes the whole text (up to an END line)
 as its body.
-
-Canonical ``args``:
-
-* ORDERS ``[game, phase]`` (``[]`` for a bare ``ORDERS`` line)
-* PRESS ``[]`` (no recipients given), ``["ALL"]``, or ``["TO", role, role, ...]``
-* HELP ``[]`` or ``[topic...]``; STATUS/RESIGN ``[]`` or ``[game]``
-* JOIN ``[game, code]`` or ``[game, code, role]``; CONFIRM ``[code]``
-* SET ``["TZ", "Europe/Paris"]`` (canonical zone name), ``["LANG", "fr"]``,
-  ``["REMINDERS", "off" | "12h"]``, ``["ADDRESS", "bob@example.org"]`` (normalised)
 """
 
 from __future__ import annotations

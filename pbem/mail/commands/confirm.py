@@ -1,4 +1,8 @@
-"""CONFIRM <code>: use orders held because they came from another address, or confirm a second address."""
+"""CONFIRM <code> (CONFIRMER): use orders held because they came from another address, or confirm a
+second address.
+
+Canonical ``args``: ``[code]``.
+"""
 
 from __future__ import annotations
 

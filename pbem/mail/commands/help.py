@@ -1,4 +1,8 @@
-"""HELP [topic]: the commands and the game's order syntax (to a game address), or how to play here (to the general address)."""
+"""HELP [topic] (AIDE): the commands and the game's order syntax (to a game address), or how to play
+here (to the general address).
+
+Canonical ``args``: ``[]`` or the words typed after HELP in capitals.
+"""
 
 from __future__ import annotations
 

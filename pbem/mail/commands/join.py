@@ -1,4 +1,7 @@
-"""JOIN <game> <invitation-code> [role], to the general address: take a seat in a game."""
+"""JOIN <game> <invitation-code> [role] (REJOINDRE), to the general address: take a seat in a game.
+
+Canonical ``args``: ``[game, code]`` or ``[game, code, role]``.
+"""
 
 from __future__ import annotations
 

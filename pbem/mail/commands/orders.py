@@ -1,4 +1,7 @@
-"""ORDERS <game> <phase> ... END: a player's orders for the open phase."""
+"""ORDERS <game> <phase> ... END (ORDRES ... FIN): a player's orders for the open phase.
+
+Canonical ``args``: ``[game, phase]``, or ``[]`` for a bare ORDERS line; ``body``: the lines up to END.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""PRESS [TO <role>,<role> | ALL] ... END: a message to other players of the game; the sender's address stays private."""
+"""PRESS [TO <role>,<role> | ALL] ... END (PRESSE [À ... | TOUS] ... FIN): a message to other players
+of the game; the sender's address stays private.
+
+Canonical ``args``: ``[]`` (no recipients given: everyone), ``["ALL"]`` or ``["TO", role, role, ...]``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,7 @@
-"""RESIGN [game]: leave the game; a moderator may give the role to someone else."""
+"""RESIGN [game] (ABANDON): leave the game; a moderator may give the role to someone else.
+
+Canonical ``args``: ``[]`` or ``[game]``.
+"""
 
 from __future__ import annotations
 

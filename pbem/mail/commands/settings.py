@@ -1,7 +1,10 @@
-"""SET <setting> <value>: a player's own settings in a game (time zone, language, reminders, a second address).
+"""SET <setting> <value> (RÉGLER, REGLER): a player's own settings in a game (time zone, language,
+reminders, a second address).
 
 Each setting is one entry of :data:`SETTINGS`: the words that name it, how its value is read,
-how it is stored and its HELP lines.
+how it is stored and its HELP lines. Canonical ``args``: ``["TZ", "Europe/Paris"]`` (the zone's
+canonical name), ``["LANG", "fr"]``, ``["REMINDERS", "off" | "12h"]``, ``["ADDRESS", "bob@example.org"]``
+(normalised).
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""STATUS [game]: the phase, its deadline and who has ordered."""
+"""STATUS [game] (ÉTAT, ETAT): the phase, its deadline and who has ordered.
+
+Canonical ``args``: ``[]`` or ``[game]``.
+"""
 
 from __future__ import annotations
 
