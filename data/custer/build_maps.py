@@ -1,7 +1,8 @@
 """Build the two Custer's Last Stand maps (data/custer/maps/*.json).
 
-Run from the repository root:  python data/custer/build_maps.py
-It is deterministic (no randomness, sorted output): running it twice gives the
+Run from the repository root:  .venv/bin/python data/custer/build_maps.py
+It draws on pbem.engines.hexgrid (ids, neighbours, distance, the straight hex line), the
+geometry the engine plays on, so the built maps and play cannot disagree. It is deterministic (no randomness, sorted output): running it twice gives the
 same bytes, so a review of the JSON diff is a review of this file.
 
 How a map is described here
@@ -29,49 +30,22 @@ import json
 import math
 from pathlib import Path
 
+from pbem.engines.hexgrid import distance, hex_id, hex_line, neighbours, parse_hex
+
 HERE = Path(__file__).resolve().parent
 SQ3 = math.sqrt(3)
 
 # ---------------------------------------------------------------- geometry
 
 
-def hid(c: int, r: int) -> str:
-    return f"{c:02d}{r:02d}"
-
-
-def cr(h: str) -> tuple[int, int]:
-    return int(h[:2]), int(h[2:])
-
-
-def neighbours(h: str, cols: int, rows: int) -> list[str]:
-    c, r = cr(h)
-    if c % 2:
-        cand = [(c, r - 1), (c, r + 1), (c - 1, r - 1), (c - 1, r), (c + 1, r - 1), (c + 1, r)]
-    else:
-        cand = [(c, r - 1), (c, r + 1), (c - 1, r), (c - 1, r + 1), (c + 1, r), (c + 1, r + 1)]
-    return [hid(x, y) for x, y in cand if 1 <= x <= cols and 1 <= y <= rows]
-
-
-def axial(h: str) -> tuple[int, int]:
-    c, r = cr(h)
-    return c, r - (c - 1) // 2
-
-
-def distance(a: str, b: str) -> int:
-    q1, r1 = axial(a)
-    q2, r2 = axial(b)
-    dq, dr = q1 - q2, r1 - r2
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 def centre(h: str) -> tuple[float, float]:
-    c, r = cr(h)
+    c, r = parse_hex(h)
     return 1.5 * (c - 1), SQ3 * (r - 1 + (0.5 if c % 2 == 0 else 0.0))
 
 
 def corner_keys(h: str) -> list[tuple[int, int]]:
     """Integer keys of the six corners (x2 = 2*x, yk = y / (sqrt3/2)), clockwise from east."""
-    c, r = cr(h)
+    c, r = parse_hex(h)
     x2 = 3 * (c - 1)
     yk = 2 * (r - 1) + (1 if c % 2 == 0 else 0)
     return [(x2 + 2, yk), (x2 + 1, yk + 1), (x2 - 1, yk + 1), (x2 - 2, yk), (x2 - 1, yk - 1), (x2 + 1, yk - 1)]
@@ -84,7 +58,7 @@ def corner_point(k: tuple[int, int]) -> tuple[float, float]:
 class Grid:
     def __init__(self, cols: int, rows: int):
         self.cols, self.rows = cols, rows
-        self.hexes = [hid(c, r) for c in range(1, cols + 1) for r in range(1, rows + 1)]
+        self.hexes = [hex_id(c, r) for c in range(1, cols + 1) for r in range(1, rows + 1)]
         self.edge_owners: dict[frozenset, list[str]] = {}
         self.corner_hexes: dict[tuple[int, int], set[str]] = {}
         for h in self.hexes:
@@ -106,7 +80,7 @@ class Grid:
             self.adj[k].sort()
 
     def on_board(self, h: str) -> bool:
-        c, r = cr(h)
+        c, r = parse_hex(h)
         return 1 <= c <= self.cols and 1 <= r <= self.rows
 
     def is_boundary_corner(self, k) -> bool:
@@ -226,37 +200,6 @@ def _seg_dist(p, a, b) -> float:
     return math.hypot(px - (ax + t * dx), py - (ay + t * dy))
 
 
-def hex_line(a: str, b: str) -> list[str]:
-    """Hexes on the straight line from a to b (cube interpolation), both ends included."""
-    def cube(h):
-        q, r = axial(h)
-        return q, r, -q - r
-
-    def to_id(q, r):
-        c = q
-        row = r + (c - 1) // 2
-        return hid(c, row)
-
-    n = distance(a, b)
-    (q1, r1, s1), (q2, r2, s2) = cube(a), cube(b)
-    out = []
-    for i in range(n + 1):
-        t = i / n if n else 0.0
-        fq = q1 + (q2 - q1) * t + 1e-6
-        fr = r1 + (r2 - r1) * t + 2e-6
-        fs = s1 + (s2 - s1) * t - 3e-6
-        q, r, s = round(fq), round(fr), round(fs)
-        dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
-        if dq > dr and dq > ds:
-            q = -r - s
-        elif dr > ds:
-            r = -q - s
-        h = to_id(q, r)
-        if not out or out[-1] != h:
-            out.append(h)
-    return out
-
-
 def hex_chain(points: list[str]) -> list[str]:
     out: list[str] = []
     for a, b in zip(points, points[1:]):
@@ -370,8 +313,8 @@ class MapBuilder:
 def edge_hexes(grid: Grid, *, column: int | None = None, row: int | None = None,
                rows: range | None = None, columns: range | None = None) -> list[str]:
     if column is not None:
-        return [hid(column, r) for r in rows]
-    return [hid(c, row) for c in columns]
+        return [hex_id(column, r) for r in rows]
+    return [hex_id(c, row) for c in columns]
 
 
 # ----------------------------------------------------------- Little Big Horn
@@ -423,7 +366,7 @@ def little_bighorn() -> dict:
                                    for n in neighbours(h, g.cols, g.rows))}
     bluff = []
     for h in sorted(bank):
-        c, r = cr(h)
+        c, r = parse_hex(h)
         if not (9 <= r <= 23):
             continue
         for n in neighbours(h, g.cols, g.rows):
@@ -470,7 +413,7 @@ def little_bighorn() -> dict:
     wbank = [h for h in west if any(m.sides.get(tuple(sorted((h, n)))) in ("river", "ford")
                                     for n in neighbours(h, g.cols, g.rows))]
     for row in (3, 5, 7, 10, 12, 14, 17):
-        m.hexes("woods", [max(h for h in wbank if cr(h)[1] == row)])
+        m.hexes("woods", [max(h for h in wbank if parse_hex(h)[1] == row)])
     for h, text in [
         ("1825", "Reno's ford"), ("1918", "Retreat ford"), ("0909", "Medicine Tail ford"),
         ("0505", "Deep Ravine ford"), ("0302", "North ford"), ("2016", "Reno Hill"),
@@ -480,7 +423,7 @@ def little_bighorn() -> dict:
         ("2014", "Sharpshooter Ridge"), ("1908", "Nye-Cartwright Ridge"), ("1207", "Greasy Grass Ridge"),
     ]:
         m.label(h, text)
-    m.exits["village"] = [hid(1, r) for r in range(1, 17)] + ["0201", "0301"]
+    m.exits["village"] = [hex_id(1, r) for r in range(1, 17)] + ["0201", "0301"]
     return m
 
 
@@ -531,18 +474,18 @@ def rosebud() -> dict:
     walls = []
     for bank, side in ((nbank, north), (sbank, south)):
         for h in sorted(bank):
-            if cr(h)[1] > 15:
+            if parse_hex(h)[1] > 15:
                 continue
             for n in neighbours(h, g.cols, g.rows):
                 if n in side and n not in bank:
                     walls.append(tuple(sorted((h, n))))
     m.add_sides("steep_ridge", walls)
     # the canyon floor: timber on the east bank, the trail Mills took on the west bank
-    m.hexes("woods", sorted(h for h in sbank if cr(h)[1] <= 15 and cr(h)[1] % 3 != 1))
+    m.hexes("woods", sorted(h for h in sbank if parse_hex(h)[1] <= 15 and parse_hex(h)[1] % 3 != 1))
     # willows along the creek in the valley
     for col in (3, 7, 11, 16, 19, 22):
         for bank in (nbank, sbank):
-            here = sorted(h for h in bank if cr(h)[0] == col)
+            here = sorted(h for h in bank if parse_hex(h)[0] == col)
             if here and col % 2 == (0 if bank is nbank else 1):
                 m.hexes("woods", [here[0]])
     # The rim of the valley north of the creek
@@ -570,7 +513,7 @@ def rosebud() -> dict:
         ("1922", "Crook's halt"), ("1304", "The main ridge"),
     ]:
         m.label(h, text)
-    m.exits["cavalry"] = sorted(h for h in nbank | sbank if cr(h)[1] == 1)
+    m.exits["cavalry"] = sorted(h for h in nbank | sbank if parse_hex(h)[1] == 1)
     return m
 
 

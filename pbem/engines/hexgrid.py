@@ -129,3 +129,15 @@ def nearest_hex(q: float, r: float) -> str:
         rr = -rq - rs
     col = rq
     return hex_id(col, rr + (col - 1) // 2)
+
+
+def hex_line(a: str, b: str, nudge: float = 1e-6) -> tuple[str, ...]:
+    """The hexes on the straight line from ``a`` to ``b``, both ends included, one per step of
+    distance: the line's point at each step, rounded to its hex (``nearest_hex``). Where the
+    line runs exactly along hexsides, ``nudge`` moves it off them to one side (q + nudge,
+    r + 2 nudge); ``-nudge`` gives the hexes on the other side. Map building and line of
+    sight both use this one line, so they cannot disagree."""
+    n = distance(a, b)
+    (q1, r1), (q2, r2) = axial(a), axial(b)
+    steps = [i / n for i in range(n + 1)] if n else [0.0]
+    return tuple(nearest_hex(q1 + (q2 - q1) * t + nudge, r1 + (r2 - r1) * t + 2 * nudge) for t in steps)
