@@ -176,3 +176,25 @@ def test_an_empty_block_holds_and_its_canonical_text_reads_back(game):
     result = engine.parse_orders(state, "us", "ON Custer 1:")
     assert result.orders["markers"]["m_custer_1"] == [{"op": "hold", "units": []}]
     assert engine.parse_orders(state, "us", result.canonical).orders == result.orders
+
+
+def test_pass_and_enter_at_read_and_read_back(game):
+    """PASS waits for another marker of the same leader; it may follow ON <marker>: on its line.
+    <units> ENTER AT <hex> places reinforcements on their entry hex or a hex next to it."""
+    engine, state = game
+    result = engine.parse_orders(state, "us", "ON Custer 1: PASS\nON Custer 2:\n  Co. D ENTER AT 0807\n  Co. D MOVE TO 0606")
+    assert result.ok, result.errors
+    assert result.orders["markers"]["m_custer_1"] == [{"op": "pass"}]
+    assert result.orders["markers"]["m_custer_2"][0] == {"op": "enter", "units": ["co_d"], "hex": "0807"}
+    again = engine.parse_orders(state, "us", result.canonical)
+    assert again.orders == result.orders and "  PASS" in result.canonical and "Co. D ENTER AT 0807" in result.canonical
+
+
+def test_enter_at_is_checked_against_the_entry_hex(game):
+    """"Place units on the entry location hex or adjacent to the entry hex": anything else is
+    refused when the orders arrive, as is ENTER for a unit already on the board."""
+    engine, state = game
+    errors = engine.parse_orders(state, "us", "ON Custer:\nCo. D ENTER AT 0805\nCo. C ENTER AT 0506\nCo. D ENTER\n").errors
+    assert [(e.line, e.kind) for e in errors] == [(2, "illegal"), (3, "illegal"), (4, "syntax")]
+    assert errors[0].reason % errors[0].args == "Co. D enters at 0808 or a hex next to it, not at 0805"
+    assert errors[1].reason % errors[1].args == "Co. C is not a reinforcement waiting to enter"

@@ -70,3 +70,27 @@ def test_the_same_seed_replays_the_same_game():
     engine = CusterEngine()
     name = scenario_for("little_bighorn")
     assert play(engine, name, 3) == play(engine, name, 3)
+
+
+def test_the_bot_writes_pass_enter_at_and_named_leaders_legally():
+    """Over a few seeded Little Big Horn games (both modes) the bot uses every new order: PASS on
+    a Custer marker, ENTER AT for Benteen's and McDougall's reinforcements, and a leader named
+    in an ATTACK ... WITH; every text it writes parses without error (checked in ``play``)."""
+    engine = CusterEngine()
+    name = scenario_for("little_bighorn")
+    texts = []
+    real = engine.bot_orders
+
+    def recording(state, role, dice):
+        text = real(state, role, dice)
+        texts.append(text)
+        return text
+
+    engine.bot_orders = recording
+    for game in range(4):
+        play(engine, name, game)
+        play(engine, name, game, impulse=True)
+    written = "\n".join(texts)
+    leaders = ("Custer", "Reno", "Keogh", "Yates", "Tom Custer", "Benteen", "Weir", "McDougall")
+    assert "  PASS" in written and " ENTER AT " in written
+    assert any(line.strip().startswith("ATTACK ") and line.rstrip().endswith(leaders) for line in written.splitlines())

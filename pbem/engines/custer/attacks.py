@@ -39,7 +39,7 @@ def can_attack(ctx: Context, uid: str, target: str, active: set[str], label: str
 
 
 def attack(ctx: Context, target: str, units: list[str], active: set[str], defended: set[str],
-            advance: bool | None, combat_label: str, label: str, named: bool = True) -> None:
+           advance: bool | None, combat_label: str, label: str, named: bool = True) -> None:
     """One combat: ``units`` attack every unit in ``target``. A leader takes part only when
     he is among ``units`` ("the attacking player states which of his activated units he is
     using"); ``named`` is False for ALL, which takes the leaders next to the hex silently
