@@ -10,7 +10,8 @@ from .conftest import LC, PR, position, run
 
 def test_documented_defaults():
     assert default_standing(LC) == {"answer": True, "pieces": {}, "fire": True, "fire_within": 3,
-                                    "fire_riders": True, "targets": ["CH1", "CH2", "CH3"], "advance": False}
+                                    "fire_riders": True, "targets": ["CH1", "CH2", "CH3"], "advance": False,
+                                    "retreat_toward": None}
     assert default_standing(PR)["targets"] == ["C", "O1", "O2"]
 
 
@@ -18,9 +19,10 @@ def test_standing_lines_are_kept_in_the_state(engine):
     state = position({"S1": "F9", "I1": "A5"})
     new, events = run(engine, state, "STANDING ANSWER no\nSTANDING ANSWER O2 yes\nSTANDING FIRE no\n"
                                      "STANDING FIRE WITHIN 1\nSTANDING FIRE RIDERS no\n"
-                                     "STANDING TARGETS I1\nSTANDING ADVANCE yes")
+                                     "STANDING TARGETS I1\nSTANDING ADVANCE yes\nSTANDING RETREAT H10")
     assert new["standing"][LC] == {"answer": False, "pieces": {"O2": True}, "fire": False, "fire_within": 1,
-                                   "fire_riders": False, "targets": ["I1"], "advance": True}
+                                   "fire_riders": False, "targets": ["I1"], "advance": True,
+                                   "retreat_toward": "H10"}
     new1, _ = run(engine, dict(new, side=LC), "CONSIGNES TIR toujours")
     assert {k: new1["standing"][LC][k] for k in ("fire", "fire_within", "fire_riders")} == {
         "fire": True, "fire_within": 3, "fire_riders": True}
@@ -109,3 +111,30 @@ def test_fire_standing_lines_in_both_languages(engine, text, ops):
 ])
 def test_bad_fire_standing_lines(engine, text, reason):
     assert [e.reason for e in engine.parse_orders(position({"S1": "F9"}), LC, text).errors] == [reason]
+
+
+def test_standing_retreat_square_steers_the_losers_of_the_fire_after_the_movers(engine):
+    """In the fire after the mover's, the other side's winners choose by its standing orders:
+    I1 beats S1 from F6 and pushes it toward H10 (G10), not to the engine's first pick (E10)."""
+    state = position({"S1": "F9", "I1": "F6"}, side=LC)
+    state["standing"][PR]["retreat_toward"] = "H10"
+    new, events = run(engine, state, "STANDING ANSWER no", rolls=[5, 1])
+    assert new["pieces"]["S1"] == "G10"
+    state["standing"][PR]["retreat_toward"] = None
+    new, events = run(engine, state, "STANDING ANSWER no", rolls=[5, 1])
+    assert new["pieces"]["S1"] == "E10"
+
+
+@pytest.mark.parametrize("text,value", [("STANDING RETREAT H10", "H10"), ("CONSIGNES REPLI h10", "H10"),
+                                        ("STANDING RETREAT DEFAULT", None), ("CONSIGNES REPLI DÉFAUT", None)])
+def test_standing_retreat_lines(engine, text, value):
+    result = engine.parse_orders(position({"S1": "F9"}), LC, text)
+    assert result.ok and result.orders["standing"] == [["retreat_toward", value]]
+    assert engine.parse_orders(position({"S1": "F9"}), LC, result.canonical).orders == result.orders
+
+
+def test_bad_standing_retreat_lines(engine):
+    assert [e.reason for e in engine.parse_orders(position({"S1": "F9"}), LC, "STANDING RETREAT Z99").errors] == [
+        M.E_BAD_SQUARE]
+    assert [e.reason for e in engine.parse_orders(position({"S1": "F9"}), LC, "STANDING RETREAT").errors] == [
+        M.E_STANDING_FORM]

@@ -63,8 +63,10 @@ def test_final_report_states_the_outcome(engine):
     assert "Les Longs-Couteaux gagnent : le drapeau a atteint la flèche bleue en B1." in txt
 
 
-@pytest.mark.parametrize("lang,words", [("en", ["MOVE <piece> <square>", "STANDING ANSWER"]),
-                                        ("fr", ["DÉPLACER <pièce> <case>", "CONSIGNES RIPOSTE"])])
+@pytest.mark.parametrize("lang,words", [("en", ["MOVE <piece> <square>", "STANDING ANSWER", "RETREAT <square>",
+                                               "STANDING FIRE WITHIN 1/2/3", "STANDING FIRE RIDERS yes/no"]),
+                                        ("fr", ["DÉPLACER <pièce> <case>", "CONSIGNES RIPOSTE", "REPLI <case>",
+                                                "CONSIGNES TIR À 1/2/3", "CONSIGNES TIR CAVALIERS oui/non"])])
 def test_help_shows_the_order_syntax_in_the_players_language(lang, words):
     text = render("peaux_rouges/help.txt.j2", lang, game=GAME)
     for w in words:

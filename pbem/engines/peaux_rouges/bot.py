@@ -250,7 +250,7 @@ class Planner:
     def standing(self) -> list:
         if self.rnd(12, "standing") != 0:
             return []
-        pick = self.rnd(9, "standing kind")
+        pick = self.rnd(10, "standing kind")
         yes = self.rnd(4, "standing value") != 0
         own = self.m.side_pieces(self.role)
         foes = self.m.side_pieces(other(self.role))
@@ -270,6 +270,8 @@ class Planner:
             return [["fire_riders", yes]]
         if pick == 7:
             return [["fire_always"]]
+        if pick == 8 and own:  # push losers toward one of our pieces
+            return [["retreat_toward", self.board.name_of(self.m.pos[own[self.rnd(len(own), "standing toward")]])]]
         return [["default"]]
 
 

@@ -15,6 +15,7 @@ One line, one order::
     STANDING FIRE RIDERS no         CONSIGNES TIR CAVALIERS non
     STANDING TARGETS CH1 CH2 CH3    CONSIGNES CIBLES CH1 CH2 CH3
     STANDING ADVANCE yes|no         CONSIGNES AVANCE oui|non
+    STANDING RETREAT H10|DEFAULT    CONSIGNES REPLI H10|DÉFAUT
     STANDING DEFAULT                CONSIGNES DÉFAUT
 
 Keywords are read case-insensitively, with or without accents, in either
@@ -58,6 +59,8 @@ KEY_WORDS = {
     "TARGETS": ("targets", "en"), "TARGET": ("targets", "en"), "PRIORITY": ("targets", "en"),
     "CIBLES": ("targets", "fr"), "CIBLE": ("targets", "fr"), "PRIORITE": ("targets", "fr"),
     "ADVANCE": ("advance", "en"), "AVANCE": ("advance", "fr"), "AVANCER": ("advance", "fr"),
+    "RETREAT": ("retreat", "en"), "BACK": ("retreat", "en"), "REPLI": ("retreat", "fr"),
+    "RECUL": ("retreat", "fr"), "RECULER": ("retreat", "fr"),
     "DEFAULT": ("default", "en"), "RESET": ("default", "en"), "DEFAUT": ("default", "fr"),
     "DEFAUTS": ("default", "fr"),
 }
@@ -345,6 +348,8 @@ class Parser:
             if not codes:
                 return self._bad_standing(line)
             return ["targets", codes]
+        if key == "retreat":
+            return self.standing_retreat(line, args)
         if not args:
             return self._bad_standing(line)
         if key == "fire":
@@ -360,6 +365,18 @@ class Parser:
         if len(args) > 1:
             return self._bad_standing(line)
         return [key, value]
+
+    def standing_retreat(self, line: _Line, args: list[str]):
+        """RETREAT <square>: losers your pieces beat fall back toward it; RETREAT DEFAULT."""
+        if len(args) != 1:
+            return self._bad_standing(line)
+        if args[0] in ("DEFAULT", "DEFAUT"):
+            line.vote("en" if args[0] == "DEFAULT" else "fr")
+            return ["retreat_toward", None]
+        sq = self.square(line, args[0])
+        if sq is None:
+            return self._bad_standing(line)
+        return None if sq is False else ["retreat_toward", self.board.name_of(sq)]
 
     def standing_fire(self, line: _Line, args: list[str]):
         """FIRE yes/no/always/never, FIRE WITHIN n, FIRE RIDERS yes/no."""
@@ -542,6 +559,7 @@ def write_standing(ops: list, lang: str = "en") -> list[str]:
         "fire_riders": lambda op: f"{w['sfire']} {w['riders']} {yes_no(op[1])}",
         "targets": lambda op: f"{w['targets']} {' '.join(op[1])}",
         "advance": lambda op: f"{w['sadvance']} {yes_no(op[1])}",
+        "retreat_toward": lambda op: f"{w['retreat']} {op[1] or w['default']}",
     }
     return [f"{w['standing']} {forms[op[0]](op)}" for op in ops]
 
@@ -556,4 +574,5 @@ def standing_as_ops(standing: dict) -> list:
     ops.append(["fire_riders", standing.get("fire_riders", True)])
     ops.append(["targets", list(standing["targets"])])
     ops.append(["advance", standing["advance"]])
+    ops.append(["retreat_toward", standing.get("retreat_toward")])
     return ops

@@ -29,6 +29,7 @@ def default_standing(role: str) -> dict:
         "fire_riders": True,  # ... and at riders too
         "targets": list(DEFAULT_TARGETS[role]),  # who those pieces aim at first
         "advance": False,  # a melee winner takes the loser's square
+        "retreat_toward": None,  # a square: losers fall back toward it when no order names one
     }
 
 
@@ -54,6 +55,8 @@ def apply_standing(standing: dict, ops: list, role: str) -> dict:
             out["targets"] = list(op[1])
         elif what == "advance":
             out["advance"] = bool(op[1])
+        elif what == "retreat_toward":
+            out["retreat_toward"] = op[1]
     return out
 
 
@@ -371,9 +374,10 @@ class Match:
             out.append(n)
         return out
 
-    def choose_retreat(self, loser: str, squares: list[int]) -> int:
+    def choose_retreat(self, loser: str, squares: list[int], toward: int | None = None) -> int:
         """The winner's choice, made by the engine: never hand the flag to an
-        Indian if another square will do; a square without cover for the loser
+        Indian if another square will do; the square nearest ``toward`` if the
+        winner's standing orders name one; a square without cover for the loser
         before one with cover; then the first in reading order."""
         board = self.board
         indian = side_of(loser) == PR
@@ -381,8 +385,9 @@ class Match:
 
         def key(sq: int):
             gives_flag = indian and sq == self.flag and not self.flag_held()
+            near = board.distance(sq, toward) if toward is not None else 0
             cover = (not mounted) and board.terrain[sq] in (PARAPET, ROCKS, WOODS)
-            return (gives_flag, cover, sq)
+            return (gives_flag, near, cover, sq)
 
         return min(squares, key=key)
 
@@ -668,7 +673,8 @@ class Turn:
             sq = self.board.parse(name)
             if sq in squares:
                 return sq
-        dest = self.m.choose_retreat(loser, squares)
+        toward = self.state["standing"][side_of(winner)].get("retreat_toward")
+        dest = self.m.choose_retreat(loser, squares, self.board.parse(toward) if toward else None)
         if wanted:
             self.emit("retreat_refused", M.RETREAT_REFUSED, winner=winner, loser=loser,
                       squares=" ".join(wanted), to_sq=self.name(dest))
