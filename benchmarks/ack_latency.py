@@ -21,15 +21,15 @@ def run(mails: int = 2000, seconds: float = 60.0, clients: int = 4) -> dict:
     svc = service(path)
     players = []
     for i in range(CUSTER_GAMES):
-        gid = svc.create_game("custer", "little_bighorn", {"us": f"u{i}@players.example", "indians": f"i{i}@players.example"})
+        gid = svc.games.create("custer", "little_bighorn", {"us": f"u{i}@players.example", "indians": f"i{i}@players.example"})
         players += [(gid, p) for p in players_of(svc, gid)]
     for i in range(RUMMY_GAMES):
-        gid = svc.create_game("rummy", "four", {f"p{k}": f"r{i}p{k}@players.example" for k in range(1, 5)})
+        gid = svc.games.create("rummy", "four", {f"p{k}": f"r{i}p{k}@players.example" for k in range(1, 5)})
         players += [(gid, p) for p in players_of(svc, gid)]
     queue = []
     for n in range(mails):
         gid, p = players[n % len(players)]
-        body = "DRAW DECK\nDISCARD drawn" if svc.game(gid)["engine"] == "rummy" else None
+        body = "DRAW DECK\nDISCARD drawn" if svc.records.game(gid)["engine"] == "rummy" else None
         raw, rcpt = order_mail(svc, gid, p, body)
         queue.append((raw, p["email"], rcpt))
     svc.close()

@@ -32,7 +32,7 @@ def main(rounds: int = 30) -> dict:
         receive_ms.append((time.perf_counter() - started) * 1000)
         svc.receive(orders_mail(svc, gid, "indians"))
         started = time.perf_counter()
-        svc.close_phase(gid)
+        svc.phases.close(gid)
         close_ms.append((time.perf_counter() - started) * 1000)
     result = {
         "inbound_order_ms": {"median": statistics.median(receive_ms), "p95": sorted(receive_ms)[int(0.95 * len(receive_ms)) - 1]},

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbem.engines import get_engine
+
 ROOT = Path(__file__).resolve().parents[1]
 DOMAIN = "pbem.bench"
 BENCH_DIR = ROOT / "var" / "bench"
@@ -58,7 +60,7 @@ def service(path: Path, **changes):
 
 
 def players_of(svc, game_id: str) -> list[dict]:
-    return [p for p in svc.players(game_id) if p["status"] == "active"]
+    return [p for p in svc.records.players(game_id) if p["status"] == "active"]
 
 
 # -- mail ----------------------------------------------------------------------------------
@@ -82,18 +84,18 @@ def order_mail(svc, game_id: str, player: dict, body: str | None = None) -> tupl
     """(raw message, its recipient): ``player``'s orders for the open phase, the order
     template unless ``body`` is given, to the player's own orders address."""
     from pbem.mail.addresses import orders_address
-    g = svc.game(game_id)
-    ph = svc.current_phase(game_id)
+    g = svc.records.game(game_id)
+    ph = svc.records.current_phase(game_id)
     if body is None:
-        body = svc.engine(g["engine"]).order_template(svc.game_state(game_id), player["role"])
-    rcpt = orders_address(game_id, svc.token_for(player["id"]), svc.settings.mail_domain)
+        body = get_engine(g["engine"]).order_template(svc.records.game_state(game_id), player["role"])
+    rcpt = orders_address(game_id, svc.records.token_for(player["id"]), svc.settings.mail_domain)
     return raw_order_mail(player["email"], rcpt, game_id, ph["label"], body), rcpt
 
 
 def custer_order_mails(svc, count: int) -> list[tuple[bytes, str, str]]:
     """(raw, sender, recipient) of ``count`` order mails (each side's order template) spread
     over Little Big Horn games made for them, twenty mails a game."""
-    games = [svc.create_game("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
+    games = [svc.games.create("custer", "little_bighorn", {"us": f"us{i}@players.example", "indians": f"ind{i}@players.example"})
              for i in range(max(1, count // 20))]
     mails = []
     for i in range(count):
@@ -110,20 +112,20 @@ def play_with_bots(svc, game_id: str, *, seed_label: str, max_closes: int = 1000
     from pbem.dice import Dice
     from pbem.mail.addresses import orders_address
     from pbem.service.store import loads
-    engine = svc.engine(svc.game(game_id)["engine"])
+    engine = get_engine(svc.records.game(game_id)["engine"])
     for _ in range(max_closes):
-        ph = svc.current_phase(game_id)
+        ph = svc.records.current_phase(game_id)
         if ph is None:
             return
         state = loads(ph["state"])
         for role in engine.phase(state).awaited:
-            p = next(q for q in svc.players(game_id) if q["role"] == role)
+            p = next(q for q in svc.records.players(game_id) if q["role"] == role)
             body = engine.bot_orders(state, role, Dice(seed_hex(seed_label, ph["label"], role)))
-            svc.receive(raw_order_mail(p["email"], orders_address(game_id, svc.token_for(p["id"]), svc.settings.mail_domain),
+            svc.receive(raw_order_mail(p["email"], orders_address(game_id, svc.records.token_for(p["id"]), svc.settings.mail_domain),
                                        game_id, ph["label"], body))
-        current = svc.current_phase(game_id)
+        current = svc.records.current_phase(game_id)
         if current is not None and current["id"] == ph["id"]:
-            svc.close_phase(game_id)  # the deadline
+            svc.phases.close(game_id)  # the deadline
 
 
 # -- measuring -------------------------------------------------------------------------------

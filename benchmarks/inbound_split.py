@@ -16,7 +16,7 @@ PARTS = ("parse", "trim", "commands", "engine", "template", "composing")
 
 def run(count: int = 400) -> dict:
     from pbem.engines import get_engine
-    from pbem.service import letters, mailroom, outbox
+    from pbem.service import mail_writer, mailroom, outbox
 
     with scratch("inbound-split") as path:
         svc = service(path)
@@ -34,12 +34,12 @@ def run(count: int = 400) -> dict:
 
         engine = get_engine("custer")
         saved = [(mailroom, "parse_message"), (mailroom, "new_text"), (mailroom, "find_commands"),
-                 (letters, "render"), (outbox, "compose")]
+                 (mail_writer, "render"), (outbox, "compose")]
         originals = {(m, n): getattr(m, n) for m, n in saved}
         mailroom.parse_message = wrap("parse", mailroom.parse_message)
         mailroom.new_text = wrap("trim", mailroom.new_text)
         mailroom.find_commands = wrap("commands", mailroom.find_commands)
-        letters.render = wrap("template", letters.render)
+        mail_writer.render = wrap("template", mail_writer.render)
         outbox.compose = wrap("composing", outbox.compose)
         engine.parse_orders = wrap("engine", type(engine).parse_orders.__get__(engine))
         rows = []

@@ -31,8 +31,8 @@ def _bulk_games(svc, count: int, rng: random.Random) -> list[str]:
     from pbem.service.clock import to_iso
 
     templates = [
-        svc.create_game("custer", "little_bighorn", {"us": "t-us@players.example", "indians": "t-ind@players.example"}, game_id="tcuster"),
-        svc.create_game("rummy", "four", {f"p{i}": f"t-p{i}@players.example" for i in range(1, 5)}, game_id="trummy"),
+        svc.games.create("custer", "little_bighorn", {"us": "t-us@players.example", "indians": "t-ind@players.example"}, game_id="tcuster"),
+        svc.games.create("rummy", "four", {f"p{i}": f"t-p{i}@players.example" for i in range(1, 5)}, game_id="trummy"),
     ]
     store = svc.store
     now = svc.now()

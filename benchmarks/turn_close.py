@@ -45,25 +45,25 @@ class Split:
 def _instrument(split: Split, closes: list[dict]):
     """Wrap the pieces a close calls; returns a function that undoes it."""
     from pbem.engines import all_engines
-    from pbem.service import core, letters, outbox, phases
+    from pbem.service import mail_writer, outbox, phases
 
-    saved = [(phases, "adjudicate", phases.adjudicate), (letters, "render", letters.render),
-             (outbox, "compose", outbox.compose), (core.Service, "close_phase", core.Service.close_phase)]
+    saved = [(phases, "adjudicate", phases.adjudicate), (mail_writer, "render", mail_writer.render),
+             (outbox, "compose", outbox.compose), (phases.Phases, "close", phases.Phases.close)]
     phases.adjudicate = split.wrap("engine", phases.adjudicate)
-    letters.render = split.wrap("templates", letters.render)
+    mail_writer.render = split.wrap("templates", mail_writer.render)
     outbox.compose = split.wrap("composing", outbox.compose)
     engines = list(all_engines().values())
     for e in engines:
         e.picture = split.wrap("pictures", type(e).picture.__get__(e))
-    original = core.Service.close_phase
+    original = phases.Phases.close
 
-    def close_phase(self, *args, **kwargs):
+    def close(self, *args, **kwargs):
         if split.active:  # nested: already timed
             return original(self, *args, **kwargs)
         for k in split.parts:
             split.parts[k] = 0.0
         split.active = True
-        mails_before = self.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
+        mails_before = self.records.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
         t = time.perf_counter()
         try:
             result = original(self, *args, **kwargs)
@@ -71,13 +71,13 @@ def _instrument(split: Split, closes: list[dict]):
             total = time.perf_counter() - t
             split.active = False
         if result and "phase" in result:
-            mails = self.store.one("SELECT COUNT(*) AS n FROM outbox")["n"] - mails_before
+            mails = self.records.store.one("SELECT COUNT(*) AS n FROM outbox")["n"] - mails_before
             parts = dict(split.parts)
             rendering = parts["pictures"] + parts["templates"] + parts["composing"]
             closes.append({"total": total, "engine": parts["engine"], "rendering": rendering, **parts,
                            "storage": max(total - parts["engine"] - rendering, 0.0), "mails": mails})
         return result
-    core.Service.close_phase = close_phase
+    phases.Phases.close = close
 
     def undo():
         for obj, name, value in saved:
@@ -89,7 +89,7 @@ def _instrument(split: Split, closes: list[dict]):
 
 def _play(svc, engine_name: str, max_closes: int) -> str:
     scenario, options, players = ENGINES[engine_name]
-    gid = svc.create_game(engine_name, scenario, players, options=options,
+    gid = svc.games.create(engine_name, scenario, players, options=options,
                           timing={"phase": {"kind": "duration", "seconds": 86400}, "turn": {"kind": "duration", "seconds": 86400}})
     play_with_bots(svc, gid, seed_label=engine_name, max_closes=max_closes)
     return gid

@@ -21,7 +21,7 @@ from benchmarks.common import DOMAIN, ROOT, play_with_bots, scratch, service
 
 
 def _play(svc) -> str:
-    gid = svc.create_game("custer", "little_bighorn", {"us": "custer@players.example", "indians": "bull@players.example"},
+    gid = svc.games.create("custer", "little_bighorn", {"us": "custer@players.example", "indians": "bull@players.example"},
                           options={"impulse": True}, timing={"phase": {"kind": "duration", "seconds": 86400}})
     play_with_bots(svc, gid, seed_label="verify")
     return gid
@@ -34,7 +34,7 @@ def run() -> dict:
         gid = _play(svc)
         play_seconds = time.perf_counter() - t
         phases = svc.store.one("SELECT COUNT(*) AS n FROM phases WHERE game_id = ? AND status = 'resolved'", (gid,))["n"]
-        turns = svc.game_state(gid).get("turn")
+        turns = svc.records.game_state(gid).get("turn")
         t = time.perf_counter()
         result = svc.verifier.verify_game(gid)
         inprocess = time.perf_counter() - t

@@ -31,6 +31,7 @@ import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_file
 
 from pbem.dice import Dice
+from pbem.engines import get_engine
 from pbem.engines.peaux_rouges.bot import bot_orders
 from pbem.i18n import LOCALE_DIR, translations
 from pbem.resources import templates_dir
@@ -166,46 +167,45 @@ def _seed(*parts) -> str:
 @pytest.fixture
 def french_game(svc):
     from pbem.mail.addresses import orders_address
-    from pbem.service import letters
 
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {LC_ROLE: FR_ADDR, PR_ROLE: EN_ADDR},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {LC_ROLE: FR_ADDR, PR_ROLE: EN_ADDR},
                           languages={LC_ROLE: "fr", PR_ROLE: "en"})
-    engine = svc.engine("peaux_rouges")
-    players = {p["role"]: p for p in svc.players(gid)}
+    engine = get_engine("peaux_rouges")
+    players = {p["role"]: p for p in svc.records.players(gid)}
 
     def address(role):
-        return orders_address(gid, svc.token_for(players[role]["id"]), svc.settings.mail_domain)
+        return orders_address(gid, svc.records.token_for(players[role]["id"]), svc.settings.mail_domain)
 
     def send(role, body, subject="ordres"):
         sender = FR_ADDR if role == LC_ROLE else EN_ADDR
         svc.receive(mail(sender, address(role), body, subject=subject))
 
     # The French player's first turn, with a line the reader cannot take.
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     send(LC_ROLE, f"Voici mes ordres.\n\nORDRES {gid} {phase}\nDÉPLACER S2 G8\nDÉPLACER S1 H9 AVEC DRAPEAU\n"
                   f"DEPLACR S3 J8\nCONSIGNES RIPOSTE oui\nFIN\n")
     # The Indians charge: a chief rides into contact (a melee with bonus points in the report).
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     send(PR_ROLE, f"ORDERS {gid} {phase}\nMOVE CH2 H13\nMELEE CH2 AT S6\nMOVE I3 G5\nEND\n")
     # Then both sides play on (bot orders, in either language) to the end of the battle.
     for step in range(40):
-        if engine.outcome(svc.game_state(gid)) is not None:
+        if engine.outcome(svc.records.game_state(gid)) is not None:
             break
-        state = svc.game_state(gid)
+        state = svc.records.game_state(gid)
         role = engine.phase(state).awaited[0]
-        phase = svc.current_phase(gid)["label"]
+        phase = svc.records.current_phase(gid)["label"]
         body = bot_orders(state, role, Dice(_seed("i18n", step)), lang="fr" if role == LC_ROLE else "en")
         send(role, f"ORDERS {gid} {phase}\n{body}END\n" if role == PR_ROLE else f"ORDRES {gid} {phase}\n{body}FIN\n")
-    assert engine.outcome(svc.game_state(gid)) is not None
+    assert engine.outcome(svc.records.game_state(gid)) is not None
     # Commands by mail, in French.
     send(LC_ROLE, "AIDE\n", subject="aide")
     send(LC_ROLE, "ÉTAT\n", subject="état")
     send(LC_ROLE, "RÉGLER LANGUE fr\n", subject="réglages")
     send(LC_ROLE, "Bonjour, où en est la partie ?\n", subject="question")
     # A reminder, as the scheduler would send it for an open phase.
-    ph = svc.phase_rows(gid)[0]
-    letters.queue_reminder(svc, gid, svc.players(gid)[0] if svc.players(gid)[0]["role"] == LC_ROLE
-                           else svc.players(gid)[1], ph)
+    ph = svc.records.phase_rows(gid)[0]
+    svc.mail_writer.queue_reminder(gid, svc.records.players(gid)[0] if svc.records.players(gid)[0]["role"] == LC_ROLE
+                           else svc.records.players(gid)[1], ph)
     rows = svc.store.all("SELECT * FROM outbox ORDER BY id")
     return gid, rows
 

@@ -18,11 +18,11 @@ import pytest
 
 from pbem.config import Settings
 from pbem.dice import Dice
+from pbem.engines import get_engine
 from pbem.engines.custer import CusterEngine, scenario as custer_scenarios
 from pbem.engines.rummy import RummyEngine, cards as rummy_cards
 from pbem.i18n import gettext_for
 from pbem.mail.addresses import orders_address
-from pbem.service import letters
 from pbem.service.core import Service
 from pbem.service.store import loads
 from tests.reliability.test_secrets import SeededSecrets
@@ -85,19 +85,19 @@ class Table:
                                     smtp_port=free_port(), http_port=free_port(),
                                     replies_per_address_per_hour=1_000_000)).init()
         self.addresses, self.french = addresses, french
-        self.gid = self.svc.create_game(engine, scenario, addresses, options=options, languages={french: "fr"})
-        self.engine = self.svc.engine(engine)
+        self.gid = self.svc.games.create(engine, scenario, addresses, options=options, languages={french: "fr"})
+        self.engine = get_engine(engine)
         self.sent: set[tuple[str, str]] = set()
 
     def player(self, role: str) -> dict:
-        return next(p for p in self.svc.players(self.gid) if p["role"] == role)
+        return next(p for p in self.svc.records.players(self.gid) if p["role"] == role)
 
     def send(self, role: str, body: str, subject: str = "orders") -> None:
-        to = orders_address(self.gid, self.svc.token_for(self.player(role)["id"]), self.svc.settings.mail_domain)
+        to = orders_address(self.gid, self.svc.records.token_for(self.player(role)["id"]), self.svc.settings.mail_domain)
         self.svc.receive(mail(self.addresses[role], to, body, subject=subject))
 
     def orders(self, role: str, text: str) -> None:
-        label = self.svc.current_phase(self.gid)["label"]
+        label = self.svc.records.current_phase(self.gid)["label"]
         begin, end = ("ORDRES", "FIN") if role == self.french else ("ORDERS", "END")
         self.send(role, f"{begin} {self.gid} {label}\n{text.rstrip()}\n{end}\n")
         self.sent.add((role, label))
@@ -105,21 +105,21 @@ class Table:
     def play_out(self, seed: str) -> None:
         """Bot orders for every awaited role (but orders already sent) to the end of the game."""
         for n in range(MAX_PHASES):
-            ph = self.svc.current_phase(self.gid)
+            ph = self.svc.records.current_phase(self.gid)
             if ph is None:
                 return
             state = loads(ph["state"])
             for role in self.engine.phase(state).awaited:
                 if (role, ph["label"]) not in self.sent:
                     self.orders(role, self.engine.bot_orders(state, role, Dice(_seed(seed, role, ph["label"], n))))
-            current = self.svc.current_phase(self.gid)
+            current = self.svc.records.current_phase(self.gid)
             if current is not None and current["id"] == ph["id"]:
-                self.svc.close_phase(self.gid, reason="test", actor="test")
+                self.svc.phases.close(self.gid, reason="test", actor="test")
 
     def finish(self) -> dict:
         """What the test reads: the game's title, its outcome and every mail, by reader."""
-        g = self.svc.game(self.gid)
-        out = {"title": g["title"], "outcome": self.engine.outcome(self.svc.game_state(self.gid)),
+        g = self.svc.records.game(self.gid)
+        out = {"title": g["title"], "outcome": self.engine.outcome(self.svc.records.game_state(self.gid)),
                "mails": {addr: self.svc.store.all("SELECT * FROM outbox WHERE to_addr = ? ORDER BY id", (addr,))
                          for addr in self.addresses.values()}}
         self.svc.close()
@@ -139,11 +139,11 @@ def custer(tmp_path_factory):
         table = Table(tmp_path_factory, "custer", "little_bighorn",
                       {"us": FR_ADDR, "indians": "bull@players.example"}, french="us")
         # The French player's first orders, with a line naming a unit that does not exist.
-        first, *rest = table.engine.bot_orders(table.svc.game_state(table.gid), "us",
+        first, *rest = table.engine.bot_orders(table.svc.records.game_state(table.gid), "us",
                                                Dice(_seed("custer", "first"))).splitlines()
         table.orders("us", "\n".join([first, "  Co. Q MOVE TO 0303", *rest]))
         table.send("us", "AIDE\n", subject="aide")
-        letters.queue_reminder(table.svc, table.gid, table.player("us"), table.svc.current_phase(table.gid))
+        table.svc.mail_writer.queue_reminder(table.gid, table.player("us"), table.svc.records.current_phase(table.gid))
         table.play_out("custer")
         return table.finish()
 
@@ -166,7 +166,7 @@ def rummy(tmp_path_factory):
         # (reported once the card is seen) and a misspelt order; the rest of the turn waits.
         table.orders("p1", "DRAW DECK\nMELD drawn, drawn, drawn\nDRAWW DECK\n")
         table.send("p1", "AIDE\n", subject="aide")
-        letters.queue_reminder(table.svc, table.gid, table.player("p1"), table.svc.current_phase(table.gid))
+        table.svc.mail_writer.queue_reminder(table.gid, table.player("p1"), table.svc.records.current_phase(table.gid))
         table.play_out("rummy")
         return table.finish()
 

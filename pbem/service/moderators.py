@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -33,10 +34,10 @@ def _session_hash(session_id: str) -> str:
     return hashlib.sha256(session_id.encode("utf-8")).hexdigest()
 
 
+@dataclass(kw_only=True, eq=False)
 class Moderators:
-    def __init__(self, records: Records, now: Callable[[], datetime]):
-        self.records = records
-        self.now = now
+    records: Records
+    now: Callable[[], datetime]
 
     def add(self, email: str, password: str, games: list[str] | None = None) -> int:
         """Create a moderator, or set a new password (and games) for an existing one."""

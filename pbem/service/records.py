@@ -167,7 +167,7 @@ class Records:
     def next_revision(self, game_id: str, seq: int) -> int:
         return self.store.one("SELECT COALESCE(MAX(revision), -1) + 1 AS r FROM phases WHERE game_id = ? AND seq = ?", (game_id, seq))["r"]
 
-    def latest_state(self, game_id: str) -> dict:
+    def game_state(self, game_id: str) -> dict:
         """The game's state now: the open phase's starting state, or the last result."""
         row = self.store.one("SELECT state, result_state, status FROM phases WHERE game_id = ? AND status != 'superseded' "
                              "ORDER BY seq DESC LIMIT 1", (game_id,))

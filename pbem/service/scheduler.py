@@ -21,7 +21,6 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from pbem.service.clock import from_iso
-from pbem.service.phases import next_reminder_time
 
 log = logging.getLogger("pbem.scheduler")
 
@@ -54,7 +53,7 @@ class Clockwork:
         # fire through their jobs (never missed); reminders are sent here; a phase
         # every awaited role had ordered when the server stopped is resolved now.
         self._remind(None)
-        for ready in self.svc.phases_ready_to_close():
+        for ready in self.svc.phases.ready_to_close():
             self._close_now_soon(ready["game_id"])
         self.sync_all()
         # The first sweep at once (what fell due while the server was down), then with every sync.
@@ -96,7 +95,7 @@ class Clockwork:
     def _close_ready(self, game_id: str) -> None:
         """Resolve the game's open phase if it is still one every awaited role has ordered."""
         try:
-            self.svc.close_ready_phases(game_id)
+            self.svc.phases.close_ready(game_id)
         except Exception:
             log.exception("closing %s at once failed", game_id)
         finally:
@@ -110,9 +109,9 @@ class Clockwork:
         """Close every open phase whose deadline has passed, and every immediate one all
         its awaited roles have ordered (a close that failed, a job that was lost)."""
         try:
-            self.svc.close_due()
-            for ready in self.svc.phases_ready_to_close():
-                self.svc.close_ready_phases(ready["game_id"])
+            self.svc.phases.close_due()
+            for ready in self.svc.phases.ready_to_close():
+                self.svc.phases.close_ready(ready["game_id"])
         except Exception:
             log.exception("sweeping overdue phases failed")
 
@@ -147,7 +146,7 @@ class Clockwork:
         if self.stopping:
             return
         deadline = from_iso(ph["deadline"])
-        reminder = next_reminder_time(self.svc, ph, after=self.svc.now())
+        reminder = self.svc.phases.next_reminder_time(ph, after=self.svc.now())
         key = (ph["deadline"], reminder, ph["game_id"])
         with self._lock:
             if self._known.get(ph["id"]) == key:
@@ -169,7 +168,7 @@ class Clockwork:
 
     def _close(self, game_id: str, phase_id: int) -> None:
         try:
-            self.svc.close_phase(game_id, phase_id=phase_id)
+            self.svc.phases.close(game_id, phase_row_id=phase_id)
         except Exception:
             failures = self._close_failures.get(phase_id, 0) + 1
             self._close_failures[phase_id] = failures
@@ -185,7 +184,7 @@ class Clockwork:
 
     def _remind(self, game_id: str) -> None:
         try:
-            self.svc.send_reminders(game_id)
+            self.svc.phases.send_reminders(game_id)
         except Exception:
             log.exception("reminders for %s failed", game_id)
         finally:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pbem.dice import commitment
 from pbem.engines import get_engine
 from pbem.service.adjudication import adjudicate, state_hash
@@ -23,11 +25,11 @@ def _explained_by_adjustments(before: dict, after: dict, adjustments: list[dict]
     return None
 
 
+@dataclass(kw_only=True, eq=False)
 class Verifier:
     """`pbem verify GAME`: replays a game's resolved phases from the store."""
 
-    def __init__(self, records: Records):
-        self.records = records
+    records: Records
 
     def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
         """Hand adjustments made in the open, by phase seq, in order: who, when, why,

@@ -39,7 +39,7 @@ def require_login():
 
 
 def require_game(game_id: str) -> None:
-    if service().game(game_id) is None:
+    if service().records.game(game_id) is None:
         abort(404)
     if not may_moderate(g.moderator, game_id):
         abort(403)

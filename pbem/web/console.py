@@ -32,7 +32,7 @@ def _field(name: str, label: str, *, required: bool = True, limit: int = 500) ->
 
 def _role(game_id: str) -> str:
     role = _field("role", "The role")
-    if role not in {p["role"] for p in service().players(game_id)}:
+    if role not in {p["role"] for p in service().records.players(game_id)}:
         raise ValueError(f"This game has no role {role!r}.")
     return role
 
@@ -52,20 +52,20 @@ def _act(game_id: str, anchor: str, action) -> Response:
 # -- pages --------------------------------------------------------------------------
 @bp.route("/")
 def dashboard():
-    return render_template("dashboard.html", data=service().console_dashboard(g.moderator))
+    return render_template("dashboard.html", data=service().console.dashboard(g.moderator))
 
 
 @bp.route("/games/<game_id>")
 @game_guard
 def game(game_id):
-    data = service().console_game(game_id)
+    data = service().console.game(game_id)
     return render_template("game.html", data=data, game=data["game"])
 
 
 @bp.route("/games/<game_id>/map.png")
 @game_guard
 def picture(game_id):
-    png = service().moderator_picture(game_id)
+    png = service().console.picture(game_id)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png")
@@ -74,7 +74,7 @@ def picture(game_id):
 @bp.route("/games/<game_id>/phases/<int:seq>")
 @game_guard
 def phase(game_id, seq):
-    data = service().console_phase(game_id, seq)
+    data = service().console.phase(game_id, seq)
     if data is None:
         abort(404)
     return render_template("phase.html", data=data, game=data["game"])
@@ -83,16 +83,16 @@ def phase(game_id, seq):
 @bp.route("/games/<game_id>/inbound/<int:inbound_id>")
 @game_guard
 def inbound(game_id, inbound_id):
-    row = service().console_inbound(inbound_id)
+    row = service().console.inbound(inbound_id)
     if row is None or row["game_id"] != game_id:
         abort(404)
-    return render_template("inbound.html", row=row, game=service().game(game_id))
+    return render_template("inbound.html", row=row, game=service().records.game(game_id))
 
 
 @bp.route("/inbound/<int:inbound_id>")
 def inbound_unassigned(inbound_id):
     """Mail not tied to any game (for moderators of every game)."""
-    row = service().console_inbound(inbound_id)
+    row = service().console.inbound(inbound_id)
     if row is None or row["game_id"] is not None or g.moderator["games"] is not None:
         abort(404)
     return render_template("inbound.html", row=row, game=None)
@@ -101,14 +101,14 @@ def inbound_unassigned(inbound_id):
 @bp.route("/games/<game_id>/outbox")
 @game_guard
 def outbox(game_id):
-    return render_template("outbox.html", rows=service().console_outbox(game_id), game=service().game(game_id))
+    return render_template("outbox.html", rows=service().console.outbox(game_id), game=service().records.game(game_id))
 
 
 @bp.route("/games/<game_id>/verify")
 @game_guard
 def verify(game_id):
     """Every resolved phase replayed from its stored start, orders and revealed seed."""
-    return render_template("verify.html", result=service().verifier.verify_game(game_id), game=service().game(game_id))
+    return render_template("verify.html", result=service().verifier.verify_game(game_id), game=service().records.game(game_id))
 
 
 # -- actions ------------------------------------------------------------------------
@@ -144,13 +144,13 @@ def deadline(game_id):
 
     def run():
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        ph = svc.current_phase(game_id)
+        ph = svc.records.current_phase(game_id)
         if ph is None:
             raise ValueError("The game has no open phase.")
-        if svc.game(game_id)["status"] != "active":
+        if svc.records.game(game_id)["status"] != "active":
             raise ValueError("The game is paused or waiting: resume it to set a deadline.")
         new = parse_new_deadline(request.form.get("when", ""), from_iso(ph["deadline"]), svc.now())
-        svc.set_deadline(game_id, new, actor=g.moderator["email"], reason=reason)
+        svc.games.set_deadline(game_id, new, actor=g.moderator["email"], reason=reason)
         return f"The deadline of {ph['label']} is now {new.strftime('%a %d %b %Y %H:%M UTC')}."
     return _act(game_id, "timing", run)
 
@@ -159,7 +159,7 @@ def deadline(game_id):
 @game_guard
 def pause(game_id):
     def run():
-        service().pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().games.pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return "The game is paused; its deadline is kept until you resume it."
     return _act(game_id, "timing", run)
 
@@ -168,7 +168,7 @@ def pause(game_id):
 @game_guard
 def resume(game_id):
     def run():
-        service().resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().games.resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return "The game runs again."
     return _act(game_id, "timing", run)
 
@@ -180,7 +180,7 @@ def close(game_id):
 
     def run():
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        result = svc.close_phase(game_id, reason=reason, actor=g.moderator["email"])
+        result = svc.phases.close(game_id, reason=reason, actor=g.moderator["email"])
         if result is None:
             raise ValueError("There was no open phase to close.")
         if result.get("waiting"):
@@ -198,7 +198,7 @@ def replace(game_id):
         if not re.match(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", email):
             raise ValueError(f"{email!r} is not an email address.")
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        service().replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
+        service().games.replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
         return f"{role} now plays from {email}; the old orders address no longer works, and a welcome mail is on its way."
     return _act(game_id, "players", run)
 
@@ -208,7 +208,7 @@ def replace(game_id):
 def rotate(game_id):
     def run():
         role = _role(game_id)
-        service().rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
+        service().games.rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
         return f"{role} has a new orders address (mailed); the old one no longer works."
     return _act(game_id, "players", run)
 
@@ -223,7 +223,7 @@ def resend(game_id):
         except ValueError as exc:
             raise ValueError("Choose a resolved phase.") from exc
         reason = _field("reason", "A reason", limit=MAX_REASON)
-        mid = service().resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
+        mid = service().phases.resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
         return "The report was queued again." if mid else "That report is already queued."
     return _act(game_id, "players", run)
 
@@ -233,6 +233,6 @@ def resend(game_id):
 def notice(game_id):
     def run():
         text = _field("text", "The notice", limit=MAX_NOTICE)
-        n = service().send_notice(game_id, text, actor=g.moderator["email"])
+        n = service().games.send_notice(game_id, text, actor=g.moderator["email"])
         return f"Notice queued for {n} player(s)."
     return _act(game_id, "notice", run)

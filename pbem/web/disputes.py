@@ -17,10 +17,10 @@ MAX_REASON = 2000
 
 def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None):
     svc = service()
-    phase = svc.console_phase(game_id, seq)
+    phase = svc.console.phase(game_id, seq)
     if phase is None:
         abort(404)
-    drafts = [d for d in svc.drafts(game_id) if d["seq"] == seq]
+    drafts = [d for d in svc.disputes.drafts(game_id) if d["seq"] == seq]
     draft = drafts[0] if drafts else None
     if draft is not None and draft["phase_id"] != phase["phase"]["id"]:
         draft = None  # about a result that no longer stands; the next amendment starts afresh
@@ -66,7 +66,7 @@ def amend(game_id, seq):
     if problem:
         return _correction_page(game_id, seq, status=400, message=problem, role=role, text=text, reason=reason)
     try:
-        service().amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
+        service().disputes.amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
     except ServiceError as exc:
         return _correction_page(game_id, seq, status=400, message=str(exc), errors=getattr(exc, "errors", []),
                                 role=role, text=text, reason=reason)
@@ -75,7 +75,7 @@ def amend(game_id, seq):
 
 
 def _draft(game_id: str, draft_id: int) -> dict:
-    d = service().draft(draft_id)
+    d = service().disputes.draft(draft_id)
     if d is None or d["game_id"] != game_id:
         abort(404)
     return d
@@ -86,7 +86,7 @@ def _draft(game_id: str, draft_id: int) -> dict:
 def unamend(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        service().remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
+        service().disputes.remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -99,7 +99,7 @@ def unamend(game_id, draft_id):
 def readjudicate(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        result = service().readjudicate(draft_id)
+        result = service().disputes.readjudicate(draft_id)
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -117,7 +117,7 @@ def publish(game_id, draft_id):
         flash("A reason (up to 2000 characters) is required to publish: the players read it in the correction mail.", "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
     try:
-        result = service().publish(draft_id, reason, g.moderator["email"])
+        result = service().disputes.publish(draft_id, reason, g.moderator["email"])
     except ServiceError as exc:
         flash(str(exc), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
@@ -135,7 +135,7 @@ def publish(game_id, draft_id):
 def discard(game_id, draft_id):
     d = _draft(game_id, draft_id)
     try:
-        service().discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
+        service().disputes.discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
@@ -147,7 +147,7 @@ def discard(game_id, draft_id):
 @game_guard
 def adjust(game_id):
     svc = service()
-    data = svc.state_for_edit(game_id)
+    data = svc.console.state_for_edit(game_id)
     if request.method == "GET":
         return render_template("adjust.html", data=data, game=data["game"], text=data["state_json"], reason="", errors=[], message=None)
     text = request.form.get("state") or ""
@@ -159,7 +159,7 @@ def adjust(game_id):
         message = f"The reason is longer than {MAX_REASON} characters."
     else:
         try:
-            result = svc.adjust_state(game_id, text, reason, g.moderator["email"])
+            result = svc.disputes.adjust_state(game_id, text, reason, g.moderator["email"])
         except ServiceError as exc:
             message, errors = str(exc), getattr(exc, "errors", [])
         else:

@@ -23,12 +23,12 @@ def index():
 
 @bp.route("/games")
 def games():
-    return render_template("public_games.html", games=service().public_games())
+    return render_template("public_games.html", games=service().public.games())
 
 
 @bp.route("/games/<game_id>")
 def archive(game_id):
-    data = service().public_archive(game_id)
+    data = service().public.archive(game_id)
     if data is None:
         abort(404)
     return render_template("archive.html", data=data)
@@ -36,7 +36,7 @@ def archive(game_id):
 
 @bp.route("/games/<game_id>/phase/<int:seq>.png")
 def phase_picture(game_id, seq):
-    png = service().public_picture(game_id, seq)
+    png = service().public.picture(game_id, seq)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png", headers={"Cache-Control": "public, max-age=60"})
@@ -44,7 +44,7 @@ def phase_picture(game_id, seq):
 
 @bp.route("/play/<game_id>/<token>")
 def play(game_id, token):
-    data = service().player_page(game_id, token)
+    data = service().player_pages.page(game_id, token)
     if data is None:
         abort(404)
     g.lang = data["player"]["lang"]
@@ -53,7 +53,7 @@ def play(game_id, token):
 
 @bp.route("/play/<game_id>/<token>/map.png")
 def play_picture(game_id, token):
-    png = service().player_picture(game_id, token)
+    png = service().player_pages.picture(game_id, token)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})

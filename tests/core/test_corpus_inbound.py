@@ -13,7 +13,7 @@ MESSAGES = sorted(MAIL_CORPUS.rglob("*.eml")) if MAIL_CORPUS.is_dir() else []
 def test_every_corpus_message_is_kept_and_handled(svc):
     gid = new_game(svc)
     token_address = address_of(svc, gid, "us")
-    registered = {p["email"] for p in svc.players(gid)}
+    registered = {p["email"] for p in svc.records.players(gid)}
     for path in MESSAGES:
         raw = path.read_bytes()
         result = svc.receive(raw, envelope_to=[token_address])

@@ -4,41 +4,31 @@ reports; a phase left ready by a crash between the answer and the close is resol
 when the server starts again."""
 
 import smtplib
-import time
 
 from pbem.server import Server
 from pbem.service.scheduler import Clockwork
 from tests.core.helpers import address_of, outbox
-from tests.support import mail
+from tests.support import mail, wait_until
 
 P1, P2 = "first@players.example", "second@players.example"
 TURN = "DRAW DECK\nDISCARD drawn"
 
 
 def _rummy(svc) -> str:
-    return svc.create_game("rummy", "two", {"p1": P1, "p2": P2})
+    return svc.games.create("rummy", "two", {"p1": P1, "p2": P2})
 
 
 def _turn_mail(svc, gid, role="p1", sender=P1) -> bytes:
-    label = svc.current_phase(gid)["label"]
+    label = svc.records.current_phase(gid)["label"]
     return mail(sender, address_of(svc, gid, role), f"ORDERS {gid} {label}\n{TURN}\nEND\n")
-
-
-def _wait_for(condition, seconds=10.0):
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_alone_the_service_resolves_the_turn_before_receive_returns(svc):
     gid = _rummy(svc)
-    first = svc.current_phase(gid)["label"]
+    first = svc.records.current_phase(gid)["label"]
     svc.receive(_turn_mail(svc, gid))
-    assert svc.current_phase(gid)["label"] != first
-    assert svc.phases_ready_to_close(gid) == []
+    assert svc.records.current_phase(gid)["label"] != first
+    assert svc.phases.ready_to_close(gid) == []
 
 
 def test_under_the_server_the_scheduler_resolves_the_turn_after_the_answer(settings):
@@ -46,28 +36,28 @@ def test_under_the_server_the_scheduler_resolves_the_turn_after_the_answer(setti
     try:
         svc = server.svc
         gid = _rummy(svc)
-        first = svc.current_phase(gid)["label"]
+        first = svc.records.current_phase(gid)["label"]
         with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=30) as smtp:
             refused = smtp.sendmail(P1, [address_of(svc, gid, "p1")], _turn_mail(svc, gid))
         assert refused == {}
-        assert _wait_for(lambda: svc.current_phase(gid)["label"] != first), "the turn was resolved"
-        assert _wait_for(lambda: len(outbox(svc, kind="report")) == 2), "both players got the report"
-        assert svc.current_phase(gid)["awaited"] == '["p2"]'
+        wait_until(lambda: svc.records.current_phase(gid)["label"] != first, what="the turn to be resolved")
+        wait_until(lambda: len(outbox(svc, kind="report")) == 2, what="both players' reports")
+        assert svc.records.current_phase(gid)["awaited"] == '["p2"]'
     finally:
         server.stop()
 
 
 def test_a_turn_left_ready_by_a_crash_is_resolved_when_the_clock_starts(svc):
     gid = _rummy(svc)
-    first = svc.current_phase(gid)
+    first = svc.records.current_phase(gid)
     svc.defer_immediate_closes = True  # as under the server, but nobody is listening: the "crash"
     svc.receive(_turn_mail(svc, gid))
-    assert svc.current_phase(gid)["id"] == first["id"], "answered, not yet resolved"
-    assert [r["id"] for r in svc.phases_ready_to_close()] == [first["id"]]
+    assert svc.records.current_phase(gid)["id"] == first["id"], "answered, not yet resolved"
+    assert [r["id"] for r in svc.phases.ready_to_close()] == [first["id"]]
     clock = Clockwork(svc)
     clock.start()
     try:
-        assert _wait_for(lambda: svc.current_phase(gid)["id"] != first["id"])
+        wait_until(lambda: svc.records.current_phase(gid)["id"] != first["id"], what="the ready turn to be resolved")
     finally:
         clock.shutdown()
     resolved = svc.store.one("SELECT status FROM phases WHERE id = ?", (first["id"],))
@@ -77,12 +67,12 @@ def test_a_turn_left_ready_by_a_crash_is_resolved_when_the_clock_starts(svc):
 
 def test_a_phase_still_waiting_for_orders_is_not_closed_early(svc):
     gid = _rummy(svc)
-    first = svc.current_phase(gid)
+    first = svc.records.current_phase(gid)
     clock = Clockwork(svc)
     clock.start()
     try:
         clock._close_ready(gid)  # as if a stray notice came
-        assert svc.current_phase(gid)["id"] == first["id"]
-        assert svc.phases_ready_to_close() == []
+        assert svc.records.current_phase(gid)["id"] == first["id"]
+        assert svc.phases.ready_to_close() == []
     finally:
         clock.shutdown()

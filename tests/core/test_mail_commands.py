@@ -33,29 +33,29 @@ def test_press_is_relayed_without_the_senders_address(svc):
 def test_set_changes_language_zone_and_reminders(svc):
     gid = new_game(svc)
     svc.receive(mail(US, address_of(svc, gid, "us"), "SET TZ America/Denver\nSET REMINDERS off\n"))
-    p = next(p for p in svc.players(gid) if p["role"] == "us")
+    p = next(p for p in svc.records.players(gid) if p["role"] == "us")
     assert p["tz"] == "America/Denver" and p["reminder_hours"] == 0
 
 
 def test_join_with_the_invitation_code_takes_an_open_role(svc):
-    gid = svc.create_game("custer", "little_bighorn", {"us": US})
-    code = svc.game(gid)["invitation_code"]
+    gid = svc.games.create("custer", "little_bighorn", {"us": US})
+    code = svc.records.game(gid)["invitation_code"]
     svc.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} {code}\n"))
-    p = next(p for p in svc.players(gid) if p["role"] == "indians")
+    p = next(p for p in svc.records.players(gid) if p["role"] == "indians")
     assert p["email"] == "newcomer@players.example" and p["status"] == "active"
     assert outbox(svc, kind="welcome", to_addr="newcomer@players.example")
 
 
 def test_join_with_a_wrong_code_is_refused(svc):
-    gid = svc.create_game("custer", "little_bighorn", {"us": US})
+    gid = svc.games.create("custer", "little_bighorn", {"us": US})
     svc.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} deadbeef\n"))
-    assert next(p for p in svc.players(gid) if p["role"] == "indians")["status"] == "open"
+    assert next(p for p in svc.records.players(gid) if p["role"] == "indians")["status"] == "open"
     assert "Could not join" in raw_text(outbox(svc, kind="error", to_addr="newcomer@players.example")[-1])
 
 
 def test_resign_leaves_the_role_to_defaults_and_tells_everyone(svc):
     gid = new_game(svc)
     svc.receive(mail(IND, address_of(svc, gid, "indians"), "RESIGN\n"))
-    assert next(p for p in svc.players(gid) if p["role"] == "indians")["status"] == "resigned"
+    assert next(p for p in svc.records.players(gid) if p["role"] == "indians")["status"] == "resigned"
     assert outbox(svc, kind="press", to_addr=US)
-    assert svc.close_phase(gid)["defaulted"] == ["us", "indians"]
+    assert svc.phases.close(gid)["defaulted"] == ["us", "indians"]

@@ -7,7 +7,7 @@ from email.policy import SMTP
 
 from pbem.demo import ScriptedPlayer
 from pbem.server import Server
-from tests.support import attachment_json, mail, text_of, to
+from tests.support import attachment_json, mail, of_kind, text_of, to
 
 US, IND = "custer@players.example", "bull@players.example"
 
@@ -21,10 +21,10 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
     server = Server(settings.with_(smtp_url=sink.url), web=False).start()
     try:
         svc = server.svc
-        gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+        gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                               timing={"phase": {"kind": "duration", "seconds": 6}})
-        welcome_us = sink.wait_for(to(US, "welcome"))[0]
-        welcome_ind = sink.wait_for(to(IND, "welcome"))[0]
+        welcome_us = sink.wait_for(to(US, "welcome"))[0]["msg"]
+        welcome_ind = sink.wait_for(to(IND, "welcome"))[0]["msg"]
         assert welcome_us["Reply-To"] != welcome_ind["Reply-To"], "each player has an orders address of their own"
         assert "ORDERS " + gid in text_of(welcome_us)
         assert any(p.get_content_type() == "text/calendar" for p in welcome_us.walk())
@@ -34,14 +34,14 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
         started = time.monotonic()
         reply = players[US].reply_to(welcome_us)
         _send(server, reply.as_bytes(policy=SMTP), welcome_us["Reply-To"], US)
-        ack = sink.wait_for(to(US, "ack"))[0]
+        ack = sink.wait_for(to(US, "ack"))[0]["msg"]
         assert time.monotonic() - started < 5, "an acknowledgement comes within seconds"
         assert ack["X-PBEM-Status"] == "accepted"
         assert ack["In-Reply-To"] == reply["Message-ID"]
         sink.wait_for(to(IND, "reminder"), timeout=10)
-        assert not [m for m in sink.messages if to(US, "reminder")(m)], "a player who has ordered is not reminded"
-        first_reports = sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2, timeout=15)
-        report = next(m for m in first_reports if to(US)(m))
+        assert not [r for r in sink.received if to(US, "reminder")(r)], "a player who has ordered is not reminded"
+        first_reports = sink.wait_for(of_kind("report"), count=2, timeout=15)
+        report = next(r["msg"] for r in first_reports if to(US)(r))
         assert any(p.get_content_type() == "image/png" for p in report.walk())
         data = attachment_json(report)
         assert data["phase"]["seed"] and data["next_phase"]["label"]
@@ -49,13 +49,13 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
 
         # Two more turns, both sides ordering by reply.
         for turn in range(2):
-            reports = [m for m in sink.messages if m["X-PBEM-Kind"] == "report"]
-            latest = {addr: [m for m in reports if to(addr)(m)][-1] for addr in (US, IND)}
+            reports = [r for r in sink.received if r["kind"] == "report"]
+            latest = {addr: [r["msg"] for r in reports if to(addr)(r)][-1] for addr in (US, IND)}
             for addr, msg in latest.items():
                 r = players[addr].reply_to(msg)
                 if r is not None:
                     _send(server, r.as_bytes(policy=SMTP), msg["Reply-To"], addr)
-            sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2 * (turn + 2), timeout=20)
+            sink.wait_for(of_kind("report"), count=2 * (turn + 2), timeout=20)
         result = svc.verifier.verify_game(gid)
         assert result["ok"] and result["phases"] >= 3, result
         for m in sink.messages:
@@ -81,14 +81,14 @@ def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings
     from pbem.service.core import Service
     settings = settings.with_(smtp_url=sink.url)
     offline = Service(settings).init()
-    gid = offline.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+    gid = offline.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                               timing={"phase": {"kind": "duration", "seconds": 0.5}})
     offline.close()
     time.sleep(1.0)  # the deadline passes while no server runs
     for _ in range(2):
         server = Server(settings, web=False).start()
         try:
-            sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report", count=2, timeout=15)
+            sink.wait_for(of_kind("report"), count=2, timeout=15)
             time.sleep(0.5)
         finally:
             server.stop()
@@ -113,7 +113,7 @@ def test_game_new_from_the_cli_while_the_server_runs(settings, sink):
         gid = proc.stdout.decode().strip()
         sink.wait_for(to(US, "welcome"), timeout=15)
         # The server's scheduler learns of the new deadline by itself and closes the phase.
-        reports = sink.wait_for(lambda m: m["X-PBEM-Kind"] == "report" and m["X-PBEM-Game"] == gid, count=2, timeout=30)
-        assert {m["To"] for m in reports} == {US, IND}
+        reports = sink.wait_for(lambda r: r["kind"] == "report" and r["msg"]["X-PBEM-Game"] == gid, count=2, timeout=30)
+        assert {r["msg"]["To"] for r in reports} == {US, IND}
     finally:
         server.stop()

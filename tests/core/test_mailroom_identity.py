@@ -42,7 +42,7 @@ def test_another_games_token_is_refused(svc):
 def test_revoked_token_is_refused_and_the_player_is_told(svc):
     gid = new_game(svc)
     old_address = address_of(svc, gid, "us")
-    svc.rotate_token(gid, "us", actor="mod@example.org", reason="suspected leak")
+    svc.games.rotate_token(gid, "us", actor="mod@example.org", reason="suspected leak")
     svc.receive(orders_mail(svc, gid, "us", to_addr=old_address, from_addr=MALLORY))
     assert submissions(svc, gid) == []
     warning = outbox(svc, kind="error")[-1]

@@ -18,7 +18,7 @@ def _with_attachment(svc, gid, body_text: str, attached: str, filename="orders.t
 
 def test_orders_in_an_attached_file_are_taken_and_the_ack_says_so(svc):
     gid = new_game(svc)
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     orders = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\nEND\n"
     result = svc.receive(_with_attachment(svc, gid, "Orders attached.\n\n-- \nGeorge", orders))
     assert result["status"] == "processed", result
@@ -30,7 +30,7 @@ def test_orders_in_an_attached_file_are_taken_and_the_ack_says_so(svc):
 
 def test_a_command_in_the_body_wins_over_the_attachment(svc):
     gid = new_game(svc)
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     body = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\nEND\n"
     attached = f"ORDERS {gid} {phase}\nthis line is nonsense\nEND\n"
     svc.receive(_with_attachment(svc, gid, body, attached))
@@ -63,7 +63,7 @@ def test_only_small_text_attachments_are_read():
 
 def test_a_too_large_orders_file_is_named_in_the_answer(svc):
     gid = new_game(svc)
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     orders = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\n" + "# padding\n" * 8000 + "END\n"
     svc.receive(_with_attachment(svc, gid, "Orders attached.", orders, filename="big-orders.txt"))
     assert submissions(svc, gid) == []

@@ -35,7 +35,7 @@ def test_names_in_one_maildir_never_collide(tmp_path):
 
 
 def test_deliver_due_marks_mail_sent_after_it_is_flushed(svc):
-    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
     transport = outbox.MaildirTransport(svc.settings.maildir)
     sent, failed = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1, batch=1)
     assert (sent, failed) == (2, 0)
@@ -50,7 +50,7 @@ class _CrashBeforeFlush(outbox.MaildirTransport):
 
 
 def test_a_crash_before_the_flush_leaves_the_mail_queued_and_nothing_in_new(svc):
-    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
     crashing = _CrashBeforeFlush(svc.settings.maildir)
     try:
         outbox.deliver_due(svc.store, crashing, now=svc.now(), backoff=1, backoff_max=1)
@@ -67,7 +67,7 @@ def test_a_crash_before_the_flush_leaves_the_mail_queued_and_nothing_in_new(svc)
 
 
 def test_after_a_failed_flush_the_next_attempt_delivers_each_mail_once(svc, monkeypatch):
-    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
     transport = outbox.MaildirTransport(svc.settings.maildir)
     real_fsync = outbox.os.fsync
     monkeypatch.setattr(outbox.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("I/O error")))
@@ -98,7 +98,7 @@ def test_a_crashed_writers_old_tmp_files_are_cleared_and_recent_ones_kept(tmp_pa
 def test_a_failed_sync_of_a_full_batch_marks_nothing_sent(svc, monkeypatch):
     """The batch that failed to reach the disk must stay queued, even though the worker
     tidies up (marks what it sent) on its way out."""
-    svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+    svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
     transport = outbox.MaildirTransport(svc.settings.maildir)
     monkeypatch.setattr(outbox.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError("I/O error")))
     try:

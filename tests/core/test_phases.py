@@ -18,7 +18,7 @@ def test_phase_closes_exactly_once_when_two_closers_race(svc, settings):
     gid = new_game(svc)
     other = Service(settings).init()
     results = []
-    threads = [threading.Thread(target=lambda s=s: results.append(s.close_phase(gid))) for s in (svc, other, svc)]
+    threads = [threading.Thread(target=lambda s=s: results.append(s.phases.close(gid))) for s in (svc, other, svc)]
     for t in threads:
         t.start()
     for t in threads:
@@ -33,7 +33,7 @@ def test_phase_closes_exactly_once_when_two_closers_race(svc, settings):
 def test_missing_orders_get_the_default_and_the_report_says_so(svc):
     gid = new_game(svc)
     svc.receive(orders_mail(svc, gid, "us"))
-    result = svc.close_phase(gid)
+    result = svc.phases.close(gid)
     assert result["defaulted"] == ["indians"]
     report = _msg(outbox(svc, kind="report", to_addr=US)[0])
     assert "indians" in report.get_body(("plain",)).get_content()
@@ -41,16 +41,16 @@ def test_missing_orders_get_the_default_and_the_report_says_so(svc):
 
 def test_no_orders_policy_wait_holds_the_phase_for_a_moderator(svc):
     gid = new_game(svc, no_orders="wait")
-    assert svc.close_phase(gid) == {"waiting": ["us", "indians"]}
-    assert svc.game(gid)["status"] == "waiting"
-    assert svc.current_phase(gid)["deadline"] is None
-    svc.resume(gid, actor="mod@example.org", reason="players are back")
-    assert svc.game(gid)["status"] == "active"
+    assert svc.phases.close(gid) == {"waiting": ["us", "indians"]}
+    assert svc.records.game(gid)["status"] == "waiting"
+    assert svc.records.current_phase(gid)["deadline"] is None
+    svc.games.resume(gid, actor="mod@example.org", reason="players are back")
+    assert svc.records.game(gid)["status"] == "active"
 
 
 def test_report_has_html_with_inline_picture_text_json_and_calendar(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     row = outbox(svc, kind="report", to_addr=US)[0]
     msg = _msg(row)
     assert msg["X-PBEM-Game"] == gid and msg["X-PBEM-Kind"] == "report"
@@ -68,7 +68,7 @@ def test_report_has_html_with_inline_picture_text_json_and_calendar(svc):
 
 def test_the_order_template_sent_back_unchanged_is_accepted(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     msg = _msg(outbox(svc, kind="report", to_addr=US)[0])
     text = msg.get_body(("plain",)).get_content()
     block = text[text.index(f"ORDERS {gid}"):]
@@ -81,7 +81,7 @@ def test_the_order_template_sent_back_unchanged_is_accepted(svc):
 
 def test_messages_thread_and_carry_stable_ids(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     welcome = _msg(outbox(svc, kind="welcome", to_addr=US)[0])
     report = _msg(outbox(svc, kind="report", to_addr=US)[0])
     assert report["In-Reply-To"] == welcome["Message-ID"]
@@ -92,7 +92,7 @@ def test_verify_agrees_after_several_phases(svc):
     gid = new_game(svc)
     for _ in range(3):
         svc.receive(orders_mail(svc, gid, "us"))
-        svc.close_phase(gid)
+        svc.phases.close(gid)
     result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]
     assert result["phases"] == 3
@@ -100,7 +100,7 @@ def test_verify_agrees_after_several_phases(svc):
 
 def test_verify_detects_a_tampered_result(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     with svc.store.write():
         svc.store.execute("UPDATE phases SET result_state = replace(result_state, '\"turn\":2', '\"turn\":9') WHERE game_id = ? AND status = 'resolved'", (gid,))
         svc.store.execute("UPDATE phases SET seed = ? WHERE game_id = ? AND status = 'resolved'", ("00" * 32, gid))
@@ -112,8 +112,8 @@ def test_verify_detects_a_tampered_result(svc):
 def test_offline_verification_from_two_report_attachments(svc):
     from pbem.service.verify import verify_attachments
     gid = new_game(svc)
-    svc.close_phase(gid)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
+    svc.phases.close(gid)
     reports = [attachment_json(_msg(r)) for r in outbox(svc, kind="report", to_addr=US)]
     result = verify_attachments(reports[0], reports[1])
     assert result["ok"], result

@@ -26,10 +26,10 @@ def _parts_text(row) -> str:
 
 
 def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
-    gid = svc.create_game("rummy", "two", {"p1": P1, "p2": P2})
-    phase = svc.current_phase(gid)["label"]
+    gid = svc.games.create("rummy", "two", {"p1": P1, "p2": P2})
+    phase = svc.records.current_phase(gid)["label"]
     svc.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {phase}\nDRAW DECK\nEND\n"))
-    after = svc.current_phase(gid)
+    after = svc.records.current_phase(gid)
     assert after["label"] != phase and after["awaited"] == '["p1"]', "the same player's turn goes on, at once"
     drawn = [r for r in outbox(svc, kind="report") if r["to_addr"] == P1][-1]
     other = [r for r in outbox(svc, kind="report") if r["to_addr"] == P2][-1]
@@ -38,22 +38,22 @@ def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
     assert card in _parts_text(drawn)
     assert card not in _parts_text(other), "the card drawn is private to its drawer"
     svc.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {after['label']}\nDISCARD drawn\nEND\n"))
-    assert svc.current_phase(gid)["awaited"] == '["p2"]'
+    assert svc.records.current_phase(gid)["awaited"] == '["p2"]'
     assert svc.verifier.verify_game(gid)["ok"]
 
 
 def test_a_rummy_turn_without_orders_is_played_for_the_player_at_the_deadline(svc):
-    gid = svc.create_game("rummy", "two", {"p1": P1, "p2": P2})
-    svc.close_phase(gid)
-    assert svc.current_phase(gid)["awaited"] == '["p2"]'
+    gid = svc.games.create("rummy", "two", {"p1": P1, "p2": P2})
+    svc.phases.close(gid)
+    assert svc.records.current_phase(gid)["awaited"] == '["p2"]'
     report = [r for r in outbox(svc, kind="report") if r["to_addr"] == P2][-1]
     assert "p1" in _parts_text(report)
 
 
 def test_a_french_player_gets_the_acknowledgement_in_french(svc):
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nDÉPLACER XYZ A1\nFIN\n"))
     ack = outbox(svc, kind="ack", to_addr=P1)[-1]
     text = _parts_text(ack)
@@ -63,9 +63,9 @@ def test_a_french_player_gets_the_acknowledgement_in_french(svc):
 
 
 def test_a_french_player_missing_fin_is_told_in_french(svc):
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
-    phase = svc.current_phase(gid)["label"]
+    phase = svc.records.current_phase(gid)["label"]
     svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nCONSIGNES RIPOSTE oui\n"))
     text = _parts_text(outbox(svc, kind="ack", to_addr=P1)[-1])
     assert "FIN manque après" in text and "is missing" not in text
@@ -75,7 +75,7 @@ def test_a_french_player_missing_fin_is_told_in_french(svc):
 
 
 def test_a_resignation_is_announced_in_each_players_language(svc):
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
     svc.receive(mail(P2, _address(svc, gid, "peaux_rouges"), "RESIGN\n"))
     text = _parts_text(outbox(svc, kind="press", to_addr=P1)[-1])

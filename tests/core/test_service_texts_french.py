@@ -1,7 +1,7 @@
 """Texts the service writes around an engine's output are in the reader's language too."""
 
 from pbem.engines.custer import CusterEngine
-from pbem.service.letters import SEALED_SEED, revealed_orders, shown_seed
+from pbem.service.mail_writer import SEALED_SEED, shown_seed
 from pbem.service.render import describe_missing
 from tests.core.helpers import new_game
 
@@ -20,10 +20,10 @@ def test_a_sealed_seed_is_announced_in_the_readers_language():
 
 def test_default_orders_are_announced_in_the_readers_language(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)  # nobody ordered: both sides' defaults stood
-    resolved = svc.phase_rows(gid)[0]
-    assert revealed_orders(svc, resolved, "en") == {"us": "(no orders: default orders stood)", "indians": "(no orders: default orders stood)"}
-    assert set(revealed_orders(svc, resolved, "fr").values()) == {"(pas d'ordres : les ordres par défaut ont été appliqués)"}
+    svc.phases.close(gid)  # nobody ordered: both sides' defaults stood
+    resolved = svc.records.phase_rows(gid)[0]
+    assert svc.mail_writer.revealed_orders(resolved, "en") == {"us": "(no orders: default orders stood)", "indians": "(no orders: default orders stood)"}
+    assert set(svc.mail_writer.revealed_orders(resolved, "fr").values()) == {"(pas d'ordres : les ordres par défaut ont été appliqués)"}
 
 
 def test_what_orders_still_lack_reads_in_either_language():

@@ -9,7 +9,7 @@ from tests.core.helpers import new_game
 
 
 def _moved_unit_state(svc, gid):
-    state = svc.game_state(gid)
+    state = svc.records.game_state(gid)
     taken = {u["hex"] for u in state["units"].values()}
     state["units"]["co_c"]["hex"] = next(f"{c:02d}{r:02d}" for c in range(2, 30) for r in range(2, 24)
                                          if f"{c:02d}{r:02d}" not in taken)
@@ -18,9 +18,9 @@ def _moved_unit_state(svc, gid):
 
 def _played_and_adjusted(svc, reason="Co. C was left on the wrong bank by a bug"):
     gid = new_game(svc)
-    svc.close_phase(gid)
-    svc.adjust_state(gid, json.dumps(_moved_unit_state(svc, gid)), reason, "mod@pbem.test")
-    svc.close_phase(gid)
+    svc.phases.close(gid)
+    svc.disputes.adjust_state(gid, json.dumps(_moved_unit_state(svc, gid)), reason, "mod@pbem.test")
+    svc.phases.close(gid)
     return gid
 
 
@@ -35,12 +35,12 @@ def test_an_open_adjustment_is_noted_with_its_reason_not_reported_as_a_differenc
 
 def test_two_adjustments_in_one_phase_are_followed_in_order(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     first = _moved_unit_state(svc, gid)
-    svc.adjust_state(gid, json.dumps(first), "first fix", "mod@pbem.test")
+    svc.disputes.adjust_state(gid, json.dumps(first), "first fix", "mod@pbem.test")
     second = _moved_unit_state(svc, gid)
-    svc.adjust_state(gid, json.dumps(second), "second fix", "mod@pbem.test")
-    svc.close_phase(gid)
+    svc.disputes.adjust_state(gid, json.dumps(second), "second fix", "mod@pbem.test")
+    svc.phases.close(gid)
     result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]
     assert [n.rsplit("reason: ", 1)[1] for n in result["notes"]] == ["first fix", "second fix"]
@@ -48,7 +48,7 @@ def test_two_adjustments_in_one_phase_are_followed_in_order(svc):
 
 def test_a_starting_state_changed_without_a_record_is_still_a_difference(svc):
     gid = new_game(svc)
-    svc.close_phase(gid)
+    svc.phases.close(gid)
     with svc.store.write():
         svc.store.execute("UPDATE phases SET state = ? WHERE game_id = ? AND status = 'open'",
                           (json.dumps(_moved_unit_state(svc, gid), sort_keys=True, separators=(",", ":")), gid))

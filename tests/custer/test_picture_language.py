@@ -101,16 +101,16 @@ def mail_picture(svc, kind: str, to_addr: str) -> bytes:
 
 def test_the_service_draws_players_in_their_language_and_moderators_and_the_public_in_english(svc):
     fr, en = "custer@players.example", "bull@players.example"
-    gid = svc.create_game("custer", "little_bighorn", {"us": fr, "indians": en}, languages={"us": "fr"})
-    start = svc.game_state(gid)
+    gid = svc.games.create("custer", "little_bighorn", {"us": fr, "indians": en}, languages={"us": "fr"})
+    start = svc.records.game_state(gid)
     assert mail_picture(svc, "welcome", fr) == ENGINE.picture(ENGINE.view(start, "us"), FRENCH)
     assert mail_picture(svc, "welcome", en) == ENGINE.picture(ENGINE.view(start, "indians"))
-    svc.close_phase(gid)
-    now = svc.game_state(gid)
+    svc.phases.close(gid)
+    now = svc.records.game_state(gid)
     assert mail_picture(svc, "report", fr) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
     assert mail_picture(svc, "report", en) == ENGINE.picture(ENGINE.view(now, "indians"))
-    tokens = {p["role"]: svc.token_for(p["id"]) for p in svc.players(gid)}
-    assert svc.player_picture(gid, tokens["us"]) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
-    assert svc.player_picture(gid, tokens["indians"]) == ENGINE.picture(ENGINE.view(now, "indians"))
-    assert svc.moderator_picture(gid) == ENGINE.picture(ENGINE.view(now, MODERATOR))
-    assert svc.public_picture(gid, 1) == ENGINE.picture(ENGINE.view(now, None))
+    tokens = {p["role"]: svc.records.token_for(p["id"]) for p in svc.records.players(gid)}
+    assert svc.player_pages.picture(gid, tokens["us"]) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
+    assert svc.player_pages.picture(gid, tokens["indians"]) == ENGINE.picture(ENGINE.view(now, "indians"))
+    assert svc.console.picture(gid) == ENGINE.picture(ENGINE.view(now, MODERATOR))
+    assert svc.public.picture(gid, 1) == ENGINE.picture(ENGINE.view(now, None))

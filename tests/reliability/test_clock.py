@@ -37,8 +37,8 @@ def _walk(settings, clock, until, step=timedelta(minutes=5), restart_at=None):
             svc.close()
             svc = Service(settings, clock=clock).init()
             restart_at = None
-        svc.close_due()
-        svc.send_reminders()
+        svc.phases.close_due()
+        svc.phases.send_reminders()
     return svc
 
 
@@ -48,10 +48,10 @@ def test_a_deadline_in_the_repeated_hour_closes_once(settings):
     and the next is 02:30 CET on the 26th (01:30 UTC), not an hour later on the 25th."""
     clock = Clock(datetime(2026, 10, 24, 12, 0, tzinfo=UTC))
     svc = Service(settings, clock=clock).init()
-    gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+    gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                           timing={"phase": parse_deadline("daily 02:30 Europe/Paris")},
                           timezones={"us": "America/New_York", "indians": "Europe/Paris"})
-    first = svc.current_phase(gid)
+    first = svc.records.current_phase(gid)
     assert first["deadline"] == "2026-10-25T00:30:00+00:00", "stored in UTC"
     # Shown in each player's own zone, with the zone's abbreviation of that moment.
     [welcome_paris] = _texts(svc, "welcome", IND)
@@ -85,17 +85,17 @@ def test_a_stored_deadline_does_not_move_across_the_change_or_a_restart(settings
     the local clock shows 02:00 twice that night."""
     clock = Clock(datetime(2026, 10, 24, 2, 0, tzinfo=UTC))
     svc = Service(settings, clock=clock).init()
-    gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+    gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                           timing={"phase": {"kind": "duration", "seconds": 24 * 3600}},
                           timezones={"us": "Europe/Paris", "indians": "Europe/Paris"})
     with svc.store.write():
         svc.store.execute("UPDATE players SET reminder_hours = 1 WHERE game_id = ?", (gid,))
-    deadline = svc.current_phase(gid)["deadline"]
+    deadline = svc.records.current_phase(gid)["deadline"]
     assert deadline == "2026-10-25T02:00:00+00:00"
     svc.close()
     svc = _walk(settings, clock, datetime(2026, 10, 25, 1, 50, tzinfo=UTC), step=timedelta(minutes=10),
                 restart_at=datetime(2026, 10, 25, 0, 40, tzinfo=UTC))
-    assert svc.current_phase(gid)["deadline"] == deadline, "unchanged by the change or the restart"
+    assert svc.records.current_phase(gid)["deadline"] == deadline, "unchanged by the change or the restart"
     reminders = svc.store.all("SELECT to_addr, created_at FROM outbox WHERE kind = 'reminder' ORDER BY id")
     assert sorted(r["to_addr"] for r in reminders) == sorted([US, IND]), "one reminder each"
     assert {r["created_at"] for r in reminders} == {"2026-10-25T01:00:00+00:00"}

@@ -40,10 +40,10 @@ from pbem.engines import get_engine
 from pbem.mail.addresses import orders_address
 from pbem.service.core import Service
 from pbem.service.outbox import message_id
-from pbem.service.phases import adjudicate
+from pbem.service.adjudication import adjudicate
 from pbem.service.store import dumps, loads
-from tests.reliability.helpers import Relay, crlf
-from tests.support import free_port
+from tests.reliability.helpers import crlf
+from tests.support import SmtpSink, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DOMAIN = "pbem.test"
@@ -193,7 +193,7 @@ def run_campaign(tmp_path: Path, spawner_cls, *, trials: int, seed: int, games: 
                  max_delay: float = 1.0) -> dict:
     rng = random.Random(seed)
     db_path = tmp_path / "pbem.db"
-    relay = Relay().start()
+    relay = SmtpSink().start()
     smtp_port, http_port = free_port(), free_port()
     env = dict(os.environ, PBEM_DB=str(db_path), PBEM_SMTP_URL=relay.url, PBEM_MAIL_DOMAIN=DOMAIN,
                PBEM_REPLIES_PER_HOUR="1000000", PYTHONPATH=str(ROOT))
@@ -203,11 +203,11 @@ def run_campaign(tmp_path: Path, spawner_cls, *, trials: int, seed: int, games: 
     players = []
     for g in range(games):
         emails = {"us": f"us{g}@players.example", "indians": f"ind{g}@players.example"}
-        gid = svc.create_game("custer", "little_bighorn", emails, game_id=f"lb{g + 1}",
+        gid = svc.games.create("custer", "little_bighorn", emails, game_id=f"lb{g + 1}",
                               timing={"phase": {"kind": "duration", "seconds": phase_seconds}})
-        for p in svc.players(gid):
+        for p in svc.records.players(gid):
             players.append({"game": gid, "role": p["role"], "email": p["email"],
-                            "address": orders_address(gid, svc.token_for(p["id"]), DOMAIN)})
+                            "address": orders_address(gid, svc.records.token_for(p["id"]), DOMAIN)})
     svc.close()
 
     args = ["serve", "--smtp-port", str(smtp_port), "--http-port", str(http_port)]
@@ -237,9 +237,9 @@ def run_campaign(tmp_path: Path, spawner_cls, *, trials: int, seed: int, games: 
         client.join(timeout=60)
         assert not client.is_alive(), "the client's last message was never taken"
         svc = Service(settings).init()
-        for g in svc.games():
+        for g in svc.records.games():
             if g["status"] == "active":
-                svc.pause(g["id"], actor="test", reason="end of the crash test")
+                svc.games.pause(g["id"], actor="test", reason="end of the crash test")
         svc.close()
         time.sleep(0.5)  # a close already under way when the games were paused commits now
         deadline = time.monotonic() + 60
@@ -266,7 +266,7 @@ def run_campaign(tmp_path: Path, spawner_cls, *, trials: int, seed: int, games: 
         svc.close()
 
 
-def check_invariants(svc: Service, client: Client, relay: Relay) -> dict:
+def check_invariants(svc: Service, client: Client, relay: SmtpSink) -> dict:
     store = svc.store
     problems: list[str] = []
 
@@ -298,7 +298,7 @@ def check_invariants(svc: Service, client: Client, relay: Relay) -> dict:
 
     # 2. Every phase resolved exactly once, and the chain replays from the stored inputs.
     phases_resolved = 0
-    for g in svc.games():
+    for g in svc.records.games():
         engine = get_engine(g["engine"])
         rows = store.all("SELECT * FROM phases WHERE game_id = ? ORDER BY seq, id", (g["id"],))
         seqs = [r["seq"] for r in rows]
@@ -346,7 +346,7 @@ def check_invariants(svc: Service, client: Client, relay: Relay) -> dict:
     received: dict[str, list[dict]] = {}
     for rec in relay.received:
         received.setdefault(rec["message_id"], []).append(rec)
-    emails = {p["id"]: p["email"] for g in svc.games() for p in svc.players(g["id"])}
+    emails = {p["id"]: p["email"] for g in svc.records.games() for p in svc.records.players(g["id"])}
     for row in outbox:
         if row["status"] != "sent":
             problems.append(f"outbox #{row['id']} {row['kind']} still {row['status']}: {row['last_error']}")

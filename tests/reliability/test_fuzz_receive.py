@@ -48,9 +48,9 @@ class World:
                                  outbox_backoff_seconds=0.2, scheduler_sync_seconds=1.0)
         self.svc = Service(self.settings).init()
         svc = self.svc
-        self.games = [svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND}),
-                      svc.create_game("custer", "little_bighorn", {"us": "crook@players.example", "indians": "gall@players.example"})]
-        self.registered = {p["email"] for g in self.games for p in svc.players(g)}
+        self.games = [svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND}),
+                      svc.games.create("custer", "little_bighorn", {"us": "crook@players.example", "indians": "gall@players.example"})]
+        self.registered = {p["email"] for g in self.games for p in svc.records.players(g)}
         self.targets = [address_of(svc, g, r) for g in self.games for r in ("us", "indians")] + [
             self.settings.server_address, f"{self.games[0]}+bogus0token0000000000@pbem.test", "someone@elsewhere.example"]
         self.senders = sorted(self.registered) + STRANGERS

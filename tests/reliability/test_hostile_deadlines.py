@@ -39,7 +39,7 @@ def failures():
 
 
 def _overdue(svc, gid):
-    ph = svc.current_phase(gid)
+    ph = svc.records.current_phase(gid)
     with svc.store.write():
         svc.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(svc.now() - timedelta(minutes=1)), ph["id"]))
     return ph
@@ -89,5 +89,5 @@ def test_an_overdue_phase_whose_job_was_lost_is_swept(settings):
         assert closed.wait(30)
     finally:
         clock.shutdown()
-    assert svc.current_phase(gid)["seq"] == 2
+    assert svc.records.current_phase(gid)["seq"] == 2
     svc.close()

@@ -9,7 +9,8 @@ import pytest
 
 from pbem.server import Server
 from tests.core.helpers import address_of, orders_mail
-from tests.reliability.helpers import IND, US, Relay, outbox_rows, wait_until
+from tests.reliability.helpers import IND, US, outbox_rows
+from tests.support import SmtpSink, wait_until
 
 OUTAGES = {
     "refused-at-rcpt": lambda relay: relay.set_mode("refuse"),      # 450: greylisting, mailbox busy
@@ -30,7 +31,7 @@ def _restore(relay, outage):
 
 @pytest.mark.parametrize("outage", list(OUTAGES))
 def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings, outage):
-    relay = Relay().start()
+    relay = SmtpSink().start()
     settings = settings.with_(smtp_url=relay.url, outbox_backoff_seconds=0.2, outbox_backoff_max_seconds=0.8)
     server = Server(settings, web=False).start()
     try:
@@ -38,12 +39,12 @@ def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings,
         OUTAGES[outage](relay)
         # While the relay is out: a game is created (welcomes), orders come in (acks)
         # and a turn closes (reports).
-        games = [svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+        games = [svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                                  timing={"phase": {"kind": "duration", "seconds": 3600}})]
         for gid in games:
             svc.receive(orders_mail(svc, gid, "us"))
             svc.receive(orders_mail(svc, gid, "indians"))
-            svc.close_phase(gid, reason="test", actor="test")
+            svc.phases.close(gid, reason="test", actor="test")
         queued = outbox_rows(svc.store)
         assert len(queued) >= 6
         wait_until(lambda: all(r["attempts"] >= 2 for r in outbox_rows(svc.store)), timeout=20,
@@ -67,7 +68,7 @@ def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings,
         for rec in received:
             by_id.setdefault(rec["message_id"], []).append(rec)
         assert set(by_id) == {r["message_id"] for r in rows}, "every queued mail arrived, and nothing else"
-        players = {p["id"]: p for gid in games for p in svc.players(gid)}
+        players = {p["id"]: p for gid in games for p in svc.records.players(gid)}
         for r in rows:
             copies = by_id[r["message_id"]]
             assert all(c["raw"] == copies[0]["raw"] for c in copies), "a mail sent twice is the same bytes"
@@ -93,10 +94,10 @@ def test_a_temporary_refusal_of_the_recipient_is_retried_not_given_up(settings):
     """A 4xx at RCPT (greylisting) must be retried; only a 5xx is permanent."""
     from pbem.service import outbox
     from pbem.service.core import Service
-    relay = Relay().start()
+    relay = SmtpSink().start()
     svc = Service(settings.with_(smtp_url=relay.url)).init()
     try:
-        svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
+        svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
         transport = outbox.SmtpTransport(relay.url, sender=svc.settings.server_address)
         relay.set_mode("refuse")
         sent, failed = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=0.01, backoff_max=0.01)

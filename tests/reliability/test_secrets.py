@@ -29,7 +29,6 @@ from pbem.dice import Dice
 from pbem.engines import get_engine
 from pbem.engines.base import event_visible
 from pbem.mail.addresses import orders_address
-from pbem.service import letters
 from pbem.service.core import Service
 from pbem.service.store import loads
 from tests.reliability.helpers import all_text
@@ -81,7 +80,7 @@ class Game:
         self.engine = get_engine(engine_name)
         scenario, options, players = GAMES[engine_name]
         self.players_by_role = players
-        self.gid = svc.create_game(engine_name, scenario, players, options=options,
+        self.gid = svc.games.create(engine_name, scenario, players, options=options,
                                    timing={"phase": {"kind": "duration", "seconds": 7 * 86400},
                                            "turn": {"kind": "duration", "seconds": 7 * 86400}})
         self.last_outbox = 0
@@ -96,12 +95,12 @@ class Game:
             self.text_ids = {c for c in C.ORDER if re.search(r"[A-Z0-9]", c)}
         details = [loads(r["details"], {}) for r in svc.store.all("SELECT details FROM audit WHERE game_id = ?", (self.gid,))]
         [self.setup_seed] = [d["setup_seed"] for d in details if "setup_seed" in d]
-        self.state_before = svc.game_state(self.gid)
+        self.state_before = svc.records.game_state(self.gid)
         self.check_new_mail()
 
     # -- the secrets of the moment ----------------------------------------------------------------
     def players(self):
-        return [p for p in self.svc.players(self.gid) if p["status"] == "active"]
+        return [p for p in self.svc.records.players(self.gid) if p["status"] == "active"]
 
     def tokens_by_player(self):
         rows = self.svc.store.all("SELECT player_id, token FROM tokens")
@@ -128,7 +127,7 @@ class Game:
     # -- checks ----------------------------------------------------------------------------------
     def check_new_mail(self):
         svc = self.svc
-        after = svc.game_state(self.gid)
+        after = svc.records.game_state(self.gid)
         before = self.state_before
         rows = svc.store.all("SELECT * FROM outbox WHERE id > ? ORDER BY id", (self.last_outbox,))
         resolved = svc.store.all("SELECT * FROM phases WHERE game_id = ? AND status = 'resolved' AND id > ? ORDER BY id",
@@ -137,7 +136,7 @@ class Game:
             self.last_outbox = rows[-1]["id"]
         newest = svc.store.one("SELECT MAX(id) AS m FROM phases WHERE game_id = ?", (self.gid,))["m"]
         tokens = self.tokens_by_player()
-        players = {p["id"]: p for p in svc.players(self.gid)}
+        players = {p["id"]: p for p in svc.records.players(self.gid)}
         emails = {p["email"] for p in players.values() if p["email"]}
         sealed = self.sealed_seeds(before, after) | {self.setup_seed}
         for row in rows:
@@ -181,11 +180,11 @@ class Game:
     def check_pages(self):
         """The public archive and each player's own page, as the web app would show them."""
         svc = self.svc
-        state = svc.game_state(self.gid)
+        state = svc.records.game_state(self.gid)
         sealed = self.sealed_seeds(state) | {self.setup_seed}
         all_tokens = {r["token"] for r in svc.store.all("SELECT token FROM tokens")}
         emails = {p["email"] for p in self.players()}
-        archive = json.dumps(svc.public_archive(self.gid), default=str)
+        archive = json.dumps(svc.public.archive(self.gid), default=str)
         self.checked["pages"] += 1
         for secret in all_tokens | emails:
             if secret in archive:
@@ -194,15 +193,15 @@ class Game:
             self.problems.append("the public archive reveals a sealed seed (the dice of the hand in play)")
         if self.card_ids is not None:
             public = self.card_ids_in(self.engine.view(state, None))
-            for ph in svc.phase_rows(self.gid):
+            for ph in svc.records.phase_rows(self.gid):
                 record = loads(ph["events"], {}) or {}
                 public |= self.card_ids_in([ev.get("args") for ev in record.get("events", []) if event_visible(ev, None)])
             shown = self.card_ids_in(json.loads(archive)) - public
             if shown:
                 self.problems.append(f"the public archive shows hidden cards {sorted(shown)[:5]}")
         for p in self.players():
-            own = svc.token_for(p["id"])
-            page = json.dumps(svc.player_page(self.gid, own), default=str)
+            own = svc.records.token_for(p["id"])
+            page = json.dumps(svc.player_pages.page(self.gid, own), default=str)
             self.checked["pages"] += 1
             for secret in (all_tokens - {own}) | (emails - {p["email"]}):
                 if secret in page:
@@ -211,7 +210,7 @@ class Game:
                 self.problems.append(f"{p['role']}'s page reveals a sealed seed (the dice of the hand in play)")
             if self.card_ids is not None:
                 mine = self.card_ids_in(self.engine.view(state, p["role"]))
-                for ph in svc.phase_rows(self.gid):
+                for ph in svc.records.phase_rows(self.gid):
                     record = loads(ph["events"], {}) or {}
                     mine |= self.card_ids_in([ev.get("args") for ev in record.get("events", []) if event_visible(ev, p["role"])])
                 shown = self.card_ids_in(json.loads(page)) - mine
@@ -223,7 +222,7 @@ class Game:
         svc, engine = self.svc, self.engine
         n = 0
         while n < MAX_PHASES:
-            ph = svc.current_phase(self.gid)
+            ph = svc.records.current_phase(self.gid)
             if ph is None:
                 break
             state = loads(ph["state"])
@@ -231,15 +230,15 @@ class Game:
                 p = next(q for q in self.players() if q["role"] == role)
                 dice = Dice(hashlib.sha256(f"{self.seed}/{role}/{ph['label']}/{n}".encode()).hexdigest())
                 orders = engine.bot_orders(state, role, dice)
-                addr = orders_address(self.gid, svc.token_for(p["id"]), svc.settings.mail_domain)
+                addr = orders_address(self.gid, svc.records.token_for(p["id"]), svc.settings.mail_domain)
                 extra = ""
                 if n % 17 == 3:  # now and then a command whose answer is a mail of another kind
                     extra = "STATUS\n" if n % 2 else "PRESS ALL\nHow goes it?\nEND\n"
                 svc.receive(mail(p["email"], addr, f"{extra}ORDERS {self.gid} {ph['label']}\n{orders.rstrip()}\nEND\n"))
                 self.check_new_mail()
-            current = svc.current_phase(self.gid)
+            current = svc.records.current_phase(self.gid)
             if current is not None and current["id"] == ph["id"]:
-                svc.close_phase(self.gid, reason="test", actor="test")
+                svc.phases.close(self.gid, reason="test", actor="test")
                 self.check_new_mail()
             if n % 40 == 0:
                 self.check_pages()
@@ -250,7 +249,7 @@ class Game:
     # -- differential: the same report with the hidden cards shuffled --------------------------------
     def rerender_differs(self, report_row) -> str | None:
         svc = self.svc
-        player = svc.player(report_row["player_id"])
+        player = svc.records.player(report_row["player_id"])
         role = player["role"]
         data = _json_parts(report_row["raw"])[0]
         seq = data["phase"]["seq"]
@@ -298,7 +297,7 @@ class Game:
         raw = None
         try:
             with svc.store.write():
-                mid = letters.queue_report(svc, self.gid, player, ph, nxt, copy=99_999)
+                mid = svc.mail_writer.queue_report(self.gid, player, ph, nxt, copy=99_999)
                 raw = svc.store.one("SELECT raw FROM outbox WHERE message_id = ?", (mid,))["raw"]
                 raise Rollback
         except Rollback:
@@ -324,7 +323,7 @@ def test_a_whole_seeded_game_shows_no_one_anothers_secrets(settings, monkeypatch
     try:
         game = Game(svc, engine_name, seed=1876)
         phases = game.play()
-        assert svc.game(game.gid)["status"] == "finished", f"the game did not end within {MAX_PHASES} phases"
+        assert svc.records.game(game.gid)["status"] == "finished", f"the game did not end within {MAX_PHASES} phases"
         if engine_name == "rummy":
             reports = svc.store.all("SELECT * FROM outbox WHERE game_id = ? AND kind = 'report' ORDER BY id", (game.gid,))
             for row in reports[:: max(len(reports) // 25, 1)]:  # about 25 reports, every role, through the game

@@ -43,7 +43,7 @@ def _big_orders_mail(svc, gid, size: int) -> bytes:
     m["To"] = address_of(svc, gid, "us")
     m["Subject"] = "orders with a scan"
     m["Message-ID"] = f"<big{size}.{time.monotonic_ns()}@players.example>"
-    m.set_content(f"ORDERS {gid} {svc.current_phase(gid)['label']}\n{template_for(svc, gid, 'us')}\nEND\n")
+    m.set_content(f"ORDERS {gid} {svc.records.current_phase(gid)['label']}\n{template_for(svc, gid, 'us')}\nEND\n")
     m.add_attachment(os.urandom(size), maintype="application", subtype="octet-stream", filename="scan.bin")
     return m.as_bytes()
 

@@ -24,21 +24,22 @@ def warm_up() -> None:
     from pathlib import Path
 
     from pbem.config import Settings
+    from pbem.engines import get_engine
     from pbem.mail.addresses import orders_address
     from pbem.service.core import Service
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-zygote-"))
     try:
         svc = Service(Settings(db_path=tmp / "warm.db", maildir=tmp / "out", mail_domain="warm.test")).init()
-        gid = svc.create_game("custer", "little_bighorn", {"us": "a@warm.test", "indians": "b@warm.test"})
-        for p in svc.players(gid):
-            state = svc.game_state(gid)
-            body = svc.engine("custer").order_template(state, p["role"])
-            raw = (f"From: {p['email']}\r\nTo: {orders_address(gid, svc.token_for(p['id']), 'warm.test')}\r\n"
+        gid = svc.games.create("custer", "little_bighorn", {"us": "a@warm.test", "indians": "b@warm.test"})
+        for p in svc.records.players(gid):
+            state = svc.records.game_state(gid)
+            body = get_engine("custer").order_template(state, p["role"])
+            raw = (f"From: {p['email']}\r\nTo: {orders_address(gid, svc.records.token_for(p['id']), 'warm.test')}\r\n"
                    f"Subject: o\r\nMessage-ID: <w{p['id']}@warm.test>\r\n\r\n"
-                   f"ORDERS {gid} {svc.current_phase(gid)['label']}\r\n{body}\r\nEND\r\n").encode()
+                   f"ORDERS {gid} {svc.records.current_phase(gid)['label']}\r\n{body}\r\nEND\r\n").encode()
             svc.receive(raw)
-        svc.close_phase(gid)
+        svc.phases.close(gid)
         svc.close()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.dice import Dice
+from pbem.engines import get_engine
 from pbem.mail.addresses import orders_address
 from pbem.resources import templates_dir
 from pbem.service.store import loads
@@ -27,7 +28,6 @@ CSRF_RE = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
 def roles_of(svc=None) -> tuple[str, ...]:
-    from pbem.engines import get_engine
     return get_engine(ENGINE).scenarios()[SCENARIO].roles
 
 
@@ -36,28 +36,28 @@ def player_email(role: str) -> str:
 
 
 def new_game(svc, **kwargs) -> str:
-    return svc.create_game(ENGINE, SCENARIO, {r: player_email(r) for r in roles_of()},
+    return svc.games.create(ENGINE, SCENARIO, {r: player_email(r) for r in roles_of()},
                            timing={"phase": {"kind": "duration", "seconds": 48 * 3600}}, **kwargs)
 
 
 def active_player(svc, game_id: str, role: str) -> dict:
-    return next(p for p in svc.players(game_id) if p["role"] == role and p["status"] == "active")
+    return next(p for p in svc.records.players(game_id) if p["role"] == role and p["status"] == "active")
 
 
 def address_of(svc, game_id: str, role: str) -> str:
-    return orders_address(game_id, svc.token_for(active_player(svc, game_id, role)["id"]), svc.settings.mail_domain)
+    return orders_address(game_id, svc.records.token_for(active_player(svc, game_id, role)["id"]), svc.settings.mail_domain)
 
 
 def send_orders(svc, game_id: str, role: str, body: str, *, subject: str = "orders", from_name: str | None = None) -> dict:
-    phase = svc.current_phase(game_id)["label"]
+    phase = svc.records.current_phase(game_id)["label"]
     sender = player_email(role) if from_name is None else f"{from_name} <{player_email(role)}>"
     raw = mail(sender, address_of(svc, game_id, role), f"My orders.\n\nORDERS {game_id} {phase}\n{body}\nEND\n", subject=subject)
     return svc.receive(raw)
 
 
 def bot_text(svc, game_id: str, role: str, salt: str) -> str:
-    ph = svc.current_phase(game_id)
-    engine = svc.engine(svc.game(game_id)["engine"])
+    ph = svc.records.current_phase(game_id)
+    engine = get_engine(svc.records.game(game_id)["engine"])
     seed = (salt.encode().hex() * 64)[:64]
     return engine.bot_orders(loads(ph["state"]), role, Dice(seed))
 
@@ -65,14 +65,14 @@ def bot_text(svc, game_id: str, role: str, salt: str) -> str:
 def play_phases(svc, game_id: str, n: int, salt: str = "p") -> None:
     """Every awaited role sends a bot's orders, then the phase closes; n times."""
     for i in range(n):
-        ph = svc.current_phase(game_id)
+        ph = svc.records.current_phase(game_id)
         if ph is None:
             return
         for role in loads(ph["awaited"]):
             result = send_orders(svc, game_id, role, bot_text(svc, game_id, role, f"{salt}{i}{role}"))
             assert result["status"] == "processed", result
-        if svc.current_phase(game_id) and svc.current_phase(game_id)["id"] == ph["id"]:
-            assert svc.close_phase(game_id, reason="test", actor="test") is not None
+        if svc.records.current_phase(game_id) and svc.records.current_phase(game_id)["id"] == ph["id"]:
+            assert svc.phases.close(game_id, reason="test", actor="test") is not None
 
 
 class _SeededSecrets:

@@ -24,7 +24,7 @@ def moderator_rules(app):
 
 def test_every_moderator_route_gives_a_visitor_nothing(client, app, game, svc):
     """Enumerates the URL map, so a new console route cannot be forgotten."""
-    secret_bits = [svc.game(game)["title"], "@players.example", svc.current_phase(game)["seed"]]
+    secret_bits = [svc.records.game(game)["title"], "@players.example", svc.records.current_phase(game)["seed"]]
     for rule in moderator_rules(app):
         url = _fill(rule, game)
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
@@ -134,7 +134,7 @@ def test_a_moderator_limited_to_some_games_sees_only_those(client, svc, game):
         assert client.get(url).status_code == 403, url
     response = post(client, f"/console/games/{game}/pause", {"reason": "mine now"})
     assert response.status_code == 403
-    assert svc.game(game)["status"] == "active"
+    assert svc.records.game(game)["status"] == "active"
 
 
 def test_moderator_pages_are_not_cached_and_carry_security_headers(logged_in, game):
@@ -154,4 +154,4 @@ def test_csrf_is_enforced_on_every_form(logged_in, game, svc, action):
     response = logged_in.post(f"/console/games/{game}/{action}", data={"reason": "forged", "text": "hello", "csrf_token": "forged"})
     assert response.status_code == 400
     assert svc.store.one("SELECT COUNT(*) AS n FROM audit")["n"] == before
-    assert svc.game(game)["status"] == "active"
+    assert svc.records.game(game)["status"] == "active"

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from pbem.engines import get_engine
 from tests.support import text_of, to
 from tests.web.conftest import ENGINE, MOD_EMAIL, MOD_PASSWORD, SCREENSHOTS, new_game, play_phases, player_email
 
@@ -63,8 +64,8 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
 
         page.locator("#phases tr", has_text="T1").get_by_role("link", name="Review / correct").click()
         page.wait_for_url(f"{base}/console/games/{gid}/phases/1/correct")
-        first = next(p for p in svc.phase_rows(gid) if p["seq"] == 1)
-        template = svc.engine(ENGINE).order_template(json.loads(first["state"]), "us")  # Custer holds
+        first = next(p for p in svc.records.phase_rows(gid) if p["seq"] == 1)
+        template = get_engine(ENGINE).order_template(json.loads(first["state"]), "us")  # Custer holds
         page.fill("#text-us", template)
         page.fill("#reason-us", REASON)
         page.click("button:has-text('Amend orders of us')")
@@ -85,7 +86,7 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         assert page.locator(".flash.ok", has_text="T1 is corrected").is_visible()
 
         for role in ("us", "indians"):
-            msg = sink.wait_for(to(player_email(role), "correction"), timeout=15)[0]
+            msg = sink.wait_for(to(player_email(role), "correction"), timeout=15)[0]["msg"]
             assert msg["X-PBEM-Kind"] == "correction"
             assert REASON in text_of(msg) and f"units[custer].hex: {before} -> {after}" in text_of(msg)
 
@@ -102,9 +103,9 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
 def test_the_console_on_a_phone(live, browser):
     svc, base = live.svc, live.settings.web_url
     gid = _game(live)
-    first = next(p for p in svc.phase_rows(gid) if p["seq"] == 1)
-    draft = svc.amend_orders(gid, 1, "us", svc.engine(ENGINE).order_template(json.loads(first["state"]), "us"), REASON, MOD_EMAIL)
-    svc.readjudicate(draft["id"])
+    first = next(p for p in svc.records.phase_rows(gid) if p["seq"] == 1)
+    draft = svc.disputes.amend_orders(gid, 1, "us", get_engine(ENGINE).order_template(json.loads(first["state"]), "us"), REASON, MOD_EMAIL)
+    svc.disputes.readjudicate(draft["id"])
     context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = context.new_page()
     try:
@@ -134,7 +135,7 @@ def test_the_console_on_a_phone(live, browser):
 def test_the_public_archive_and_a_players_page(live, browser):
     svc, base = live.svc, live.settings.web_url
     gid = _game(live)
-    token = svc.token_for(next(p for p in svc.players(gid) if p["role"] == "us")["id"])
+    token = svc.records.token_for(next(p for p in svc.records.players(gid) if p["role"] == "us")["id"])
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         context = browser.new_context(viewport=viewport)
         page = context.new_page()

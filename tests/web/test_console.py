@@ -14,7 +14,7 @@ from tests.web.conftest import ENGINE, bot_text, player_email, post, send_orders
 def test_dashboard_lists_each_game_with_its_phase_deadline_orders_and_mail(logged_in, svc, game):
     send_orders(svc, game, "us", bot_text(svc, game, "us", "dash"))
     page = logged_in.get("/console/").get_data(as_text=True)
-    s = svc.game_summary(game)
+    s = svc.games.summary(game)
     assert f">{game}<" in page and s["phase"] in page
     assert "in 47 h" in page, "time left to the deadline"
     assert s["ordered"] == ["us"]
@@ -53,13 +53,13 @@ def test_game_page_shows_state_players_phases_outbox_and_log(logged_in, svc, gam
 
 def test_phase_page_shows_orders_as_received_and_parsed_with_the_raw_mail_and_the_ack(logged_in, svc, game):
     page = logged_in.get(f"/console/games/{game}/phases/1").get_data(as_text=True)
-    ph = next(p for p in svc.phase_rows(game) if p["seq"] == 1)
+    ph = next(p for p in svc.records.phase_rows(game) if p["seq"] == 1)
     assert ph["seed"] in page and ph["commitment"] in page, "a resolved phase shows its commitment and revealed seed"
     assert "Mail as received" in page and "Message-ID" in page and "My orders." in page, "the raw mail, decoded, with headers"
     assert "As parsed" in page and "Orders as the engine used them" in page
     assert "Orders for T1 accepted" in page, "the acknowledgement sent"
     assert "rolls" in page or "roll(s)" in page
-    current = svc.current_phase(game)
+    current = svc.records.current_phase(game)
     page = logged_in.get(f"/console/games/{game}/phases/{current['seq']}").get_data(as_text=True)
     assert current["seed"] not in page and "sealed until the phase resolves" in page
     assert logged_in.get(f"/console/games/{game}/phases/99").status_code == 404
@@ -73,16 +73,16 @@ def _flash(client, response) -> str:
 
 
 def test_extend_and_shorten_the_deadline(logged_in, svc, game):
-    old = from_iso(svc.current_phase(game)["deadline"])
+    old = from_iso(svc.records.current_phase(game)["deadline"])
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/deadline", {"when": "+24h", "reason": "a player is travelling"}))
     assert "The deadline of" in page
-    assert from_iso(svc.current_phase(game)["deadline"]) == old + timedelta(hours=24)
+    assert from_iso(svc.records.current_phase(game)["deadline"]) == old + timedelta(hours=24)
     _flash(logged_in, post(logged_in, f"/console/games/{game}/deadline", {"when": "-6h", "reason": "everyone is ready"}))
-    assert from_iso(svc.current_phase(game)["deadline"]) == old + timedelta(hours=18)
+    assert from_iso(svc.records.current_phase(game)["deadline"]) == old + timedelta(hours=18)
     at = (svc.now() + timedelta(days=3)).replace(second=0, microsecond=0)
     _flash(logged_in, post(logged_in, f"/console/games/{game}/deadline", {"when": at.strftime("%Y-%m-%dT%H:%M"), "reason": "holiday"}))
-    assert from_iso(svc.current_phase(game)["deadline"]) == at
-    log = svc.audit_log(game, public_only=True)
+    assert from_iso(svc.records.current_phase(game)["deadline"]) == at
+    log = svc.public.audit_log(game)
     assert [a["action"] for a in log[:3]] == ["set deadline"] * 3 and log[0]["reason"] == "holiday"
 
 
@@ -94,39 +94,39 @@ def test_extend_and_shorten_the_deadline(logged_in, svc, game):
     ("", "x", "Write the change"),
 ])
 def test_a_bad_deadline_says_what_is_wrong_and_changes_nothing(logged_in, svc, game, when, reason, problem):
-    before = svc.current_phase(game)["deadline"]
+    before = svc.records.current_phase(game)["deadline"]
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/deadline", {"when": when, "reason": reason}))
     assert problem in page
     assert 'class="flash error"' in page
-    assert svc.current_phase(game)["deadline"] == before
+    assert svc.records.current_phase(game)["deadline"] == before
 
 
 def test_pause_resume_and_close_now(logged_in, svc, game):
     _flash(logged_in, post(logged_in, f"/console/games/{game}/pause", {"reason": "summer break"}))
-    assert svc.game(game)["status"] == "paused" and svc.current_phase(game)["deadline"] is None
+    assert svc.records.game(game)["status"] == "paused" and svc.records.current_phase(game)["deadline"] is None
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/pause", {"reason": "again"}))
     assert "only a running game can be paused" in page
     _flash(logged_in, post(logged_in, f"/console/games/{game}/resume", {"reason": "back"}))
-    assert svc.game(game)["status"] == "active" and svc.current_phase(game)["deadline"]
-    label = svc.current_phase(game)["label"]
+    assert svc.records.game(game)["status"] == "active" and svc.records.current_phase(game)["deadline"]
+    label = svc.records.current_phase(game)["label"]
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/close", {"reason": "both sides asked"}))
     assert f"Phase {label} resolved" in page
-    assert svc.current_phase(game)["label"] != label
-    actions = [a["action"] for a in svc.audit_log(game)]
+    assert svc.records.current_phase(game)["label"] != label
+    actions = [a["action"] for a in svc.public.audit_log(game)]
     assert {"pause", "resume", "close phase"} <= set(actions)
 
 
 def test_replace_a_player_revokes_the_old_token(logged_in, client, svc, game):
-    old_player = next(p for p in svc.players(game) if p["role"] == "indians")
-    old_token = svc.token_for(old_player["id"])
+    old_player = next(p for p in svc.records.players(game) if p["role"] == "indians")
+    old_token = svc.records.token_for(old_player["id"])
     assert client.get(f"/play/{game}/{old_token}").status_code == 200
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/replace",
                                   {"role": "indians", "email": "newchief@players.example", "reason": "the old player left"}))
     assert "now plays from newchief@players.example" in page
     assert client.get(f"/play/{game}/{old_token}").status_code == 404
-    new = next(p for p in svc.players(game) if p["role"] == "indians" and p["status"] == "active")
+    new = next(p for p in svc.records.players(game) if p["role"] == "indians" and p["status"] == "active")
     assert new["email"] == "newchief@players.example"
-    assert client.get(f"/play/{game}/{svc.token_for(new['id'])}").status_code == 200
+    assert client.get(f"/play/{game}/{svc.records.token_for(new['id'])}").status_code == 200
     assert svc.store.one("SELECT COUNT(*) AS n FROM outbox WHERE to_addr = 'newchief@players.example' AND kind = 'welcome'")["n"] == 1
     # bad input
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/replace", {"role": "indians", "email": "nobody", "reason": "x"}))
@@ -136,11 +136,11 @@ def test_replace_a_player_revokes_the_old_token(logged_in, client, svc, game):
 
 
 def test_rotate_a_token(logged_in, client, svc, game):
-    p = next(p for p in svc.players(game) if p["role"] == "us")
-    old = svc.token_for(p["id"])
+    p = next(p for p in svc.records.players(game) if p["role"] == "us")
+    old = svc.records.token_for(p["id"])
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/rotate", {"role": "us", "reason": "the address leaked"}))
     assert "has a new orders address" in page
-    assert svc.token_for(p["id"]) != old
+    assert svc.records.token_for(p["id"]) != old
     assert client.get(f"/play/{game}/{old}").status_code == 404
 
 
@@ -169,18 +169,18 @@ def test_unknown_games_and_drafts_are_not_found(logged_in, game):
 
 def test_the_verify_page_replays_the_game_and_names_corrections_and_differences(logged_in, svc, game):
     import json
-    svc.close_phase(game)
+    svc.phases.close(game)
     resolved = svc.store.one("SELECT COUNT(*) AS n FROM phases WHERE game_id = ? AND status = 'resolved'", (game,))["n"]
     page = logged_in.get(f"/console/games/{game}/verify").get_data(as_text=True)
     assert "all agree" in page and f"{resolved} resolved phase(s) replayed" in page
     assert "Corrections made in the open" not in page
     assert f'href="/console/games/{game}/verify"' in logged_in.get(f"/console/games/{game}").get_data(as_text=True)
 
-    state = svc.game_state(game)
+    state = svc.records.game_state(game)
     taken = {u["hex"] for u in state["units"].values()}
     state["units"]["co_c"]["hex"] = next(f"{c:02d}{r:02d}" for c in range(2, 30) for r in range(2, 24) if f"{c:02d}{r:02d}" not in taken)
-    svc.adjust_state(game, json.dumps(state), "Co. C <b>lost</b> by a bug", "mod@pbem.test")
-    svc.close_phase(game)
+    svc.disputes.adjust_state(game, json.dumps(state), "Co. C <b>lost</b> by a bug", "mod@pbem.test")
+    svc.phases.close(game)
     page = logged_in.get(f"/console/games/{game}/verify").get_data(as_text=True)
     assert "all agree" in page and "Corrections made in the open" in page
     assert "Co. C &lt;b&gt;lost&lt;/b&gt; by a bug" in page, "the reason, escaped"

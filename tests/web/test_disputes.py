@@ -8,8 +8,9 @@ from email import policy
 
 import pytest
 
+from pbem.engines import get_engine
 from pbem.engines.base import OrderError, ParseResult
-from pbem.service.core import ServiceError
+from pbem.service.errors import ServiceError
 from pbem.service.store import dumps, loads
 from tests.web.conftest import ENGINE, MOD_EMAIL, csrf_token, play_phases, post, send_orders
 
@@ -18,8 +19,8 @@ REASON = "the parser misread the US orders: Custer was to hold"
 
 def hold_text(svc, game_id: str, seq: int, role: str) -> str:
     """Orders meaning 'everything holds' for a role in a past phase."""
-    ph = next(p for p in svc.phase_rows(game_id) if p["seq"] == seq)
-    return svc.engine(ENGINE).order_template(loads(ph["state"]), role)
+    ph = next(p for p in svc.records.phase_rows(game_id) if p["seq"] == seq)
+    return get_engine(ENGINE).order_template(loads(ph["state"]), role)
 
 
 def snapshot(svc, game_id: str) -> str:
@@ -32,19 +33,19 @@ def snapshot(svc, game_id: str) -> str:
 
 
 def live(svc, game_id: str, seq: int) -> dict:
-    return next(p for p in svc.phase_rows(game_id) if p["seq"] == seq)
+    return next(p for p in svc.records.phase_rows(game_id) if p["seq"] == seq)
 
 
 def amend_and_run(svc, game_id: str, seq: int = 1, role: str = "us") -> dict:
-    d = svc.amend_orders(game_id, seq, role, hold_text(svc, game_id, seq, role), REASON, MOD_EMAIL)
-    return svc.readjudicate(d["id"])
+    d = svc.disputes.amend_orders(game_id, seq, role, hold_text(svc, game_id, seq, role), REASON, MOD_EMAIL)
+    return svc.disputes.readjudicate(d["id"])
 
 
 def test_readjudicating_unchanged_orders_gives_the_same_result_and_dice(svc, game):
     ph = live(svc, game, 1)
-    stood = svc.console_phase(game, 1)["revealed"]["us"]
-    d = svc.amend_orders(game, 1, "us", stood, "check the replay", MOD_EMAIL)
-    d = svc.readjudicate(d["id"])
+    stood = svc.console.phase(game, 1)["revealed"]["us"]
+    d = svc.disputes.amend_orders(game, 1, "us", stood, "check the replay", MOD_EMAIL)
+    d = svc.disputes.readjudicate(d["id"])
     assert d["diff"]["identical"], d["diff"]
     assert d["diff"]["dice"]["same"] == d["diff"]["dice"]["after"] == len(loads(ph["events"])["rolls"])
     assert d["result_state"] == loads(ph["result_state"])
@@ -59,28 +60,28 @@ def test_an_amendment_the_engine_cannot_read_shows_each_error_and_changes_nothin
     page = response.get_data(as_text=True)
     assert "could not take" in page and "Line 2" in page and "Line 3" in page
     assert "frobnicate the river" in page, "the text typed is kept for correction"
-    assert svc.drafts(game) == [] or not svc.drafts(game)[0]["amendments"]
+    assert svc.disputes.drafts(game) == [] or not svc.disputes.drafts(game)[0]["amendments"]
     assert snapshot(svc, game) == before
     # a reason is required
     response = logged_in.post(f"/console/games/{game}/phases/1/amend", data={
         "csrf_token": token, "role": "us", "text": hold_text(svc, game, 1, "us"), "reason": " "})
     assert response.status_code == 400 and "A reason is required" in response.get_data(as_text=True)
     # only a resolved phase can be corrected, and only an awaited role
-    open_seq = svc.current_phase(game)["seq"]
+    open_seq = svc.records.current_phase(game)["seq"]
     with pytest.raises(ServiceError, match="not resolved"):
-        svc.amend_orders(game, open_seq, "us", "HOLD", "x", MOD_EMAIL)
+        svc.disputes.amend_orders(game, open_seq, "us", "HOLD", "x", MOD_EMAIL)
     with pytest.raises(ServiceError, match="took no orders"):
-        svc.amend_orders(game, 1, "cavalry", "HOLD", "x", MOD_EMAIL)
+        svc.disputes.amend_orders(game, 1, "cavalry", "HOLD", "x", MOD_EMAIL)
 
 
 def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game):
     first = live(svc, game, 1)
-    later_labels = [p["label"] for p in svc.phase_rows(game)]
+    later_labels = [p["label"] for p in svc.records.phase_rows(game)]
     token = csrf_token(logged_in, f"/console/games/{game}/phases/1/correct")
     response = logged_in.post(f"/console/games/{game}/phases/1/amend", data={
         "csrf_token": token, "role": "us", "text": hold_text(svc, game, 1, "us"), "reason": REASON})
     assert response.status_code == 302
-    draft = svc.drafts(game)[0]
+    draft = svc.disputes.drafts(game)[0]
     assert list(draft["amendments"]) == ["us"] and draft["diff"] is None
     assert snapshot_phases_unchanged(svc, game, first)
 
@@ -91,7 +92,7 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     assert "Difference" in page and 'id="diff-table"' in page
     assert "units[custer].hex" in page, "Custer's position differs: he held instead of moving"
     assert "rolls fell the same" in page
-    draft = svc.draft(draft["id"])
+    draft = svc.disputes.draft(draft["id"])
     assert not draft["diff"]["identical"]
     assert draft["diff"]["events_removed"] and draft["diff"]["events_added"]
     assert snapshot_phases_unchanged(svc, game, first), "nothing changes before publishing"
@@ -108,12 +109,12 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     subs = svc.store.all("SELECT * FROM submissions WHERE phase_id = ? AND role = 'us' ORDER BY id", (corrected["id"],))
     assert [s["source"] for s in subs] == ["mail", "moderator"] and [s["stands"] for s in subs] == [0, 1]
     # later phases were re-resolved in order (or the game rolled back): the chain replays
-    assert [p["label"] for p in svc.phase_rows(game)][:1] == later_labels[:1]
+    assert [p["label"] for p in svc.records.phase_rows(game)][:1] == later_labels[:1]
     assert svc.verifier.verify_game(game)["ok"], svc.verifier.verify_game(game)
-    assert len([p for p in svc.phase_rows(game) if p["status"] == "open"]) == 1
+    assert len([p for p in svc.records.phase_rows(game) if p["status"] == "open"]) == 1
     # every player gets a correction mail saying what changed and why
     mails = svc.store.all("SELECT * FROM outbox WHERE game_id = ? AND kind = 'correction'", (game,))
-    assert sorted(m["to_addr"] for m in mails) == sorted(p["email"] for p in svc.players(game))
+    assert sorted(m["to_addr"] for m in mails) == sorted(p["email"] for p in svc.records.players(game))
     for m in mails:
         msg = email.message_from_bytes(m["raw"], policy=policy.default)
         assert msg["X-PBEM-Kind"] == "correction"
@@ -123,7 +124,7 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     # the audit log, shown on the public page, says what and why
     archive = logged_in.get(f"/games/{game}").get_data(as_text=True)
     assert "correct phase" in archive and REASON in archive
-    assert svc.draft(draft["id"])["status"] == "published"
+    assert svc.disputes.draft(draft["id"])["status"] == "published"
 
 
 def snapshot_phases_unchanged(svc, game, first) -> bool:
@@ -132,27 +133,27 @@ def snapshot_phases_unchanged(svc, game, first) -> bool:
 
 
 def test_publishing_re_resolves_later_phases_with_their_orders_and_seeds(svc, game):
-    before = {p["seq"]: p for p in svc.phase_rows(game)}
+    before = {p["seq"]: p for p in svc.records.phase_rows(game)}
     d = amend_and_run(svc, game)
-    result = svc.publish(d["id"], REASON, MOD_EMAIL)
+    result = svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     assert result["rolled_back_from"] is None, result
     assert result["rerun"] == [before[2]["label"]]
-    after = {p["seq"]: p for p in svc.phase_rows(game)}
+    after = {p["seq"]: p for p in svc.records.phase_rows(game)}
     assert after[2]["revision"] == 1 and after[2]["seed"] == before[2]["seed"]
     assert loads(after[2]["state"]) == loads(after[1]["result_state"])
     assert after[3]["status"] == "open" and after[3]["seed"] == before[3]["seed"], "the open phase keeps its committed seed"
     assert after[3]["deadline"] == before[3]["deadline"]
     assert loads(after[3]["state"]) == loads(after[2]["result_state"])
     assert svc.verifier.verify_game(game)["ok"]
-    entry = svc.audit_log(game)[0]
+    entry = svc.public.audit_log(game)[0]
     assert entry["action"] == "correct phase" and entry["reason"] == REASON and "re-resolved" in entry["summary"]
 
 
 def test_publishing_rolls_back_when_later_orders_no_longer_fit(svc, game, monkeypatch):
     """If T2's orders do not parse against the corrected position, every phase
     after T1 is undone and T2 opens again, waiting for new orders."""
-    engine = svc.engine(ENGINE)
-    before = {p["seq"]: p for p in svc.phase_rows(game)}
+    engine = get_engine(ENGINE)
+    before = {p["seq"]: p for p in svc.records.phase_rows(game)}
     original = engine.parse_orders
     old_t2_state = loads(before[2]["state"])
 
@@ -163,9 +164,9 @@ def test_publishing_rolls_back_when_later_orders_no_longer_fit(svc, game, monkey
         return result
     d = amend_and_run(svc, game)
     monkeypatch.setattr(engine, "parse_orders", picky)
-    result = svc.publish(d["id"], REASON, MOD_EMAIL)
+    result = svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     assert result["rolled_back_from"] == before[2]["label"] and result["reopened"] == before[2]["label"]
-    rows = svc.phase_rows(game)
+    rows = svc.records.phase_rows(game)
     assert [(p["seq"], p["status"]) for p in rows] == [(1, "resolved"), (2, "open")]
     assert loads(rows[1]["state"]) == loads(rows[0]["result_state"])
     assert rows[1]["seed"] != before[2]["seed"], "a phase opened again gets a fresh, freshly committed seed"
@@ -179,10 +180,10 @@ def test_publishing_rolls_back_when_later_orders_no_longer_fit(svc, game, monkey
 
 
 def test_orders_for_the_open_phase_that_no_longer_fit_are_set_aside(svc, game, monkeypatch):
-    engine = svc.engine(ENGINE)
-    current = svc.current_phase(game)
+    engine = get_engine(ENGINE)
+    current = svc.records.current_phase(game)
     send_orders(svc, game, "indians", engine.order_template(loads(current["state"]), "indians"))
-    assert svc.game_summary(game)["ordered"] == ["indians"]
+    assert svc.games.summary(game)["ordered"] == ["indians"]
     original = engine.parse_orders
     old_state = loads(current["state"])
 
@@ -192,16 +193,16 @@ def test_orders_for_the_open_phase_that_no_longer_fit_are_set_aside(svc, game, m
         return original(state, role, text)
     d = amend_and_run(svc, game)
     monkeypatch.setattr(engine, "parse_orders", picky)
-    result = svc.publish(d["id"], REASON, MOD_EMAIL)
+    result = svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     assert result["set_aside"] == {"indians": current["label"]}
-    assert svc.game_summary(game)["ordered"] == []
+    assert svc.games.summary(game)["ordered"] == []
     mail = svc.store.one("SELECT raw FROM outbox WHERE game_id = ? AND kind = 'correction' AND to_addr LIKE 'indians%'", (game,))
     assert "were set aside: please send new ones" in email.message_from_bytes(mail["raw"], policy=policy.default).get_body(("plain",)).get_content()
 
 
 def test_a_readjudication_the_engine_rejects_leaves_the_game_untouched(logged_in, svc, game, monkeypatch):
-    engine = svc.engine(ENGINE)
-    d = svc.amend_orders(game, 1, "us", hold_text(svc, game, 1, "us"), REASON, MOD_EMAIL)
+    engine = get_engine(ENGINE)
+    d = svc.disputes.amend_orders(game, 1, "us", hold_text(svc, game, 1, "us"), REASON, MOD_EMAIL)
     before = snapshot(svc, game)
 
     def broken(state, orders, dice):
@@ -212,9 +213,9 @@ def test_a_readjudication_the_engine_rejects_leaves_the_game_untouched(logged_in
     page = logged_in.get(f"/console/games/{game}/phases/1/correct").get_data(as_text=True)
     assert "the engine refused to re-adjudicate" in page and "unit custer is in two places" in page
     with pytest.raises(ServiceError, match="nothing was published"):
-        svc.publish(d["id"], REASON, MOD_EMAIL)
+        svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     assert snapshot(svc, game) == before
-    assert svc.draft(d["id"])["status"] == "draft"
+    assert svc.disputes.draft(d["id"])["status"] == "draft"
 
 
 def test_discarding_a_draft_changes_nothing_but_the_log(logged_in, svc, game):
@@ -224,10 +225,10 @@ def test_discarding_a_draft_changes_nothing_but_the_log(logged_in, svc, game):
                     token_from=f"/console/games/{game}/phases/1/correct")
     assert response.status_code == 302
     assert snapshot(svc, game) == before
-    assert svc.draft(d["id"])["status"] == "discarded"
-    assert svc.audit_log(game)[0]["action"] == "discard correction"
+    assert svc.disputes.draft(d["id"])["status"] == "discarded"
+    assert svc.public.audit_log(game)[0]["action"] == "discard correction"
     with pytest.raises(ServiceError):
-        svc.publish(d["id"], REASON, MOD_EMAIL)
+        svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
 
 
 def test_publishing_needs_a_reason_and_an_amendment(logged_in, svc, game):
@@ -238,30 +239,30 @@ def test_publishing_needs_a_reason_and_an_amendment(logged_in, svc, game):
     assert response.status_code == 302
     assert "A reason" in logged_in.get(response.headers["Location"]).get_data(as_text=True)
     assert snapshot(svc, game) == before
-    d = svc.remove_amendment(d["id"], "us", MOD_EMAIL)
+    d = svc.disputes.remove_amendment(d["id"], "us", MOD_EMAIL)
     with pytest.raises(ServiceError, match="amends nothing"):
-        svc.publish(d["id"], REASON, MOD_EMAIL)
+        svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
 
 
 def test_a_draft_about_a_result_that_was_corrected_since_is_refused(svc, game):
     stale = amend_and_run(svc, game, seq=2)
     d = amend_and_run(svc, game, seq=1)
-    svc.publish(d["id"], REASON, MOD_EMAIL)
+    svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     with pytest.raises(ServiceError, match="has changed since"):
-        svc.readjudicate(stale["id"])
+        svc.disputes.readjudicate(stale["id"])
     with pytest.raises(ServiceError, match="has changed since"):
-        svc.publish(stale["id"], REASON, MOD_EMAIL)
-    fresh = svc.start_draft(game, 2, actor=MOD_EMAIL)
-    assert fresh["id"] != stale["id"] and svc.draft(stale["id"])["status"] == "discarded"
+        svc.disputes.publish(stale["id"], REASON, MOD_EMAIL)
+    fresh = svc.disputes.start_draft(game, 2, actor=MOD_EMAIL)
+    assert fresh["id"] != stale["id"] and svc.disputes.draft(stale["id"])["status"] == "discarded"
 
 
 def test_a_finished_game_corrected_back_into_play_reopens(svc, game):
     """Correcting the last phase of a finished game can un-finish it."""
     play_phases(svc, game, 200, salt="end")  # stops when the game is over
-    assert svc.game(game)["status"] == "finished", "the seeded game ends within 200 phases"
-    last = svc.phase_rows(game)[-1]
-    d = svc.amend_orders(game, last["seq"], loads(last["awaited"])[0], hold_text(svc, game, last["seq"], loads(last["awaited"])[0]), REASON, MOD_EMAIL)
-    svc.publish(d["id"], REASON, MOD_EMAIL)
+    assert svc.records.game(game)["status"] == "finished", "the seeded game ends within 200 phases"
+    last = svc.records.phase_rows(game)[-1]
+    d = svc.disputes.amend_orders(game, last["seq"], loads(last["awaited"])[0], hold_text(svc, game, last["seq"], loads(last["awaited"])[0]), REASON, MOD_EMAIL)
+    svc.disputes.publish(d["id"], REASON, MOD_EMAIL)
     assert svc.verifier.verify_game(game)["ok"]
-    g = svc.game(game)
-    assert (g["status"] == "finished") == (svc.current_phase(game) is None)
+    g = svc.records.game(game)
+    assert (g["status"] == "finished") == (svc.records.current_phase(game) is None)

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from pbem.engines import all_engines
+from pbem.engines import get_engine
 from pbem.service.store import loads
 from tests.web.conftest import play_phases, player_email
 
@@ -37,24 +38,24 @@ def _strings(value) -> set[str]:
 
 @pytest.mark.parametrize("engine_name, scenario", CASES)
 def test_pages_of_every_engine_and_what_they_keep_secret(logged_in, client, svc, engine_name, scenario):
-    engine = svc.engine(engine_name)
+    engine = get_engine(engine_name)
     roles = engine.scenarios()[scenario].roles
-    gid = svc.create_game(engine_name, scenario, {r: player_email(r) for r in roles})
+    gid = svc.games.create(engine_name, scenario, {r: player_email(r) for r in roles})
     play_phases(svc, gid, 4, salt=engine_name)
     urls = ["/console/", f"/console/games/{gid}", f"/games/{gid}", f"/console/games/{gid}/adjust"]
-    for ph in svc.phase_rows(gid):
+    for ph in svc.records.phase_rows(gid):
         urls.append(f"/console/games/{gid}/phases/{ph['seq']}")
         if ph["status"] == "resolved":
             urls.append(f"/console/games/{gid}/phases/{ph['seq']}/correct")
-    tokens = {r: svc.token_for(next(p for p in svc.players(gid) if p["role"] == r)["id"]) for r in roles}
+    tokens = {r: svc.records.token_for(next(p for p in svc.records.players(gid) if p["role"] == r)["id"]) for r in roles}
     urls += [f"/play/{gid}/{t}" for t in tokens.values()]
     for url in urls:
         assert logged_in.get(url).status_code == 200, url
 
     # What only a role may see: in its view but not the observer's, nor any public event.
-    state = svc.game_state(gid)
+    state = svc.records.game_state(gid)
     public = _strings(engine.view(state, None))
-    history = [loads(p["events"], {}).get("events", []) for p in svc.phase_rows(gid) if p["status"] == "resolved"]
+    history = [loads(p["events"], {}).get("events", []) for p in svc.records.phase_rows(gid) if p["status"] == "resolved"]
     for events in history:
         for ev in events:
             if not ev.get("to"):

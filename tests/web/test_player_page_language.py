@@ -10,12 +10,12 @@ FR, EN = "lc@joueurs.example", "pr@players.example"
 
 
 def _page(client, svc, gid, email):
-    player = next(p for p in svc.players(gid) if p["email"] == email)
-    return client.get(f"/play/{gid}/{svc.token_for(player['id'])}").get_data(as_text=True)
+    player = next(p for p in svc.records.players(gid) if p["email"] == email)
+    return client.get(f"/play/{gid}/{svc.records.token_for(player['id'])}").get_data(as_text=True)
 
 
 def test_a_french_players_page_is_in_french_with_french_orders_and_a_local_deadline(client, svc):
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": FR, "peaux_rouges": EN},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": FR, "peaux_rouges": EN},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"}, timezones={"longs_couteaux": "Europe/Paris"})
     page = _page(client, svc, gid, FR)
     assert '<html lang="fr">' in page
@@ -24,7 +24,7 @@ def test_a_french_players_page_is_in_french_with_french_orders_and_a_local_deadl
         assert french in page.replace("&#39;", "'"), french
     template = re.search(r"<pre>(ORDRES .*?)</pre>", page, re.S)
     assert template and template.group(1).rstrip().endswith("FIN"), "the order template in the player's own envelope"
-    deadline = from_iso(svc.current_phase(gid)["deadline"])
+    deadline = from_iso(svc.records.current_phase(gid)["deadline"])
     assert format_moment(deadline, "Europe/Paris", "fr") in page, "the deadline in the player's zone and language"
     assert format_moment(deadline, "UTC", "fr") not in page
     for english in ("your role:", "What you see", "Your orders", "Send your orders before the deadline", "No report yet"):
@@ -33,7 +33,7 @@ def test_a_french_players_page_is_in_french_with_french_orders_and_a_local_deadl
 
 def test_an_english_player_reads_english(client, svc):
     # the Long Knives move first: the English player is the one awaited, with a template
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": EN, "peaux_rouges": FR},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": EN, "peaux_rouges": FR},
                           languages={"longs_couteaux": "en", "peaux_rouges": "fr"})
     page = _page(client, svc, gid, EN)
     assert '<html lang="en">' in page
@@ -42,7 +42,7 @@ def test_an_english_player_reads_english(client, svc):
 
 
 def test_the_public_archive_stays_english_after_a_french_page(client, svc):
-    gid = svc.create_game("peaux_rouges", "little_big_horn", {"longs_couteaux": FR, "peaux_rouges": EN},
+    gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": FR, "peaux_rouges": EN},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
     _page(client, svc, gid, FR)
     archive = client.get(f"/games/{gid}").get_data(as_text=True)

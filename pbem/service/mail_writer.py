@@ -1,0 +1,310 @@
+"""Every mail the server writes: what goes in it, rendered from templates/mail/
+(pbem.mail.compose then makes the MIME bytes, pbem.service.outbox queues and sends them).
+
+Templates only ever see views (``engine.view(state, role)``), never a whole state.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from pbem.i18n import N_, gettext_for
+from pbem.mail.addresses import orders_address
+from pbem.mail.compose import calendar_event
+from pbem.service import outbox
+from pbem.service.adjudication import state_hash
+from pbem.service.clock import from_iso
+from pbem.service.outbox import Outgoing, message_id
+from pbem.service.part import ConfiguredPart
+from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
+from pbem.service.store import loads
+
+
+def _safe_msgid(value: str | None) -> bool:
+    """Whether an inbound Message-ID may go into our In-Reply-To/References: a hostile
+    one (control characters, line breaks, spaces, angle brackets) is left out rather
+    than break the reply or inject a header."""
+    return bool(value) and len(value) <= 250 and all("!" <= c <= "~" and c not in "<>" for c in value)
+
+
+def _subject(game_id: str, text: str) -> str:
+    return f"[{game_id}] {text}"
+
+
+_ENVELOPE = {"fr": ("ORDRES", "FIN")}
+
+
+def orders_block(game_id: str, phase_label: str, body: str, lang: str = "en") -> str:
+    begin, end = _ENVELOPE.get(lang, ("ORDERS", "END"))
+    return f"{begin} {game_id} {phase_label}\n{body.rstrip()}\n{end}\n"
+
+
+def _json_bytes(value) -> bytes:
+    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+
+
+DEFAULTED = N_("(no orders: default orders stood)")
+SEALED_SEED = N_("(sealed: these dice dealt the cards still in play; revealed once the hand is over)")
+
+
+def sealed_labels(engine, state) -> set:
+    """Labels of the phases whose seeds must stay secret in this state (an engine with
+    hidden cards seals the dice that dealt them: ``secret_seeds``)."""
+    return set(engine.secret_seeds(state)) if state is not None else set()
+
+
+def shown_seed(engine, state, phase: dict, lang: str | None = "en") -> str:
+    """A phase's seed as pages and mail may show it now."""
+    return gettext_for(lang)(SEALED_SEED) if phase["label"] in sealed_labels(engine, state) else phase["seed"]
+
+
+def _engine_template(engine_name: str, name: str, fallback: str) -> str:
+    own = f"{engine_name}/{name}"
+    return own if template_exists(own) else fallback
+
+
+@dataclass(kw_only=True, eq=False)
+class MailWriter(ConfiguredPart):
+    """What goes in every mail the server writes; each method queues one mail inside the
+    caller's transaction."""
+
+    def game_header(self, game_id: str) -> dict:
+        """What a mail's templates read of its game."""
+        g = self.records.game_row(game_id)
+        return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
+
+    def thread_root(self, game_id: str, player: dict) -> str:
+        return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
+
+    def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dict:
+        token = token or self.records.token_for(player["id"])
+        root = self.thread_root(game_id, player)
+        return {
+            "reply_to": orders_address(game_id, token, self.settings.mail_domain) if token else None,
+            "references": [root],
+            "in_reply_to": root,
+        }
+
+    def player_link(self, game_id: str, player: dict, token: str | None = None) -> str | None:
+        token = token or self.records.token_for(player["id"])
+        return f"{self.settings.web_url}/play/{game_id}/{token}" if token else None
+
+    def deadline_text(self, phase: dict | None, player: dict) -> str:
+        """A phase's deadline in the player's zone and language, with the time left."""
+        if phase is None:
+            return ""
+        return format_moment(from_iso(phase["deadline"]), player["tz"], player["lang"], now=self.now())
+
+    def order_text(self, engine_name: str, state: dict, role: str, lang: str = "en") -> str:
+        """The text of the engine's order template: pre-filled orders, keywords and comments in the player's language."""
+        return self.engine(engine_name).order_template(state, role, lang=lang, gettext=gettext_for(lang))
+
+    def orders_form(self, game_id: str, engine_name: str, phase: dict, role: str, lang: str) -> str:
+        """The block a player fills in for a phase: 'ORDERS game phase', the order text, 'END'."""
+        return orders_block(game_id, phase["label"], self.order_text(engine_name, loads(phase["state"]), role, lang), lang)
+
+    def orders_address(self, game_id: str, player_id: int) -> str | None:
+        """The player's own address for orders (it carries their token)."""
+        token = self.records.token_for(player_id)
+        return orders_address(game_id, token, self.settings.mail_domain) if token else None
+
+    def _calendar(self, game: dict, phase: dict, player: dict) -> str | None:
+        deadline = from_iso(phase["deadline"]) if phase else None
+        if deadline is None:
+            return None
+        _ = gettext_for(player["lang"])
+        return calendar_event(
+            uid=f"{game['id']}-{phase['label']}-{player['role']}@{self.settings.mail_domain}",
+            summary=_("Orders due: %(game)s %(phase)s") % {"game": game["id"], "phase": phase["label"]},
+            starts_utc=deadline,
+            description=_("Deadline for your orders in game %(game)s, phase %(phase)s.") % {"game": game["id"], "phase": phase["label"]},
+        )
+
+    def help_text(self, engine_name: str, game: dict, lang: str) -> str:
+        """The engine's order syntax help, when it has one."""
+        name = f"{engine_name}/help.txt.j2"
+        if template_exists(name):
+            return render(name, lang, game=game)
+        return ""
+
+    def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suffix: str = "") -> str | None:
+        """The first mail of a player's thread (its Message-ID is the thread's root),
+        or, with ``key_suffix``, a later one (a rotated token) in the same thread."""
+        g = self.game_header(game_id)
+        engine = self.engine(g["engine"])
+        lang = player["lang"]
+        _ = gettext_for(lang)
+        state = loads(phase["state"]) if phase else None
+        awaited = player["role"] in (loads(phase["awaited"]) if phase else [])
+        view = engine.view(state, player["role"]) if state is not None else {}
+        picture = engine.picture(view, _) if state is not None else None
+        ctx = {
+            "game": g, "player": player, "role": player["role"], "phase": phase,
+            "deadline": self.deadline_text(phase, player), "awaited": awaited,
+            "template": self.orders_form(game_id, g["engine"], phase, player["role"], lang) if awaited else "",
+            "help": self.help_text(g["engine"], g, lang), "link": self.player_link(game_id, player),
+            "picture_cid": "map" if picture else None, "rotated": bool(key_suffix),
+        }
+        attachments = []
+        if state is not None:
+            attachments.append(("state.json", "application/json", _json_bytes({
+                "game": g, "role": player["role"], "view": view, "state_after": engine.public_state(state),
+                "next_phase": {"label": phase["label"], "commitment": phase["commitment"], "deadline": phase["deadline"]},
+            })))
+        env = self._envelope(game_id, player)
+        if key_suffix:
+            key, subject = f"welcome/{game_id}/{player['id']}/{key_suffix}", _("Your new orders address")
+        else:  # the thread's root: no parent
+            key, subject = f"thread/{game_id}/{player['id']}", _("Welcome to %(title)s") % {"title": g["title"]}
+            env["references"], env["in_reply_to"] = [], None
+        return outbox.queue(self.records.store, Outgoing(
+            kind="welcome", to_addr=player["email"], subject=_subject(game_id, subject),
+            text=render("mail/welcome.txt.j2", lang, **ctx), html=render("mail/welcome.html.j2", lang, **ctx),
+            images={"map": picture} if picture else {}, attachments=attachments,
+            calendar=self._calendar(g, phase, player) if awaited else None,
+            key=key, game_id=game_id, player_id=player["id"], **env,
+        ), domain=self.settings.mail_domain, now=self.now())
+
+    def revealed_orders(self, phase: dict, lang: str | None = "en") -> dict[str, str]:
+        """role -> the canonical text of the orders that stood (shown once resolved)."""
+        out = {role: sub["canonical"] or "" for role, sub in self.records.standing_orders(phase["id"]).items()}
+        for role in loads(phase["defaulted"], []) or []:
+            out[role] = gettext_for(lang)(DEFAULTED)
+        return out
+
+    def report_parts(self, game_id: str, player: dict | None, role: str | None, phase: dict, next_phase: dict | None, lang: str) -> dict:
+        """Everything one role's report on a resolved phase shows (also used by the web pages)."""
+        g = self.game_header(game_id)
+        engine = self.engine(g["engine"])
+        result = loads(phase["result_state"])
+        view = engine.view(result, role)
+        record = loads(phase["events"], {"events": [], "rolls": []})
+        events = visible_events(record["events"], role, lang)
+        picture = engine.picture(view, gettext_for(lang))
+        orders = self.revealed_orders(phase, lang) if engine.reveals_orders else {}
+        outcome = engine.outcome(result)
+        public = engine.public_state(loads(phase["state"]))
+        sealed = phase["label"] in sealed_labels(engine, result)
+        attachment = {
+            "game": g, "role": role,
+            "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"],
+                      "seed": None if sealed else phase["seed"], "sealed": sealed, "resolved_at": phase["resolved_at"]},
+            "view": view, "events": events, "orders": orders, "outcome": outcome,
+            "replay": {
+                "engine": g["engine"], "state_before": public,
+                "orders": loads(phase["orders"]) if (public is not None and engine.reveals_orders) else None,
+                # A hash of a state with hidden cards would let a player test guesses about them.
+                "state_after_sha256": state_hash(result) if engine.public_state(result) is not None else None,
+            },
+            "state_after": engine.public_state(result),
+            "next_phase": {"label": next_phase["label"], "commitment": next_phase["commitment"], "deadline": next_phase["deadline"]} if next_phase else None,
+        }
+        return {"game": g, "view": view, "events": events, "picture": picture, "orders": orders, "outcome": outcome, "attachment": attachment}
+
+    def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
+        lang = player["lang"]
+        parts = self.report_parts(game_id, player, player["role"], phase, next_phase, lang)
+        g = parts["game"]
+        awaited_next = next_phase is not None and player["role"] in loads(next_phase["awaited"])
+        template = ""
+        if awaited_next:
+            template = self.orders_form(game_id, g["engine"], next_phase, player["role"], lang)
+        shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase, lang))
+        ctx = {
+            "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
+            "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
+            "deadline": self.deadline_text(next_phase, player), "view": parts["view"], "events": parts["events"],
+            "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,
+            # An engine without report templates of its own gets the plain event list.
+            "engine_txt": _engine_template(g["engine"], "report.txt.j2", "mail/_events.txt.j2"),
+            "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
+            "link": self.player_link(game_id, player), "note": note, "kind": kind,
+            "defaulted": loads(phase["defaulted"], []) or [],
+        }
+        _ = gettext_for(lang)
+        if parts["outcome"]:
+            subject = _("Report %(phase)s: the game is over") % {"phase": phase["label"]}
+        elif awaited_next:
+            subject = _("Report %(phase)s; orders for %(next)s due %(deadline)s") % {"phase": phase["label"], "next": next_phase["label"], "deadline": ctx["deadline"]}
+        else:
+            subject = _("Report %(phase)s") % {"phase": phase["label"]}
+        if kind == "correction":
+            subject = _("Correction to %(phase)s") % {"phase": phase["label"]}
+        env = self._envelope(game_id, player)
+        key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
+        return outbox.queue(self.records.store, Outgoing(
+            kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
+            text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
+            images={"map": parts["picture"]} if parts["picture"] else {},
+            attachments=[(f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))],
+            calendar=self._calendar(g, next_phase, player) if awaited_next else None,
+            key=key, game_id=game_id, player_id=player["id"], **env,
+        ), domain=self.settings.mail_domain, now=self.now())
+
+    def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
+                  notes: list[str] | None = None) -> str | None:
+        lang = player["lang"]
+        _ = gettext_for(lang)
+        errors = describe_errors(loads(submission["errors"], []), lang)
+        status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
+        token = self.records.token_for(player["id"])
+        ctx = {
+            "game": self.game_header(game_id), "player": player, "submission": submission, "phase": phase,
+            "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),
+            "deadline": self.deadline_text(phase, player), "status": status,
+            "held": submission["status"] == "held", "link": self.player_link(game_id, player, token),
+            "notes": notes or [],
+        }
+        words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
+        env = self._envelope(game_id, player, token)
+        if _safe_msgid(inbound_msgid):
+            env["in_reply_to"] = f"<{inbound_msgid}>"
+            env["references"] = env["references"] + [f"<{inbound_msgid}>"]
+        return outbox.queue(self.records.store, Outgoing(
+            kind="ack", to_addr=player["email"],
+            subject=_subject(game_id, _("Orders for %(phase)s %(status)s") % {"phase": submission["phase_label"], "status": words[status]}),
+            text=render("mail/ack.txt.j2", lang, **ctx), key=f"ack/{game_id}/{submission['phase_label']}/{player['role']}/{submission['id']}",
+            game_id=game_id, player_id=player["id"], headers={"X-PBEM-Status": status}, **env,
+        ), domain=self.settings.mail_domain, now=self.now())
+
+    def queue_message(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
+                      subject: str, template: str, key: str, inbound_msgid: str | None = None, **ctx) -> str | None:
+        """A plain-text mail from a template: errors, warnings, help, status, press, notices."""
+        env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
+        if _safe_msgid(inbound_msgid):
+            env["in_reply_to"] = f"<{inbound_msgid}>"
+            env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
+        game = self.game_header(game_id) if game_id else None
+        headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
+        return outbox.queue(self.records.store, Outgoing(
+            kind=kind, to_addr=to_addr, subject=_subject(game_id, subject) if game_id else f"[pbem] {subject}",
+            text=render(template, lang, game=game, player=player, **ctx), key=key,
+            game_id=game_id, player_id=player["id"] if player else None, headers=headers, **env,
+        ), domain=self.settings.mail_domain, now=self.now())
+
+    def queue_reminder(self, game_id: str, player: dict, phase: dict) -> str | None:
+        _ = gettext_for(player["lang"])
+        g = self.game_header(game_id)
+        return self.queue_message(
+            kind="reminder", game_id=game_id, player=player, to_addr=player["email"], lang=player["lang"],
+            subject=_("Reminder: orders for %(phase)s due %(deadline)s") % {"phase": phase["label"], "deadline": self.deadline_text(phase, player)},
+            template="mail/reminder.txt.j2", key=f"reminder/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['id']}",
+            phase=phase, deadline=self.deadline_text(phase, player),
+            template_text=self.orders_form(game_id, g["engine"], phase, player["role"], player["lang"]),
+        )
+
+    def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None) -> int:
+        """A notice to every active player. With ``args``, ``text`` is a message id
+        translated for each reader; without, it is a moderator's own words."""
+        count = 0
+        for p in self.records.players(game_id):
+            if p["status"] != "active":
+                continue
+            _ = gettext_for(p["lang"])
+            shown = _(text) % args if args is not None else text
+            if self.queue_message(kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
+                             subject=_("Notice from the moderator") if args is None else _("Notice from the server"),
+                             template="mail/notice.txt.j2", key=f"notice/{game_id}/{serial}/{p['id']}", text=shown):
+                count += 1
+        return count

@@ -1,0 +1,62 @@
+"""What anyone may read: the list of games, each game's archive (the turn history, the
+public events, the moderation log) and each phase's picture from the observer's view.
+Never a hidden hand, an order of the open phase or a seed not yet revealed."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pbem.service.mail_writer import MailWriter
+from pbem.service.pages.common import audit_log, engine_title, outcome_text, picture, resolved_phase, time_left
+from pbem.service.part import ServicePart
+from pbem.service.store import loads
+
+
+@dataclass(kw_only=True, eq=False)
+class PublicPages(ServicePart):
+    mail: MailWriter
+
+    def games(self) -> list[dict]:
+        out = []
+        for g in self.records.games():
+            ph = self.records.current_phase(g["id"])
+            out.append({"id": g["id"], "title": g["title"], "engine": engine_title(self.engine, g["engine"]), "status": g["status"],
+                        "phase": ph["label"] if ph else None, "created_at": g["created_at"]})
+        return out
+
+    def archive(self, game_id: str) -> dict | None:
+        records = self.records
+        g = records.game(game_id)
+        if g is None:
+            return None
+        engine = self.engine(g["engine"])
+        current = records.current_phase(game_id)
+        sealed_in = records.game_state(game_id)  # seeds that dealt cards still in play stay sealed
+        history = [{**resolved_phase(self.mail, engine, ph, sealed_in, None), "defaulted": loads(ph["defaulted"], []) or []}
+                   for ph in records.phase_rows(game_id) if ph["status"] == "resolved"]
+        players = [{"role": p["role"], "name": p["name"], "status": p["status"]}
+                   for p in records.players(game_id) if p["status"] != "replaced"]
+        return {
+            "game": {"id": g["id"], "title": g["title"], "engine": engine.title or g["engine"], "scenario": g["scenario"],
+                     "status": g["status"], "created_at": g["created_at"], "finished_at": g["finished_at"]},
+            "outcome": outcome_text(g["outcome"]), "players": players,
+            "current": {"seq": current["seq"], "label": current["label"], "deadline": current["deadline"],
+                        "left": time_left(current["deadline"], self.now()), "commitment": current["commitment"],
+                        "awaited": loads(current["awaited"], [])} if current else None,
+            "history": list(reversed(history)),
+            "audit": self.audit_log(game_id),
+            "reveals_orders": engine.reveals_orders, "has_picture": engine.draws_pictures,
+        }
+
+    def audit_log(self, game_id: str) -> list[dict]:
+        """The game's public moderation log, newest first, players and moderators unnamed."""
+        return audit_log(self.records, game_id, public_only=True)
+
+    def picture(self, game_id: str, seq: int) -> bytes | None:
+        """A phase's picture from the observer's view: the position after a
+        resolved phase, the starting position of the open one."""
+        g = self.records.game(game_id)
+        ph = self.records.live_phase(game_id, seq)
+        if g is None or ph is None:
+            return None
+        return picture(self.engine(g["engine"]), loads(ph["result_state"] if ph["status"] == "resolved" else ph["state"]), None)
