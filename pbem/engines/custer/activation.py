@@ -322,19 +322,26 @@ def run_activation(ctx: Context, marker_id: str, orders: list[dict]) -> None:
             attack_everything(ctx, side, active_set, defended, label)
 
 
-def _entry_choices(orders: list[dict]) -> dict[str, str]:
-    """unit (or ALL) -> the hex its ENTER order chose; the first order naming a unit counts."""
-    chosen: dict[str, str] = {}
+def _entry_choices(orders: list[dict]) -> dict[str, tuple[str, bool]]:
+    """unit (or ALL) -> (hex, whether an ENTER order named it): the hex its ENTER AT chose,
+    else the first hex of its MOVE VIA when that may be where it enters (the player drew the
+    route from there); the first order naming a unit counts."""
+    chosen: dict[str, tuple[str, bool]] = {}
     for o in orders:
         if o["op"] == "enter":
             for uid in o["units"]:
-                chosen.setdefault(uid, o["hex"])
+                if not chosen.get(uid, ("", False))[1]:
+                    chosen[uid] = (o["hex"], True)
+        elif o["op"] == "via":
+            for uid in o["units"]:
+                chosen.setdefault(uid, (o["path"][0], False))
     return chosen
 
 
-def _enter_reinforcements(ctx: Context, active: list[str], chosen: dict[str, str], label: str) -> None:
+def _enter_reinforcements(ctx: Context, active: list[str], chosen: dict[str, tuple[str, bool]], label: str) -> None:
     """"Place units on the entry location hex or adjacent to the entry hex", free: on the hex
-    the orders chose (ENTER AT), else on the entry hex, else on its lowest-numbered neighbour with room."""
+    the orders chose (ENTER AT, or where a MOVE VIA starts), else on the entry hex, else on its
+    lowest-numbered neighbour with room."""
     sit = ctx.sit
     for uid in active:
         if ctx.state["units"][uid]["status"] != WAITING:
@@ -342,11 +349,12 @@ def _enter_reinforcements(ctx: Context, active: list[str], chosen: dict[str, str
         info = ctx.scenario.units[uid]
         entry = info.enter_hex
         options = [entry] + sorted(sit.board.neighbours.get(entry, ()))
-        wanted = chosen.get(uid, chosen.get(ALL))
+        wanted, named = chosen.get(uid, chosen.get(ALL, (None, False)))
         if wanted is not None:
             if wanted not in options:
-                skip(ctx, label, N_("%(unit_name)s cannot enter at %(hex)s: it is neither its entry hex %(entry)s nor next to it."),
-                     unit=uid, unit_name=info.name, hex=wanted, entry=entry)
+                if named:
+                    skip(ctx, label, N_("%(unit_name)s cannot enter at %(hex)s: it is neither its entry hex %(entry)s nor next to it."),
+                         unit=uid, unit_name=info.name, hex=wanted, entry=entry)
             elif _room_to_enter(sit, uid, wanted):
                 options = [wanted]
             else:

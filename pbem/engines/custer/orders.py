@@ -264,7 +264,7 @@ def _pass_op(scenario: Scenario, state: dict, block: list[str]) -> dict:
 def _enter_op(scenario: Scenario, state: dict, role: str, block: list[str], before: str, after: str) -> dict:
     """<units> ENTER AT <hex>: reinforcements come on at that hex, their entry hex or one next to it."""
     words = after.split()
-    if words and words[0].upper() == "AT":
+    if words and words[0].upper() in ("AT", "ON", "IN"):
         words = words[1:]
     if not before or len(words) != 1:
         raise _LineError(N_("ENTER needs the units first and a hex, e.g. %(suggestion)s"), SYNTAX,
