@@ -177,7 +177,8 @@ def test_the_winners_order_names_the_retreat_square_in_either_language(engine):
     """"le vainqueur décidera sur laquelle le vaincu devra se replier": RETREAT / REPLI on the
     attack line, several squares meaning the first that is open when the duel is fought."""
     state = position({"S1": "F9", "I1": "E6"})  # away from F9: D5 D6 E5(woods)
-    for text in ("FIRE S1 AT I1 RETREAT E5", "TIRER S1 SUR I1 REPLI E5", "tirer s1 sur i1 recul e5"):
+    for text in ("FIRE S1 AT I1 RETREAT E5", "TIRER S1 SUR I1 REPLI E5", "tirer s1 sur i1 recul e5",
+                 "FIRE S1 AT I1 RETREAT TO E5", "TIRER S1 SUR I1 REPLI EN E5"):
         result = engine.parse_orders(state, LC, text)
         assert result.ok and result.orders["attacks"][0]["retreat"] == ["E5"]
     assert engine.parse_orders(state, LC, "TIRER S1 SUR I1 REPLI E5").canonical == "TIRER S1 SUR I1 REPLI E5"

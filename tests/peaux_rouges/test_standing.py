@@ -126,6 +126,7 @@ def test_standing_retreat_square_steers_the_losers_of_the_fire_after_the_movers(
 
 
 @pytest.mark.parametrize("text,value", [("STANDING RETREAT H10", "H10"), ("CONSIGNES REPLI h10", "H10"),
+                                        ("STANDING RETREAT TO H10", "H10"), ("CONSIGNES REPLI VERS H10", "H10"),
                                         ("STANDING RETREAT DEFAULT", None), ("CONSIGNES REPLI DÉFAUT", None)])
 def test_standing_retreat_lines(engine, text, value):
     result = engine.parse_orders(position({"S1": "F9"}), LC, text)

@@ -282,6 +282,8 @@ class Parser:
                 line.vote(RETREAT_WORDS[rest[at]])
                 retreat = []
                 for tok in rest[at + 1:]:
+                    if tok in TO_WORDS and not retreat:  # "RETREAT TO G8", "REPLI EN G8"
+                        continue
                     sq = self.square(line, tok)
                     if sq is False:
                         return None
@@ -368,6 +370,8 @@ class Parser:
 
     def standing_retreat(self, line: _Line, args: list[str]):
         """RETREAT <square>: losers your pieces beat fall back toward it; RETREAT DEFAULT."""
+        if len(args) == 2 and args[0] in TO_WORDS:  # "RETREAT TO H10", "REPLI VERS H10"
+            args = args[1:]
         if len(args) != 1:
             return self._bad_standing(line)
         if args[0] in ("DEFAULT", "DEFAUT"):
