@@ -73,3 +73,8 @@ def test_bad_hexes_and_standing_values_are_explained():
     errors = ENGINE.parse_orders(start(), "csa", "1004 MOVE TO 9999\nRETREAT 3\n1004 MOVE TO 12").errors
     assert [e.line for e in errors] == [1, 2, 3]
     assert errors[0].kind == ILLEGAL and errors[1].args["choices"] == "1, 2"
+
+
+def test_fire_from_two_hexes_written_with_a_space():
+    parsed = ENGINE.parse_orders(start(), "usa", "FIRE 1110 FROM 1315 1514")
+    assert parsed.ok and parsed.orders["ops"][0]["from"] == ["1315", "1514"]

@@ -106,7 +106,8 @@ def _hex(sc: Scenario, text: str) -> str:
 
 def _refs(sc: Scenario, state: dict, role: str, text: str) -> list[str]:
     out: list[str] = []
-    parts = [p for p in _SPLIT.split(text.strip()) if p]
+    parts = [q for p in _SPLIT.split(text.strip()) if p
+             for q in (p.split() if re.fullmatch(r"\d{4}(?:\s+\d{4})+", p) else [p])]  # "1315 1514": two hexes
     if not parts:
         raise LineError(N_("no unit named"))
     names = names_for(sc)
