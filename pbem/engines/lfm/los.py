@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pbem.engines.hexgrid import axial, distance, nearest_hex
+from pbem.engines.hexgrid import distance, hex_line
 
 from .tables import terrain
 
@@ -20,16 +20,7 @@ CLEAR, PARTIAL, BLOCKED = "clear", "partial", "blocked"
 def hex_lines(a: str, b: str) -> tuple[tuple[str, ...], ...]:
     """The hexes strictly between ``a`` and ``b`` on the straightest lines: one line, or two
     where the line runs along hexsides (then the two are the paths either side)."""
-    n = distance(a, b)
-    (q1, r1), (q2, r2) = axial(a), axial(b)
-    lines = []
-    for nudge in (1e-6, -1e-6):
-        path = []
-        for i in range(1, n):
-            t = i / n
-            path.append(nearest_hex(q1 + (q2 - q1) * t + nudge, r1 + (r2 - r1) * t + nudge * 2))
-        lines.append(tuple(path))
-    return tuple(dict.fromkeys(lines))
+    return tuple(dict.fromkeys(hex_line(a, b, nudge)[1:-1] for nudge in (1e-6, -1e-6)))
 
 
 def height(board, h: str, friendly: frozenset = frozenset()) -> int:
