@@ -522,18 +522,16 @@ class Turn:
         consecutive = m.options["leader_shots"] == "consecutive"
         for melee_round in (True, False):
             for code in m.side_pieces(self.foe):
-                first_target = None
                 while m.alive(code) and self.shots[code] > 0:
                     cands = reply_targets(m, code, standing)
                     if melee_round:
                         cands = [t for t in cands if m.board.distance(m.pos[code], m.pos[t]) == 1]
                     if consecutive and self.shots[code] < kind_of(code).shots:
                         # the second of two consecutive shots goes at the same enemy, or not at all
-                        cands = [t for t in cands if t == (first_target or self.first_target.get(code))]
+                        cands = [t for t in cands if t == self.first_target.get(code)]
                     if not cands:
                         break
                     target = choose_target(cands, m, code, standing["targets"])
-                    first_target = first_target or target
                     self.attack(code, target, None, declared_melee=melee_round, reply=True)
                     if self.outcome is not None:
                         return
