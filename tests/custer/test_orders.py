@@ -188,6 +188,7 @@ def test_pass_and_enter_at_read_and_read_back(game):
     assert result.orders["markers"]["m_custer_2"][0] == {"op": "enter", "units": ["co_d"], "hex": "0807"}
     again = engine.parse_orders(state, "us", result.canonical)
     assert again.orders == result.orders and "  PASS" in result.canonical and "Co. D ENTER AT 0807" in result.canonical
+    assert engine.parse_orders(state, "us", "on custer 1: wait").orders["markers"]["m_custer_1"] == [{"op": "pass"}]
 
 
 def test_enter_at_is_checked_against_the_entry_hex(game):

@@ -37,7 +37,7 @@ _ADVANCE = re.compile(r"^ADVANCE\s+(YES|NO|Y|N|ON|OFF)\s*$", re.I)
 _ATTACK = re.compile(r"^ATTACK\s+(\S+)(?:\s+WITH\s+(.+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
 _ALL_ATTACK = re.compile(r"^ALL\s+ATTACK(?:\s+(?:NEAREST|ADJACENT|ANY|EVERYTHING))?\s*$", re.I)
 _VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT|ENTER)(?=\s|$)", re.I)
-_PASS = re.compile(r"^PASS\s*$", re.I)
+_PASS = re.compile(r"^(?:PASS|WAIT)\s*$", re.I)  # WAIT: the rulebook's word ("rather than wait for the 2nd Custer ... marker")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _HEX = re.compile(r"^\d{4}$")
 
