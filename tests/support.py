@@ -33,72 +33,162 @@ def free_port() -> int:
 
 
 class SinkHandler:
+    """The outside world's SMTP relay: keeps every message it takes (raw bytes and parsed),
+    and fails as relays do when told to. ``mode``: 'up', 'refuse' (4xx at RCPT),
+    'refuse-data' (4xx after DATA), 'reject' (5xx at RCPT)."""
+
     def __init__(self):
-        self.messages: list[EmailMessage] = []
-        self.envelopes: list[tuple[str, list[str]]] = []
         self.lock = threading.Condition()
-        self.refuse = False
+        self.mode = "up"
+        self.received: list[dict] = []  # {raw, msg, mail_from, rcpt, message_id, to, kind, at}
+        self.attempts = 0
+        self.on_message = None  # callback(record), called outside the lock
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.refuse:
-            return "421 4.3.2 sink switched off"
+        with self.lock:
+            self.attempts += 1
+            mode = self.mode
+        if mode == "refuse":
+            return "450 4.2.0 mailbox busy, try again later"
+        if mode == "reject":
+            return "550 5.1.1 no such user"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
-        if self.refuse:
-            return "451 4.3.2 sink switched off"
-        msg = email.message_from_bytes(envelope.original_content or envelope.content, policy=policy.default)
         with self.lock:
-            self.messages.append(msg)
-            self.envelopes.append((envelope.mail_from, list(envelope.rcpt_tos)))
+            mode = self.mode
+        if mode == "refuse-data":
+            return "451 4.3.0 local problem, try again later"
+        raw = envelope.original_content or envelope.content
+        msg = email.message_from_bytes(raw, policy=policy.default)
+        rec = {"raw": raw, "msg": msg, "mail_from": envelope.mail_from, "rcpt": list(envelope.rcpt_tos),
+               "message_id": (msg["Message-ID"] or "").strip(), "to": (msg["To"] or "").strip().lower(),
+               "kind": msg["X-PBEM-Kind"], "at": time.monotonic()}
+        with self.lock:
+            self.received.append(rec)
             self.lock.notify_all()
+        if self.on_message is not None:
+            self.on_message(rec)
         return "250 OK"
 
 
 class SmtpSink:
-    """A real SMTP server on loopback that keeps what it receives."""
+    """A real SMTP server on loopback standing for the outside world's relay: it keeps what it
+    receives (``received``: records; ``messages``: the parsed mails), can refuse mail
+    (``set_mode``), be switched off (``stop``) or drop every connection (``drop_connections``).
+    Use it as a context manager, or ``start()``/``stop()``."""
 
-    def __init__(self):
-        self.port = free_port()
-        self.handler = SinkHandler()
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
-
-    def __enter__(self):
-        self.controller.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.controller.stop()
+    def __init__(self, port: int | None = None, *, smtputf8: bool = False, handler: SinkHandler | None = None):
+        self.port = port or free_port()
+        self.handler = handler or SinkHandler()
+        self.smtputf8 = smtputf8
+        self.controller: Controller | None = None
+        self._dropper: socket.socket | None = None
+        self._dropper_thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
         return f"smtp://127.0.0.1:{self.port}"
 
+    def start(self) -> "SmtpSink":
+        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port, ready_timeout=10,
+                                     enable_SMTPUTF8=self.smtputf8)
+        self.controller.start()
+        return self
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+    def __enter__(self) -> "SmtpSink":
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        self.stop_dropping()
+
+    def drop_connections(self) -> None:
+        """Stop the SMTP server and listen with a socket that closes every connection at once."""
+        self.stop()
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", self.port))
+        s.listen(16)
+        s.settimeout(0.1)
+        self._dropper = s
+        stop = threading.Event()
+        self._drop_stop = stop
+
+        def run():
+            while not stop.is_set():
+                try:
+                    conn, _ = s.accept()
+                except (socket.timeout, OSError):
+                    continue
+                conn.close()
+        self._dropper_thread = threading.Thread(target=run, daemon=True)
+        self._dropper_thread.start()
+
+    def stop_dropping(self) -> None:
+        if self._dropper is not None:
+            self._drop_stop.set()
+            self._dropper_thread.join(timeout=5)
+            self._dropper.close()
+            self._dropper = None
+
+    def set_mode(self, mode: str) -> None:
+        with self.handler.lock:
+            self.handler.mode = mode
+
+    @property
+    def received(self) -> list[dict]:
+        with self.handler.lock:
+            return list(self.handler.received)
+
     @property
     def messages(self) -> list[EmailMessage]:
-        with self.handler.lock:
-            return list(self.handler.messages)
+        return [r["msg"] for r in self.received]
 
-    def wait_for(self, predicate, timeout: float = 15.0, count: int = 1) -> list[EmailMessage]:
-        """Wait until ``count`` received messages satisfy ``predicate``; return them."""
+    def wait_for(self, predicate, count: int = 1, timeout: float = 20.0) -> list[dict]:
+        """Wait (woken by each mail received) until ``count`` records satisfy ``predicate``; return them."""
         deadline = time.monotonic() + timeout
         with self.handler.lock:
             while True:
-                found = [m for m in self.handler.messages if predicate(m)]
+                found = [r for r in self.handler.received if predicate(r)]
                 if len(found) >= count:
                     return found
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    kinds = [(m["To"], m["X-PBEM-Kind"], m["Subject"]) for m in self.handler.messages]
-                    raise AssertionError(f"timed out waiting for {count} message(s); have {len(found)}; all: {kinds}")
+                    raise AssertionError(f"timed out waiting for {count} message(s), have {len(found)}: "
+                                         f"{[(r['to'], r['kind']) for r in self.handler.received]}")
                 self.handler.lock.wait(left)
 
 
 def to(addr: str, kind: str | None = None):
-    def pred(m):
-        return addr.lower() in (m["To"] or "").lower() and (kind is None or m["X-PBEM-Kind"] == kind)
+    """A predicate on received records: mail to ``addr`` (of ``kind``, when given)."""
+    def pred(r):
+        return addr.lower() in r["to"] and (kind is None or r["kind"] == kind)
     return pred
+
+
+def of_kind(kind: str):
+    """A predicate on received records: mail of ``kind`` (X-PBEM-Kind)."""
+    return lambda r: r["kind"] == kind
+
+
+def wait_until(predicate, timeout: float = 20.0, what: str = "condition", interval: float = 0.05):
+    """Poll ``predicate`` until it returns something true (returned), for state no event
+    announces (a database row, a file); raise naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(interval)
 
 
 def attachment_json(msg: EmailMessage) -> dict | None:

@@ -15,25 +15,14 @@ import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from aiosmtpd.controller import Controller
 
 from pbem.server import Server
 from pbem.service import outbox
 from pbem.service.store import Store
-from tests.reliability.helpers import RelayHandler
-from tests.support import SmtpSink, free_port
+from tests.support import SinkHandler, SmtpSink, free_port
 
 JORG = "jörg@players.example"
 NOW = datetime(2026, 11, 24, 12, 0, tzinfo=timezone.utc)
-
-
-class Relay(SmtpSink):
-    """A loopback relay that keeps what it gets (RelayHandler's records); SMTPUTF8 offered or not."""
-
-    def __init__(self, smtputf8: bool, handler=None):
-        super().__init__()
-        self.handler = handler or RelayHandler()
-        self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port, enable_SMTPUTF8=smtputf8)
 
 
 def _queue(store, to_addr: str, key: str) -> str:
@@ -59,7 +48,7 @@ def store(tmp_path):
 
 
 def test_a_non_ascii_address_the_relay_cannot_take_fails_alone_and_the_next_mail_goes(store):
-    with Relay(smtputf8=False) as relay:
+    with SmtpSink(smtputf8=False) as relay:
         poisoned = _queue(store, JORG, "error/jorg")
         fine = _queue(store, "bull@players.example", "error/bull")
         transport = outbox.SmtpTransport(relay.url, sender="pbem@pbem.test")
@@ -75,7 +64,7 @@ def test_a_non_ascii_address_the_relay_cannot_take_fails_alone_and_the_next_mail
 
 
 def test_a_non_ascii_address_goes_with_smtputf8_where_the_relay_offers_it(store):
-    with Relay(smtputf8=True) as relay:
+    with SmtpSink(smtputf8=True) as relay:
         mid = _queue(store, JORG, "error/jorg")
         transport = outbox.SmtpTransport(relay.url, sender="pbem@pbem.test")
         try:
@@ -87,7 +76,7 @@ def test_a_non_ascii_address_goes_with_smtputf8_where_the_relay_offers_it(store)
         assert _row(store, mid)["status"] == "sent"
 
 
-class RefusingOne(RelayHandler):
+class RefusingOne(SinkHandler):
     """Refuses one recipient at RCPT with a temporary error; takes every other."""
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -97,7 +86,7 @@ class RefusingOne(RelayHandler):
 
 
 def test_a_mail_refused_for_now_backs_off_alone_and_the_others_go_on_the_same_connection(store):
-    with Relay(smtputf8=False, handler=RefusingOne()) as relay:
+    with SmtpSink(smtputf8=False, handler=RefusingOne()) as relay:
         busy = _queue(store, "busy@players.example", "error/busy")
         others = [_queue(store, f"p{i}@players.example", f"error/p{i}") for i in range(3)]
         transport = outbox.SmtpTransport(relay.url, sender="pbem@pbem.test")

@@ -9,8 +9,8 @@ import pytest
 from pbem.config import Settings
 from pbem.server import Server
 from tests.core.helpers import address_of, new_game, template_for
-from tests.reliability.helpers import US, Relay, crlf, parse, smtp_data_reply, wait_until
-from tests.support import mail
+from tests.reliability.helpers import US, crlf, parse, smtp_data_reply
+from tests.support import SmtpSink, mail
 
 LIMIT = 60_000
 ORDERS_LIMIT = 1_500
@@ -18,7 +18,7 @@ ORDERS_LIMIT = 1_500
 
 @pytest.fixture
 def relay():
-    with Relay() as r:
+    with SmtpSink() as r:
         yield r
 
 
@@ -84,7 +84,7 @@ def test_an_orders_block_over_the_limit_is_refused_with_a_clear_answer(server, r
 
 def test_the_mail_room_refuses_an_oversized_message_from_an_mta_pipe(settings):
     """`pbem ingest` has no SMTP SIZE: the mail room checks the same limit and answers."""
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     svc = Service(settings.with_(max_message_bytes=LIMIT)).init()
     try:
         gid = new_game(svc)
