@@ -306,39 +306,32 @@ class MovementPhase:
                                    unit=u, name=ctx.name(u), hex=h))
 
     def enter_the_rest(self) -> None:
-        """Arrivals nobody ordered enter and stop on their entry hex if it is free and legal."""
+        """Arrivals nobody ordered enter and stop on their entry hex, each while the hex is
+        free of the enemy and within the stacking limits; the others wait for the next turn."""
         ctx, sit = self.ctx, self.sit
         by_hex: dict[str, list[str]] = {}
-        for ref in sorted(self.due):
+        for ref in sorted(self.due, key=lambda r: (r not in ctx.sc.units, r)):
             by_hex.setdefault(entry_of(ctx, ref)[0], []).append(ref)
         for h, refs in by_hex.items():
-            units = [r for r in refs if r in ctx.sc.units]
-            cmds = [r for r in refs if r in ctx.sc.commanders]
-            groups: list[list[str]] = []
-            for u in units:  # one brigade per hex: split by brigade
-                for g in groups:
-                    if ctx.sc.units[g[0]].brigade == ctx.sc.units[u].brigade:
-                        g.append(u)
-                        break
-                else:
-                    groups.append([u])
-            placed_any = False
-            for g in groups:
-                if sit.side_at(h) not in (None, self.side) or sit.stacking_problem(h, g):
-                    ctx.emit(event("entry_delayed", N_("%(names)s cannot enter at %(hex)s this turn (blocked or full)."),
-                                   units=g, names=", ".join(ctx.name(u) for u in g), hex=h))
+            placed, delayed = [], []
+            for ref in refs:
+                if ref in ctx.sc.commanders:
+                    if sit.side_at(h) in (None, self.side) and (placed or not any(r in ctx.sc.units for r in refs)):
+                        sit.place_commander(ref, h)
                     continue
-                for u in g:
-                    sit.place(u, h)
-                    sit.units[u].pop("return", None)
-                placed_any = True
-                ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=g,
-                               names=", ".join(ctx.name(u) for u in g), path=h, hexes=[h], verb="enter at",
+                if sit.side_at(h) not in (None, self.side) or sit.stacking_problem(h, [ref]):
+                    delayed.append(ref)
+                    continue
+                sit.place(ref, h)
+                sit.units[ref].pop("return", None)
+                placed.append(ref)
+            if placed:
+                ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=placed,
+                               names=", ".join(ctx.name(u) for u in placed), path=h, hexes=[h], verb="enter at",
                                mp=_mp(terrain()["hexes"][ctx.sc.board.terrain[h]]["cost"]), road="", why="", dest=h, into_zoc=False))
-            for c in cmds:
-                if placed_any or not units:
-                    if sit.side_at(h) in (None, self.side):
-                        sit.place_commander(c, h)
+            if delayed:
+                ctx.emit(event("entry_delayed", N_("%(names)s cannot enter at %(hex)s this turn (blocked or full)."),
+                               units=delayed, names=", ".join(ctx.name(u) for u in delayed), hex=h))
 
     def finish(self) -> None:
         """End of movement: over-stacked stacks lose the excess (rule 4.5); brigade commanders
