@@ -115,7 +115,7 @@ class Game:
     def sealed_seeds(self, *states) -> set:
         labels = set()
         for st in states:
-            labels |= set(getattr(self.engine, "secret_seeds", lambda s: [])(st) or [])
+            labels |= set(self.engine.secret_seeds(st))
         seeds = set()
         for label in labels:
             if label == "setup":
