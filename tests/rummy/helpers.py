@@ -6,7 +6,7 @@ from pbem.dice import Dice
 from pbem.engines.base import event_text, event_visible
 from pbem.engines.rummy import RummyEngine
 from pbem.engines.rummy import cards as C
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 from pbem.engines.rummy.engine import SCENARIOS, default_target
 from pbem.engines.rummy.options import house_rules
 
@@ -72,7 +72,7 @@ def build(scenario: str = "two", *, hands: dict | None = None, tables: dict | No
         "target": target or default_target(scenario), "options": house_rules(options, bool(teams)),
         "hand_no": hand_no, "turn_no": 5, "step": 1 if stage == "draw" else 2, "first": roles[0], "player": player,
         "hands": st_hands, "tables": st_tables, "deck": top + rest + bottom, "discard": st_discard,
-        "turn": dict(R.new_turn(), stage=stage, drawn=drawn_id, taken=taken_id, **(turn or {})),
+        "turn": dict(S.new_turn(), stage=stage, drawn=drawn_id, taken=taken_id, **(turn or {})),
         "sundance": sundance, "gid": gid,
         "deal": {"hand": hand_no, "phase": "setup", "labels": [f"hand {hand_no} deal"], "decks": [list(C.ORDER)]},
         "scores": [], "totals": dict(totals or {p: 0 for p in roles}), "outcome": None,

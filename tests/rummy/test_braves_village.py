@@ -1,6 +1,6 @@
 """The locked Braves/Village meld."""
 
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 
 from .helpers import build, errors, group, play, table
 
@@ -14,7 +14,7 @@ def test_three_braves_and_a_village_make_a_locked_meld_worth_five():
     st = build(hands={"p1": ["village", "gall"]}, tables={"p1": [group("braves", *B3)]})
     new, _, res = play(st, "PLAY Village ON Braves")
     assert table(new, "p1") == [("bv", ["brave", "brave", "brave", "village"])]
-    assert R.group_points(new["tables"]["p1"][0]) == 5
+    assert S.group_points(new["tables"]["p1"][0]) == 5
     st = build(hands={"p1": ["brave", "brave", "brave", "village", "gall"]})
     new, _, _ = play(st, "MELD Brave, Brave, Brave, Village")
     assert table(new, "p1") == [("bv", ["brave", "brave", "brave", "village"])]

@@ -1,6 +1,6 @@
 """Chiefs, Coup Sticks and their steal, the Sundance."""
 
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import coup_sticks
 
 from .helpers import build, errors, group, play, table, texts
 
@@ -89,10 +89,10 @@ def test_steal_immunities_braves_village_meld_and_chief_with_coup_stick():
                {"key": "chief", "cards": ["two-moons"]}]})
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Gall FROM p2")[0].startswith("Gall on p2's table is immune")
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Custer FROM p2")[0].startswith("Lt. Col. Custer on p2's table is immune")
-    assert {u["kind"] for u in R.stealable(st, "p2")} == {"two-moons", "bugler"}
+    assert {u["kind"] for u in coup_sticks.stealable(st, "p2")} == {"two-moons", "bugler"}
     st["options"]["custer_staff_immune"] = True
     assert errors(st, "PLAY Coup Stick ON Hump\nSTEAL Bugler FROM p2")[0].startswith("Bugler on p2's table is immune")
-    assert {u["kind"] for u in R.stealable(st, "p2")} == {"two-moons"}
+    assert {u["kind"] for u in coup_sticks.stealable(st, "p2")} == {"two-moons"}
     new, _, _ = play(st, "PLAY Coup Stick ON Hump\nSTEAL Two Moons FROM p2")
     assert ("chief", ["two-moons"]) in table(new, "p1")
 

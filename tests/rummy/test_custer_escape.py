@@ -1,6 +1,6 @@
 """Custer's escape: Staff worth four points on him, unless the Sundance came first."""
 
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 
 from .helpers import build, errors, play, table, texts
 
@@ -17,7 +17,7 @@ def test_staff_played_on_custer_make_him_escape_at_four_points():
     new, events, _ = play(st2, "MELD USA Banner, Bugler, Bugler ON Custer")
     custer = new["tables"]["p1"][0]
     assert custer["escaped"] and any("Custer escapes" in t for t in texts(events))
-    assert R.group_points(custer) == 0 + 2 + 1 + 1
+    assert S.group_points(custer) == 0 + 2 + 1 + 1
     st3 = build(hands={"p1": ["bugler"] * 4 + ["gall"]}, tables={"p1": [CUSTER]})
     new, _, _ = play(st3, "PLAY Bugler ON Custer; PLAY Bugler ON Custer\nPLAY 2 Buglers ON Custer")
     assert new["tables"]["p1"][0]["escaped"]
@@ -31,7 +31,7 @@ def test_sundance_played_first_prevents_the_escape():
     new, events, _ = play(st, "PLAY USA Banner, Bugler, Bugler ON Custer")
     custer = new["tables"]["p1"][0]
     assert not custer["escaped"]
-    assert R.group_points(custer) == -20 + 4  # "Staff Cards used in attempting Custer's escape, successful or not"
+    assert S.group_points(custer) == -20 + 4  # "Staff Cards used in attempting Custer's escape, successful or not"
 
 
 def test_an_escape_made_before_the_sundance_stands():
@@ -50,9 +50,9 @@ def test_staff_go_on_your_own_custer():
 
 def test_custer_counts_minus_twenty_unless_he_escaped():
     """"Custer is -20 unless he escaped during the hand"."""
-    assert R.group_points({"key": "custer", "cards": ["custer"], "on": [], "escaped": False}) == -20
-    assert R.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1"], "escaped": False}) == -19
-    assert R.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1", "banner", "bugler-2"], "escaped": True}) == 4
+    assert S.group_points({"key": "custer", "cards": ["custer"], "on": [], "escaped": False}) == -20
+    assert S.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1"], "escaped": False}) == -19
+    assert S.group_points({"key": "custer", "cards": ["custer"], "on": ["bugler-1", "banner", "bugler-2"], "escaped": True}) == 4
 
 
 def test_staff_stolen_off_custer_delay_his_escape_but_never_undo_one():
@@ -65,11 +65,11 @@ def test_staff_stolen_off_custer_delay_his_escape_but_never_undo_one():
         "p1": [{"key": "custer", "cards": ["custer"], "on": ["banner", "bugler"]}], "p2": [chief]})
     new, _, _ = play(st, "PLAY Coup Stick ON Hump\nSTEAL USA Banner FROM p1\nDISCARD Gall")
     assert new["tables"]["p1"][0]["on"][0].startswith("bugler") and ("staff", ["banner"]) in table(new, "p2")
-    new["player"], new["turn"] = "p1", dict(R.new_turn(), stage="play")
+    new["player"], new["turn"] = "p1", dict(S.new_turn(), stage="play")
     new, _, _ = play(new, "PLAY Bugler, Bugler ON Custer")  # 3 points: not yet
     assert not new["tables"]["p1"][0]["escaped"]
     escaped = build(hands={"p2": ["coup-stick", "gall"], "p1": ["brave"]}, player="p2", tables={
         "p1": [{"key": "custer", "cards": ["custer"], "on": ["banner", "bugler", "bugler"], "escaped": True}], "p2": [chief]})
     new, _, _ = play(escaped, "PLAY Coup Stick ON Hump\nSTEAL USA Banner FROM p1")
     custer = new["tables"]["p1"][0]
-    assert custer["escaped"] and R.group_points(custer) == 2
+    assert custer["escaped"] and S.group_points(custer) == 2

@@ -3,7 +3,7 @@
 from collections import Counter
 
 from pbem.engines.rummy import cards as C
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 from pbem.resources import load_json
 
 
@@ -48,12 +48,12 @@ def test_point_values_fit_what_the_rules_imply():
     each in a scout meld, or 1 pt. each if added to a company as a wild card"; Staff make
     "a combination of four points"; "Custer is -20 unless he escaped"."""
     bv = {"key": "bv", "cards": ["brave-1", "brave-2", "brave-3", "village-1"]}
-    assert R.group_points(bv) == 5
-    assert R.card_value(bv, "village-1") == 2
-    assert R.group_points({"key": "lone", "cards": ["village-1"]}) == 1
-    assert R.group_points({"key": "scouts", "cards": ["scout-1", "scout-2", "scout-3"]}) == 6
+    assert S.group_points(bv) == 5
+    assert S.card_value(bv, "village-1") == 2
+    assert S.group_points({"key": "lone", "cards": ["village-1"]}) == 1
+    assert S.group_points({"key": "scouts", "cards": ["scout-1", "scout-2", "scout-3"]}) == 6
     company = {"key": "co-C", "cards": ["C-trooper-1", "C-trooper-2", "C-trooper-3"], "wild": "scout-4"}
-    assert R.group_points(company) == 3 + 1
+    assert S.group_points(company) == 3 + 1
     assert C.points("banner") + 2 * C.points("bugler-1") == 4 == 4 * C.points("bugler-1")
     assert C.points("custer") == -20
     # a Coup Stick's three points' worth can take any single set card or open Chief

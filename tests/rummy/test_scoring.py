@@ -1,6 +1,6 @@
 """Scoring at the end of a hand."""
 
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 
 from .helpers import build, group, play
 
@@ -58,4 +58,4 @@ def test_totals_add_up_across_hands():
                totals={"p1": 40, "p2": 12})
     new, _, _ = play(st, "DISCARD Brave")
     assert new["totals"] == {"p1": 45, "p2": 15}
-    assert [R.score_table(new, p)[0] for p in ("p1", "p2")] == [sum(R.group_points(g) for g in new["tables"][p]) for p in ("p1", "p2")]
+    assert [S.score_table(new, p)[0] for p in ("p1", "p2")] == [sum(S.group_points(g) for g in new["tables"][p]) for p in ("p1", "p2")]

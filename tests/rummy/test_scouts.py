@@ -54,9 +54,9 @@ def test_scouts_score_two_in_a_scout_meld_and_one_as_wild_card():
     added to a company as a wild card"."""
     st = build(hands={"p1": ["scout", "scout", "scout", "scout", "gall"]}, tables={"p1": [group("co-C", *C3)]})
     new, _, _ = play(st, "MELD Scout, Scout, Scout\nLAYOFF Scout ON Co. C")
-    from pbem.engines.rummy import rules as R
+    from pbem.engines.rummy import state as S
     groups = new["tables"]["p1"]
-    assert [R.group_points(g) for g in groups] == [1 + 1 + 2 + 1, 6]
+    assert [S.group_points(g) for g in groups] == [1 + 1 + 2 + 1, 6]
 
 
 def test_scout_laid_off_on_a_scout_meld():

@@ -1,7 +1,8 @@
 """Support cards: one a turn; draw two, pick two, Hóka Héy, Sabers."""
 
 from pbem.engines.rummy import cards as C
-from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import coup_sticks
+from pbem.engines.rummy import state as S
 
 from pbem.dice import Dice
 
@@ -113,7 +114,7 @@ def test_sabers_raid_a_braves_village_meld_leaving_a_lone_village_worth_one():
     st = build(hands={"p1": ["sabers", "hump", "village"]}, tables={"p2": [bv, group("braves", *B3)]})
     new, events, _ = play(st, "PLAY Sabers")  # by default the locked meld is raided first
     assert table(new, "p2") == [("lone", ["village"]), ("braves", list(B3))]
-    assert R.group_points(new["tables"]["p2"][0]) == 1
+    assert S.group_points(new["tables"]["p2"][0]) == 1
     assert any("a lone Village worth 1 remains" in t for t in texts(events))
     new, events, res = play(st, "PLAY Sabers\nRAID p2 BRAVES")
     assert res.canonical == "PLAY Sabers\nRAID p2 BRAVES"
@@ -122,7 +123,7 @@ def test_sabers_raid_a_braves_village_meld_leaving_a_lone_village_worth_one():
     st = build(hands={"p1": ["village", "coup-stick", "brave"]}, tables={
         "p1": [{"key": "chief", "cards": ["hump"]}], "p2": [{"key": "lone", "cards": ["village"]}]})
     assert errors(st, "LAYOFF Village")[0].startswith("no meld of Villages")
-    assert R.stealable(st, "p2") == []
+    assert coup_sticks.stealable(st, "p2") == []
 
 
 def test_support_cards_may_be_discarded_instead():

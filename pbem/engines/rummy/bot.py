@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pbem.dice import Dice
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy import coup_sticks
 from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
 from pbem.engines.rummy.orders import steps_text
 
 
@@ -23,7 +25,7 @@ def _candidates(st: dict, p: str) -> list[dict]:
         k = C.set_key(c)
         if k:
             by_key.setdefault(k, []).append(C.kind(c))
-    melds = {g["key"] for q in R.layoff_tables(st, p) for g in st["tables"][q] if len(g["cards"]) >= 3}
+    melds = {g["key"] for q in S.layoff_tables(st, p) for g in st["tables"][q] if len(g["cards"]) >= 3}
     for k, kinds in by_key.items():
         if len(kinds) >= 3:
             out.append({"op": "meld", "cards": kinds})
@@ -36,7 +38,7 @@ def _candidates(st: dict, p: str) -> list[dict]:
                 out.append({"op": "layoff", "cards": [kind], "on": None})
     if len(by_key.get("braves", [])) >= 3 and by_key.get("villages"):
         out.append({"op": "meld", "cards": ["brave"] * 3 + ["village"]})
-    side = R.allies(st, p)
+    side = S.allies(st, p)
     mine = [g for q in side for g in st["tables"][q]]
     if "scouts" in by_key:
         for g in mine:
@@ -94,20 +96,20 @@ def _choices(st: dict, p: str, step: dict, rng, lab: str) -> dict:
     if cat == "coup_stick":
         r = rng.below(4, lab + " steal")
         if r == 0:
-            q, units = R.default_steal(st, p)
+            q, units = coup_sticks.default_steal(st, p)
             if units:
                 step["steal"] = {"from": q, "cards": [u["kind"] for u in units]}
         elif r == 1:
-            opp = R.opponents(st, p)
+            opp = S.opponents(st, p)
             q = opp[rng.below(len(opp), lab + " steal from")]
-            units = R.best_steal(R.stealable(st, q))
+            units = coup_sticks.best_steal(coup_sticks.stealable(st, q))
             step["steal"] = {"from": q, "cards": [u["kind"] for u in units][:1]} if units else {"nothing": True}
     elif cat == "pick_two" and st["discard"] and not st["discard"][-1].startswith(C.UNKNOWN) \
             and rng.below(2, lab + " pick") == 0:
         step["pick"] = [C.kind(st["discard"][-1])]  # the top card, the one it can see; else it looks first
     elif cat == "sabers" and rng.below(2, lab + " raid") == 0:
         raid = {}
-        for q in R.opponents(st, p):
+        for q in S.opponents(st, p):
             opts = ["braves", "none"] + (["bv"] if any(g["key"] == "bv" for g in st["tables"][q]) else [])
             raid[q] = opts[rng.below(len(opts), lab + " raid " + q)]
         step["raid"] = raid
@@ -120,7 +122,7 @@ def _after_draw_two(st: dict, p: str, rng) -> list[dict]:
     if rng.below(2) == 0:
         return []
     t = st["turn"]
-    keep = [c for c in st["hands"][p] if not c.startswith(C.UNKNOWN) and C.set_key(c) is None and R.discardable(st, c)]
+    keep = [c for c in st["hands"][p] if not c.startswith(C.UNKNOWN) and C.set_key(c) is None and S.discardable(st, c)]
     if not keep:
         return [{"op": "meld_drawn"}]
     c = keep[rng.below(len(keep))]
@@ -159,7 +161,7 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
             step = _choices(scratch, p, step, rng, lab)
             try:
                 R.apply_step(scratch, p, step, [], dry=True)
-            except R.Illegal:
+            except S.Illegal:
                 continue
             steps.append(step)
             done = True
@@ -174,7 +176,7 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
         if any(c.startswith(C.UNKNOWN) and c != t["drawn"] for c in scratch["hands"][p]):
             return steps_text(steps + _after_draw_two(scratch, p, rng))
     hand = scratch["hands"][p]
-    options = [c for c in hand if R.discardable(scratch, c)]
+    options = [c for c in hand if S.discardable(scratch, c)]
     c = options[rng.below(len(options))]
     steps.append({"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]})
     return steps_text(steps)

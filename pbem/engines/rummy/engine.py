@@ -15,6 +15,8 @@ from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
+from pbem.engines.rummy import state as S
+from pbem.engines.rummy import support
 from pbem.engines.rummy.options import house_rules, offered
 
 SCENARIOS = {
@@ -41,12 +43,12 @@ def phase_id(st: dict) -> str:
 
 def _group_view(groups: list[dict], g: dict) -> dict:
     return {
-        "id": g["id"], "key": g["key"], "label": R.group_label(groups, g),
+        "id": g["id"], "key": g["key"], "label": S.group_label(groups, g),
         "cards": [C.card_view(c) for c in g["cards"]],
         "wild": C.card_view(g["wild"]) if g.get("wild") else None,
         "on": [C.card_view(c) for c in g.get("on", [])],
         "escaped": bool(g.get("escaped")),
-        "points": R.group_points(g),
+        "points": S.group_points(g),
     }
 
 
@@ -124,7 +126,7 @@ class RummyEngine(Engine):
             return {"steps": [{"op": "draw", "from": "deck"}, {"op": "discard", "cards": ["drawn"]}], "default": True}
         steps = []
         if t.get("pick_pending"):
-            steps.append({"op": "pick", "pick": [C.kind(c) for c in R.most_valuable_two(state["discard"])]})
+            steps.append({"op": "pick", "pick": [C.kind(c) for c in support.most_valuable_two(state["discard"])]})
         c = R.fallback_discard(state, role)
         if c is None:
             return {"steps": steps, "default": True}
@@ -169,14 +171,14 @@ class RummyEngine(Engine):
             "hand_no": st["hand_no"], "turn_no": st["turn_no"], "phase": phase_id(st),
             "first": st["first"], "player": None if st.get("outcome") else st["player"], "stage": t["stage"],
             "me": role,
-            "partner": next((q for q in R.allies(st, role)[1:]), None) if role in roles else None,
+            "partner": next((q for q in S.allies(st, role)[1:]), None) if role in roles else None,
             "hand_sizes": {p: len(st["hands"][p]) for p in roles},
             "deck_size": len(st["deck"]),
             # the pile is covered by its top card ("The Discard Pile will remain covered by the top card")
             "discard": [C.card_view(c) for c in st["discard"][-1:]],
             "discard_size": len(st["discard"]),
             "tables": {p: [_group_view(st["tables"][p], g) for g in st["tables"][p]] for p in roles},
-            "table_points": {p: R.score_table(st, p)[0] for p in roles},
+            "table_points": {p: S.score_table(st, p)[0] for p in roles},
             "sundance_played": st["sundance"],
             "this_turn": {
                 "taken": C.card_view(t["taken"]) if t["taken"] else None,

@@ -15,7 +15,7 @@ from pbem.engines.base import format_message
 from pbem.engines.fonts import font as _font
 from pbem.engines.lettering import draw_text, text_length
 from pbem.engines.rummy.messages import N_
-from pbem.engines.rummy.rules import KEY_LABEL
+from pbem.engines.rummy.state import KEY_LABEL
 
 WIDTH = 1040
 MARGIN = 16

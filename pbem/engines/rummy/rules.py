@@ -1,31 +1,11 @@
-"""Little Bighorn Rummy: the state and every rule, as plain functions on a mutable state.
+"""Little Bighorn Rummy: a turn's orders carried out on a mutable state (melds, lay-offs,
+wild Scouts, single cards, the discard), dealing, and the end of a hand and of the game.
 
 The engine (``engine.py``) copies the state before it calls anything here. Every
 action checks all its conditions first and raises :class:`Illegal` before it
-changes anything, so an illegal order leaves the state as it was.
-
-State (plain JSON)::
-
-    roles, teams (None or [[p1, p3], [p2, p4]]), scenario, target
-    hand_no, turn_no, step, first (who began this hand), player (whose turn)
-    hands {role: [card ids]}        secret: each role sees its own
-    deck [card ids], deck[0] on top secret: nobody sees it
-    discard [card ids], last on top covered: all see the top card, the pile only
-                                    its Cavalry Special's player (pick_pending)
-    tables {role: [group]}          public
-    options {house rule: bool}      see options.py
-    turn {stage draw|play, drawn, taken, support, picked, pick_pending, extra (a draw-two's cards),
-          hoka, done, out}
-    sundance (bool: the Sundance is on Sitting Bull this hand)
-    gid (next group number), deal {hand, phase, labels, decks} (secret until the hand ends)
-    scores [{hand, points {role: n}, detail, out, ended, tables (as they stood)}], totals {role: n}
-    outcome (None or the outcome dict)
-
-A table group: ``{"id": "g4", "key": k, "cards": [...]}`` with ``key`` one of
-``co-C`` (a company; ``wild`` holds its Scout), ``staff``, ``scouts``, ``braves``,
-``villages``, ``bv`` (three Braves and a Village, locked), ``lone`` (a raided
-Village), ``chief`` (``on`` holds its Coup Stick or Sundance), ``custer`` (``on``
-holds the Staff played on him, ``escaped``), ``support`` (the support cards played).
+changes anything, so an illegal order leaves the state as it was. The state and what
+every rule shares are in ``state.py``; the Coup Sticks' steal in ``coup_sticks.py``;
+the support cards in ``support.py``.
 """
 
 from __future__ import annotations
@@ -34,131 +14,21 @@ import hashlib
 
 from pbem.engines.base import event
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy.coup_sticks import play_coup_stick
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy.options import rule_on
+from pbem.engines.rummy.orders import step_lines
+from pbem.engines.rummy.state import (Illegal, KEY_LABEL, Unknown, add_to_hand, allies, card_names, custer_to_table,
+                                      discardable, draw_from_deck, find_target, group_label, is_meld, keeps_a_discard,
+                                      layoff_tables, meld_exists, new_group, new_turn, next_seat, own_group,
+                                      remove_from_hand, score_table, sides, table_cards)
+from pbem.engines.rummy.support import claim_support, do_pick, play_support, support_allowance
 
 HAND_SIZE = {2: 12, 3: 11, 4: 10}
-STEAL_POINTS = 3
-RAID_BRAVES = 3
 ESCAPE_POINTS = 4
-SET_KEYS = ("staff", "scouts", "braves", "villages")
-KEY_LABEL = {"staff": "Staff", "scouts": "Scouts", "braves": "Braves", "villages": "Villages",
-             "bv": "Braves/Village", "lone": N_("Raided Village"), "custer": "Custer", "support": N_("Support cards")}
 
 
-class Illegal(Exception):
-    """An order the rules forbid: ``msg`` is a message id, ``args`` its arguments.
-    ``part`` names the choice line it belongs to (steal, pick, raid) if not the order itself."""
-
-    def __init__(self, msg: str, part: str | None = None, **args):
-        super().__init__(msg % args if args else msg)
-        self.msg, self.args_, self.part = msg, args, part
-
-
-class Unknown(Exception):
-    """The orders check met a card it cannot see (the card drawn from the deck)."""
-
-
-# -- seats and sides ----------------------------------------------------------------
-def allies(st: dict, p: str) -> list[str]:
-    """p and, in the team game, p's partner (p first)."""
-    if st.get("teams"):
-        for team in st["teams"]:
-            if p in team:
-                return [p] + [q for q in team if q != p]
-    return [p]
-
-
-def opponents(st: dict, p: str) -> list[str]:
-    """The other side, in seat order starting after p."""
-    mine = allies(st, p)
-    n, i = len(st["roles"]), st["roles"].index(p)
-    seq = [st["roles"][(i + k) % n] for k in range(1, n)]
-    return [q for q in seq if q not in mine]
-
-
-def layoff_tables(st: dict, p: str) -> list[str]:
-    """Whose melds p may lay off on: everyone's; in the team game only p's side."""
-    return allies(st, p) if st.get("teams") else list(st["roles"])
-
-
-def sides(st: dict) -> list[list[str]]:
-    return [list(t) for t in st["teams"]] if st.get("teams") else [[p] for p in st["roles"]]
-
-
-def next_seat(st: dict, p: str) -> str:
-    roles = st["roles"]
-    return roles[(roles.index(p) + 1) % len(roles)]
-
-
-# -- groups ---------------------------------------------------------------------------
-def group_label(groups: list[dict], g: dict) -> str:
-    key = g["key"]
-    if key == "chief":
-        return C.name(g["cards"][0])
-    base = "Co. " + key[3:] if key.startswith("co-") else KEY_LABEL.get(key, key)
-    same = [x for x in groups if x["key"] == key]
-    if len(same) > 1:
-        return f"{base} {same.index(g) + 1}"
-    return base
-
-
-def new_group(st: dict, p: str, key: str, cards: list[str], **extra) -> dict:
-    g = {"id": f"g{st['gid']}", "key": key, "cards": list(cards)}
-    g.update(extra)
-    st["gid"] += 1
-    st["tables"][p].append(g)
-    return g
-
-
-def is_meld(g: dict) -> bool:
-    """An established meld others may lay off on: three or more of one kind, not locked."""
-    return (g["key"].startswith("co-") or g["key"] in SET_KEYS) and len(g["cards"]) >= 3
-
-
-def meld_exists(st: dict, key: str, tables) -> bool:
-    return any(g["key"] == key and len(g["cards"]) >= 3 for q in tables for g in st["tables"][q])
-
-
-def card_value(g: dict, cid: str) -> int:
-    """What a card is worth where it lies."""
-    key = g["key"]
-    if g.get("wild") == cid:
-        return 1
-    if key == "scouts":
-        return 2
-    if key == "bv":
-        return 2 if C.category(cid) == "village" else 1
-    if key == "lone":
-        return 1
-    return C.points(cid)
-
-
-def group_points(g: dict) -> int:
-    key = g["key"]
-    if key == "custer":
-        return (0 if g.get("escaped") else C.points(C.CUSTER)) + sum(C.points(c) for c in g["on"])
-    if key == "chief":
-        return sum(C.points(c) for c in g["cards"] + g["on"])
-    total = sum(card_value(g, c) for c in g["cards"])
-    if g.get("wild"):
-        total += 1
-    return total
-
-
-def score_table(st: dict, p: str) -> tuple[int, list[dict]]:
-    detail = []
-    groups = st["tables"][p]
-    for g in groups:
-        detail.append({"group": group_label(groups, g), "points": group_points(g)})
-    return sum(d["points"] for d in detail), detail
-
-
-def table_cards(g: dict) -> list[str]:
-    return g["cards"] + g.get("on", []) + ([g["wild"]] if g.get("wild") else [])
-
-
-# -- hands ------------------------------------------------------------------------------
+# -- the cards an order names -------------------------------------------------------------
 def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list[str]:
     """Distinct card ids in p's hand for the kinds named (``drawn`` = the card drawn this turn)."""
     hand = st["hands"][p]
@@ -193,61 +63,7 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
     return used
 
 
-def discardable(st: dict, c: str) -> bool:
-    """Any card may be discarded; under the house rule keep_taken_card, not the one taken from the pile."""
-    return not (rule_on(st, "keep_taken_card") and c == st["turn"]["taken"])
-
-
-def _keeps_a_discard(st: dict, p: str, used: list[str]) -> None:
-    left = [c for c in st["hands"][p] if c not in used and discardable(st, c)]
-    if not left:
-        raise Illegal(N_("you must keep a card to discard: a player goes out only by discarding the last card"))
-
-
-def _remove(st: dict, p: str, ids: list[str]) -> None:
-    hand = st["hands"][p]
-    for c in ids:
-        hand.remove(c)
-
-
-def _names(ids) -> str:
-    return ", ".join(C.name(c) for c in ids)
-
-
-def _add_to_hand(st: dict, p: str, cid: str) -> None:
-    st["hands"][p].append(cid)
-
-
-# -- the deck -------------------------------------------------------------------------
-def _custer_to_table(st: dict, p: str, events: list, when: str) -> None:
-    st["hands"][p] = [c for c in st["hands"][p] if c != C.CUSTER]
-    new_group(st, p, "custer", [C.CUSTER], on=[], escaped=False)
-    if when == "deal":
-        events.append(event("custer", N_("%(player)s was dealt Lt. Col. Custer and plays him to the table at once, then draws a card to replace him."), player=p))
-    else:
-        events.append(event("custer", N_("%(player)s drew Lt. Col. Custer and plays him to the table at once, then draws again."), player=p))
-
-
-def draw_from_deck(st: dict, p: str, events: list) -> str | None:
-    """The top card of the deck into p's hand; Custer goes to p's table and p draws again.
-    None when the deck ran out."""
-    deck = st["deck"]
-    while deck:
-        c = deck.pop(0)
-        if c == C.CUSTER:
-            _custer_to_table(st, p, events, "draw")
-            continue
-        _add_to_hand(st, p, c)
-        return c
-    return None
-
-
 # -- the turn ---------------------------------------------------------------------------
-def new_turn() -> dict:
-    return {"stage": "draw", "drawn": None, "taken": None, "support": None, "picked": [], "pick_pending": False,
-            "extra": [], "hoka": False, "done": False, "out": False}
-
-
 def do_draw(st: dict, p: str, source: str, events: list) -> None:
     t = st["turn"]
     if t["stage"] != "draw":
@@ -256,7 +72,7 @@ def do_draw(st: dict, p: str, source: str, events: list) -> None:
         if not st["discard"]:
             raise Illegal(N_("the discard pile is empty: draw from the deck"))
         c = st["discard"].pop()
-        _add_to_hand(st, p, c)
+        add_to_hand(st, p, c)
         t["taken"] = t["drawn"] = c
         t["stage"] = "play"
         events.append(event("draw", N_("%(player)s takes %(card)s from the discard pile."), player=p, card=C.name(c), id=c, source="discard"))
@@ -303,15 +119,15 @@ def do_meld(st: dict, p: str, kinds: list[str], events: list) -> None:
         ids = naturals
     else:
         raise Illegal(N_("a meld is three or more cards of one category (one company, Staff, Scouts, Braves or Villages), or three Braves and a Village"))
-    _keeps_a_discard(st, p, ids + ([wild] if wild else []))
-    _remove(st, p, ids + ([wild] if wild else []))
+    keeps_a_discard(st, p, ids + ([wild] if wild else []))
+    remove_from_hand(st, p, ids + ([wild] if wild else []))
     if key == "bv":
         g = new_group(st, p, "bv", braves + villages)
     elif wild:
         g = new_group(st, p, key, ids, wild=wild)
     else:
         g = new_group(st, p, key, ids)
-    events.append(event("meld", N_("%(player)s melds %(cards)s."), player=p, cards=_names(table_cards(g)),
+    events.append(event("meld", N_("%(player)s melds %(cards)s."), player=p, cards=card_names(table_cards(g)),
                         ids=table_cards(g), group=group_label(st["tables"][p], g)))
 
 
@@ -345,13 +161,6 @@ def do_meld_drawn(st: dict, p: str, events: list) -> None:
 
 def _company_has_scout(st: dict, key: str) -> bool:
     return any(g["key"] == key and g.get("wild") for q in st["roles"] for g in st["tables"][q])
-
-
-def _own_group(st: dict, p: str, key: str) -> dict | None:
-    for g in st["tables"][p]:
-        if g["key"] == key:
-            return g
-    return None
 
 
 def _seat_order(st: dict, p: str, tables: list[str]) -> list[str]:
@@ -402,23 +211,23 @@ def do_layoff(st: dict, p: str, kinds: list[str], on: str | None, events: list) 
             raise Illegal(N_("there is no meld of %(meld)s on any table you may play on to lay %(card)s off on"),
                           meld=_key_name(key), card=C.name(c))
         joins.append((c, target))
-    _keeps_a_discard(st, p, ids)
-    _remove(st, p, ids)
+    keeps_a_discard(st, p, ids)
+    remove_from_hand(st, p, ids)
     if rule_on(st, "layoff_to_own_table"):
         for c in ids:
-            g = _own_group(st, p, C.set_key(c))
+            g = own_group(st, p, C.set_key(c))
             if g is None:
                 new_group(st, p, C.set_key(c), [c])
             else:
                 g["cards"].append(c)
-        events.append(event("layoff", N_("%(player)s lays off %(cards)s."), player=p, cards=_names(ids), ids=ids, owner=p))
+        events.append(event("layoff", N_("%(player)s lays off %(cards)s."), player=p, cards=card_names(ids), ids=ids, owner=p))
         return
     by_group: dict[str, tuple[str, dict, list[str]]] = {}
     for c, (q, g) in joins:
         g["cards"].append(c)
         by_group.setdefault(g["id"], (q, g, []))[2].append(c)
     for q, g, cs in by_group.values():
-        events.append(event("layoff", N_("%(player)s lays off %(cards)s on %(owner)s's %(meld)s."), player=p, cards=_names(cs), ids=cs,
+        events.append(event("layoff", N_("%(player)s lays off %(cards)s on %(owner)s's %(meld)s."), player=p, cards=card_names(cs), ids=cs,
                             owner=q, meld=group_label(st["tables"][q], g)))
 
 
@@ -441,8 +250,8 @@ def do_wild(st: dict, p: str, kind: str, company: str, owner: str | None, events
         raise Illegal(N_("a Scout joins only a full company: Co. %(company)s is not melded three cards strong on any table you may play on"), company=company)
     if _company_has_scout(st, key):
         raise Illegal(N_("Co. %(company)s already has its Scout on a table: one Scout per company"), company=company)
-    _keeps_a_discard(st, p, [c])
-    _remove(st, p, [c])
+    keeps_a_discard(st, p, [c])
+    remove_from_hand(st, p, [c])
     g["wild"] = c
     q = next(q for q in st["roles"] if any(x is g for x in st["tables"][q]))
     events.append(event("wild", N_("%(player)s adds a Scout to %(owner)s's Co. %(company)s as a wild card."), player=p, owner=q, company=company, id=c))
@@ -473,21 +282,6 @@ def _wild_target(st: dict, p: str, key: str, owner: str | None) -> dict:
     return g
 
 
-def _find_target(st: dict, p: str, owner: str | None, pred, what: str) -> tuple[str, dict]:
-    side = allies(st, p)
-    if owner is not None and owner not in side:
-        if st.get("teams"):
-            raise Illegal(N_("you play on %(what)s only on your own table or your partner's"), what=what)
-        raise Illegal(N_("you play on %(what)s only on your own table"), what=what)
-    for q in ([owner] if owner else side):
-        for g in st["tables"][q]:
-            if pred(g):
-                return q, g
-    if st.get("teams"):
-        raise Illegal(N_("there is no %(what)s on your table or your partner's"), what=what)
-    raise Illegal(N_("there is no %(what)s on your table"), what=what)
-
-
 def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> None:
     kinds = step["cards"]
     ids = _pick_ids(st, p, kinds)
@@ -506,24 +300,24 @@ def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> No
     if cat == "chief":
         if on is not None:
             raise Illegal(N_("a Chief is played alone to your table"))
-        _keeps_a_discard(st, p, ids)
-        _remove(st, p, ids)
+        keeps_a_discard(st, p, ids)
+        remove_from_hand(st, p, ids)
         new_group(st, p, "chief", [c], on=[])
         events.append(event("chief", N_("%(player)s plays the chief %(card)s."), player=p, card=C.name(c), id=c))
         return
     if cat == "coup_stick":
-        _coup_stick(st, p, c, step, events)
+        play_coup_stick(st, p, c, step, events)
         return
     if cat == "sundance":
         if on not in (None, C.SITTING_BULL):
             raise Illegal(N_("the Sundance is played only on Sitting Bull"))
-        q, g = _find_target(st, p, owner, lambda g: g["key"] == "chief" and g["cards"][0] == C.SITTING_BULL, "Sitting Bull")
+        q, g = find_target(st, p, owner, lambda g: g["key"] == "chief" and g["cards"][0] == C.SITTING_BULL, "Sitting Bull")
         if any(C.category(x) == "sundance" for x in g["on"]):
             raise Illegal(N_("the Sundance is already on Sitting Bull"))
-        _support_allowance(st, c)
-        _keeps_a_discard(st, p, ids)
-        _remove(st, p, ids)
-        _claim_support(st, c)
+        support_allowance(st, c)
+        keeps_a_discard(st, p, ids)
+        remove_from_hand(st, p, ids)
+        claim_support(st, c)
         g["on"].append(c)
         st["sundance"] = True
         events.append(event("sundance", N_("%(player)s plays the Sundance on Sitting Bull: from now on no Custer can escape this hand."), player=p, owner=q))
@@ -536,35 +330,19 @@ def do_play(st: dict, p: str, step: dict, events: list, dry: bool = False) -> No
     if cat in C.SUPPORT:
         if on is not None:
             raise Illegal(N_("%(card)s is played alone"), card=C.name(c))
-        _support(st, p, c, step, events, dry)
+        play_support(st, p, c, step, events, dry)
         return
     if C.set_key(c):
         raise Illegal(N_("%(card)s is a set card: MELD it or LAYOFF it"), card=C.name(c))
     raise Illegal(N_("%(card)s cannot be played"), card=C.name(c))
 
 
-def _support_allowance(st: dict, c: str) -> None:
-    """One support card a turn. Coup Sticks and the Sundance are single cards ("You may play
-    as many from your hand as you are able each turn") unless the house rule
-    coup_sticks_are_support counts them as support cards."""
-    t = st["turn"]
-    if C.category(c) not in C.SUPPORT and not rule_on(st, "coup_sticks_are_support"):
-        return
-    if t["support"] is not None:
-        raise Illegal(N_("only one support card per turn (you played %(card)s)"), card=C.name(t["support"]))
-
-
-def _claim_support(st: dict, c: str) -> None:
-    if C.category(c) in C.SUPPORT or rule_on(st, "coup_sticks_are_support"):
-        st["turn"]["support"] = c
-
-
 def _staff_on_custer(st: dict, p: str, ids: list[str], owner: str | None, events: list) -> None:
-    q, g = _find_target(st, p, owner, lambda g: g["key"] == "custer", "Custer")
-    _keeps_a_discard(st, p, ids)
-    _remove(st, p, ids)
+    q, g = find_target(st, p, owner, lambda g: g["key"] == "custer", "Custer")
+    keeps_a_discard(st, p, ids)
+    remove_from_hand(st, p, ids)
     g["on"].extend(ids)
-    events.append(event("staff", N_("%(player)s plays %(cards)s on Custer."), player=p, cards=_names(ids), ids=ids, owner=q))
+    events.append(event("staff", N_("%(player)s plays %(cards)s on Custer."), player=p, cards=card_names(ids), ids=ids, owner=q))
     pts = sum(C.points(x) for x in g["on"])
     if not g["escaped"]:
         if st["sundance"]:
@@ -594,318 +372,11 @@ def _village_on_braves(st: dict, p: str, c: str, on: str, owner: str | None, eve
             raise Illegal(N_("a Village locks a meld of exactly three Braves"))
         raise Illegal(N_("there is no meld of three Braves on your table for the Village"))
     q, g = fit[0]
-    _keeps_a_discard(st, p, [c])
-    _remove(st, p, [c])
+    keeps_a_discard(st, p, [c])
+    remove_from_hand(st, p, [c])
     g["key"] = "bv"
     g["cards"].append(c)
     events.append(event("lock", N_("%(player)s plays a Village on three Braves: a locked Braves/Village meld worth 5."), player=p, owner=q))
-
-
-# -- Chiefs and Coup Sticks ---------------------------------------------------------------
-def stealable(st: dict, q: str) -> list[dict]:
-    """The cards a Coup Stick may take from q's table, each with its worth there.
-    Immune: Braves/Village melds (and a raided Village), a Chief with a Coup Stick,
-    Custer himself (and the Staff on him under the house rule custer_staff_immune).
-    A Chief goes with his Sundance, if any."""
-    units = []
-    for g in st["tables"][q]:
-        key = g["key"]
-        if key == "custer":
-            if not rule_on(st, "custer_staff_immune"):  # "it is possible to steal one or more of their Staff"
-                units.extend({"kind": C.kind(c), "value": C.points(c), "gid": g["id"], "card": c, "staff": True} for c in g["on"])
-            continue
-        if key in ("bv", "lone"):
-            continue
-        if key == "chief":
-            if any(C.category(x) == "coup_stick" for x in g["on"]):
-                continue
-            units.append({"kind": C.kind(g["cards"][0]), "value": group_points(g), "gid": g["id"], "card": g["cards"][0], "chief": True})
-            continue
-        for c in g["cards"]:
-            units.append({"kind": C.kind(c), "value": card_value(g, c), "gid": g["id"], "card": c})
-        if g.get("wild"):
-            units.append({"kind": C.kind(g["wild"]), "value": 1, "gid": g["id"], "card": g["wild"]})
-    return units
-
-
-def best_steal(units: list[dict]) -> list[dict]:
-    """The most points up to three, fewest cards, first on the table first."""
-    ones = [u for u in units if u["value"] == 1]
-    twos = [u for u in units if u["value"] == 2]
-    threes = [u for u in units if u["value"] == 3]
-    for combo in ([threes[:1]] if threes else []) + ([twos[:1] + ones[:1]] if twos and ones else []) \
-            + ([ones[:3]] if len(ones) >= 3 else []) + ([twos[:1]] if twos else []) \
-            + ([ones[:2]] if len(ones) >= 2 else []) + ([ones[:1]] if ones else []):
-        return combo
-    return []
-
-
-def default_steal(st: dict, p: str) -> tuple[str | None, list[dict]]:
-    """The steal made when the orders name none: the most points up to three; between
-    tables that offer as much, the fewest cards, then the opponent with the highest total
-    score, then the next in seat order."""
-    best_q, best, best_key = None, [], None
-    for i, q in enumerate(opponents(st, p)):
-        units = best_steal(stealable(st, q))
-        v = sum(u["value"] for u in units)
-        key = (v, -len(units), st["totals"].get(q, 0), -i)
-        if v > 0 and (best_key is None or key > best_key):
-            best_q, best, best_key = q, units, key
-    return best_q, best
-
-
-def _choose_steal(st: dict, p: str, spec: dict | None) -> tuple[str | None, list[dict]]:
-    if spec is None:
-        return default_steal(st, p)
-    if spec.get("nothing"):
-        return None, []
-    q = spec["from"]
-    if q not in st["roles"]:
-        raise Illegal(N_("there is no player %(player)s"), part="steal", player=q)
-    if q == p:
-        raise Illegal(N_("a Coup Stick steals from another player's table"), part="steal")
-    if q in allies(st, p) and rule_on(st, "steal_from_opponents_only"):
-        raise Illegal(N_("a Coup Stick steals from an opponent's table"), part="steal")
-    units = stealable(st, q)
-    chosen: list[dict] = []
-    for k in spec["cards"]:
-        cands = [u for u in units if u["kind"] == k and u not in chosen]
-        if not cands:
-            if any(c for g in st["tables"][q] for c in table_cards(g) if C.kind(c) == k):
-                if rule_on(st, "custer_staff_immune"):
-                    raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a Chief with a Coup Stick, Custer and his Staff)"),
-                                  part="steal", card=C.name(k), player=q)
-                raise Illegal(N_("%(card)s on %(player)s's table is immune to theft (a Braves/Village meld, a raided Village, a Chief with a Coup Stick, Custer himself)"),
-                              part="steal", card=C.name(k), player=q)
-            raise Illegal(N_("%(player)s has no %(card)s on the table to steal"), part="steal", card=C.name(k), player=q)
-        cands.sort(key=lambda u: -u["value"])
-        chosen.append(cands[0])
-    total = sum(u["value"] for u in chosen)
-    if total > STEAL_POINTS:
-        raise Illegal(N_("a Coup Stick steals at most three points' worth of cards (these are worth %(points)s)"), part="steal", points=total)
-    return q, chosen
-
-
-def _coup_stick(st: dict, p: str, c: str, step: dict, events: list) -> None:
-    on = step.get("on")
-    if on is None or on not in C.CHIEFS:
-        raise Illegal(N_("a Coup Stick is played ON a Chief: PLAY Coup Stick ON <chief>"))
-    if on == C.SITTING_BULL:
-        raise Illegal(N_("a Coup Stick may not be played on Sitting Bull"))
-    q, g = _find_target(st, p, step.get("owner"), lambda g: g["key"] == "chief" and g["cards"][0] == on, C.name(on))
-    if any(C.category(x) == "coup_stick" for x in g["on"]):
-        raise Illegal(N_("%(chief)s already has a Coup Stick: one per Chief"), chief=C.name(on))
-    _support_allowance(st, c)
-    _keeps_a_discard(st, p, [c])
-    victim, units = _choose_steal(st, p, step.get("steal"))
-    _remove(st, p, [c])
-    _claim_support(st, c)
-    g["on"].append(c)
-    events.append(event("coup_stick", N_("%(player)s plays a Coup Stick on %(chief)s."), player=p, chief=C.name(on), owner=q))
-    if not units:
-        if step.get("steal", {}) and step["steal"].get("nothing"):
-            events.append(event("steal", N_("%(player)s steals nothing."), player=p, points=0, ids=[]))
-        else:
-            events.append(event("steal", N_("There is nothing %(player)s may steal."), player=p, points=0, ids=[]))
-        return
-    moved = _take_units(st, victim, units)
-    for item in moved:
-        _place(st, p, item)
-    ids = [i for item in moved for i in item["cards"]]
-    events.append(event("steal", N_("%(player)s steals %(cards)s (%(points)s points) from %(victim)s's table."),
-                        player=p, victim=victim, cards=_names(ids), ids=ids, points=sum(u["value"] for u in units)))
-
-
-def _take_units(st: dict, q: str, units: list[dict]) -> list[dict]:
-    moved = []
-    groups = st["tables"][q]
-    for u in units:
-        g = next(x for x in groups if x["id"] == u["gid"])
-        if u.get("chief"):
-            groups.remove(g)
-            moved.append({"chief": True, "cards": [g["cards"][0]] + g["on"]})
-            continue
-        if u.get("staff"):
-            g["on"].remove(u["card"])
-        elif g.get("wild") == u["card"]:
-            g["wild"] = None
-        else:
-            g["cards"].remove(u["card"])
-        moved.append({"cards": [u["card"]]})
-    st["tables"][q] = [g for g in groups if g["cards"] or g.get("wild")]
-    return moved
-
-
-def _place(st: dict, p: str, item: dict) -> None:
-    """A stolen card onto the thief's table, beside cards of its kind."""
-    if item.get("chief"):
-        new_group(st, p, "chief", item["cards"][:1], on=item["cards"][1:])
-        return
-    c = item["cards"][0]
-    key = C.set_key(c)
-    if key is None:
-        key = "support"
-    g = _own_group(st, p, key)
-    if g is None:
-        new_group(st, p, key, [c])
-    else:
-        g["cards"].append(c)
-
-
-# -- support cards --------------------------------------------------------------------------
-def _support(st: dict, p: str, c: str, step: dict, events: list, dry: bool) -> None:
-    t = st["turn"]
-    cat = C.category(c)
-    _support_allowance(st, c)
-    if cat == "hoka_hey":
-        left = [x for x in st["hands"][p] if x != c]
-        if not 1 <= len(left) <= 2:
-            raise Illegal(N_("Hóka Héy is played only when you can then go out by discarding your last one or two cards (you would hold %(n)s)"), n=len(left))
-    else:
-        _keeps_a_discard(st, p, [c])
-    pick = missing = raid = None
-    if cat == "pick_two" and step.get("pick") is not None:
-        pick, missing = _choose_pick(st, step["pick"], dry)
-    elif cat == "sabers":
-        raid = _choose_raid(st, p, step.get("raid"))
-    _remove(st, p, [c])
-    g = _own_group(st, p, "support")
-    if g is None:
-        new_group(st, p, "support", [c])
-    else:
-        g["cards"].append(c)
-    t["support"] = c
-    if cat == "draw_two":
-        events.append(event("support", N_("%(player)s plays %(card)s and draws two cards."), player=p, card=C.name(c), id=c))
-        got = []
-        for _ in range(2):
-            x = draw_from_deck(st, p, events)
-            if x is None:
-                break
-            got.append(x)
-        t["extra"] = t.get("extra", []) + got
-        if got and not dry:
-            events.append(event("drawn", N_("You draw %(cards)s."), to=[p], player=p, cards=_names(got), ids=got))
-        if len(got) < 2:
-            events.append(event("deck_short", N_("The deck held only %(n)s of the two cards."), n=len(got)))
-        if not st["deck"]:
-            events.append(event("deck_out", N_("%(player)s has drawn the last card of the deck: the hand ends after this turn."), player=p))
-    elif cat == "pick_two":
-        events.append(event("support", N_("%(player)s plays %(card)s and looks through the discard pile."), player=p, card=C.name(c), id=c))
-        if not st["discard"]:
-            events.append(event("pile_empty", N_("The discard pile is empty: there is nothing to pick.")))
-            return
-        if not dry:  # the pile, to this player alone: it is covered for everyone else
-            events.append(event("pile", N_("You look through the discard pile (bottom to top): %(cards)s."), to=[p], player=p,
-                                cards=_names(st["discard"]), ids=list(st["discard"])))
-        if pick is not None and missing is None:
-            _take_picks(st, p, pick, events, dry)
-            return
-        t["pick_pending"] = True
-        if missing is not None and not dry:
-            events.append(event("pick_waits", N_("%(card)s is not in the discard pile: send PICK with the cards you take from the pile as shown."),
-                                to=[p], player=p, card=C.name(missing)))
-        elif not dry:
-            events.append(event("pick_waits", N_("Send PICK with the one or two cards you take (without it the server takes the two most valuable)."),
-                                to=[p], player=p))
-    elif cat == "sabers":
-        events.append(event("support", N_("%(player)s plays %(card)s."), player=p, card=C.name(c), id=c))
-        for q, what in raid:
-            _raid(st, q, what, events)
-    elif cat == "hoka_hey":
-        t["hoka"] = True
-        events.append(event("support", N_("%(player)s plays %(card)s and goes out."), player=p, card=C.name(c), id=c))
-
-
-def most_valuable_two(pile: list[str]) -> list[str]:
-    """The server's pick for a player who named none: the two most valuable, the higher first."""
-    ranked = sorted(range(len(pile)), key=lambda i: (-C.points(pile[i]), -i))
-    return [pile[i] for i in ranked[:2]]
-
-
-def _choose_pick(st: dict, spec: list[str], dry: bool) -> tuple[list[str], str | None]:
-    """The cards the PICK names, taken nearest the top; and the first kind named that is not
-    in the pile (None if all are). The orders check does not see the covered pile: a card it
-    cannot see is checked when the orders are carried out."""
-    pile = st["discard"]
-    if not 1 <= len(spec) <= 2:
-        raise Illegal(N_("pick one or two cards"), part="pick")
-    chosen: list[str] = []
-    for k in spec:
-        cands = [x for x in reversed(pile) if C.KIND_OF.get(x) == k and x not in chosen]
-        if not cands:
-            if any(x.startswith(C.UNKNOWN) for x in pile):
-                raise Unknown()
-            if dry:
-                raise Illegal(N_("there is no %(card)s in the discard pile"), part="pick", card=C.name(k))
-            return chosen, k
-        chosen.append(cands[0])
-    return chosen, None
-
-
-def _take_picks(st: dict, p: str, pick: list[str], events: list, dry: bool) -> None:
-    t = st["turn"]
-    for x in pick:
-        st["discard"].remove(x)
-        _add_to_hand(st, p, x)
-    t["picked"].extend(pick)
-    t["pick_pending"] = False
-    events.append(event("pick", N_("%(player)s takes %(n)s cards from the discard pile into their hand."), player=p, n=len(pick)))
-    if not dry:
-        events.append(event("picked", N_("You pick %(cards)s (not playable this turn; one may be your discard)."), to=[p], player=p,
-                            cards=_names(pick), ids=list(pick)))
-
-
-def do_pick(st: dict, p: str, spec: list[str], events: list, dry: bool) -> None:
-    """PICK after the pile was shown: the one or two cards taken from it."""
-    if not st["turn"].get("pick_pending"):
-        raise Illegal(N_("PICK must come right after the PLAY of Bring Pack Mules, Garry Owens or Custer's Last Stand"))
-    pick, missing = _choose_pick(st, spec, dry)
-    if missing is not None:
-        raise Illegal(N_("there is no %(card)s in the discard pile"), card=C.name(missing))
-    _take_picks(st, p, pick, events, dry)
-
-
-def _raid_default(st: dict, q: str) -> str:
-    return "bv" if any(g["key"] == "bv" for g in st["tables"][q]) else "braves"
-
-
-def _choose_raid(st: dict, p: str, spec: dict | None) -> list[tuple[str, str]]:
-    spec = spec or {}
-    opp = opponents(st, p)
-    for q, what in spec.items():
-        if q not in opp:
-            raise Illegal(N_("Sabers raid only the opponents' tables, not %(player)s's"), part="raid", player=q)
-        if what == "bv" and not any(g["key"] == "bv" for g in st["tables"][q]):
-            raise Illegal(N_("%(player)s has no Braves/Village meld"), part="raid", player=q)
-    return [(q, spec.get(q) or _raid_default(st, q)) for q in opp]
-
-
-def _raid(st: dict, q: str, what: str, events: list) -> None:
-    groups = st["tables"][q]
-    removed: list[str] = []
-    if what == "none":
-        events.append(event("raid", N_("The Sabers spare %(victim)s."), victim=q, ids=[]))
-        return
-    if what == "bv":
-        g = next(x for x in groups if x["key"] == "bv")
-        braves = [c for c in g["cards"] if C.category(c) == "brave"]
-        removed = braves[:RAID_BRAVES]
-        g["cards"] = [c for c in g["cards"] if c not in removed]
-        g["key"] = "lone"
-    else:
-        for g in groups:
-            if g["key"] != "braves":
-                continue
-            while g["cards"] and len(removed) < RAID_BRAVES:
-                removed.append(g["cards"].pop())
-        st["tables"][q] = [g for g in groups if g["cards"] or g.get("wild")]
-    st["discard"].extend(removed)
-    if what == "bv":
-        events.append(event("raid", N_("The Sabers raid %(victim)s's Braves/Village meld: %(n)s Braves go to the discard pile, a lone Village worth 1 remains."),
-                            victim=q, n=len(removed), ids=removed))
-    else:
-        events.append(event("raid", N_("The Sabers remove %(n)s Braves from %(victim)s's table to the discard pile."), victim=q, n=len(removed), ids=removed))
 
 
 # -- the discard ----------------------------------------------------------------------------------
@@ -917,7 +388,7 @@ def do_discard(st: dict, p: str, kinds: list[str], events: list) -> None:
         hand.clear()
         st["discard"].extend(gone)
         t["done"] = t["out"] = True
-        events.append(event("discard", N_("%(player)s discards %(cards)s and goes out."), player=p, cards=_names(gone), ids=gone, out=True))
+        events.append(event("discard", N_("%(player)s discards %(cards)s and goes out."), player=p, cards=card_names(gone), ids=gone, out=True))
         return
     if len(kinds) != 1:
         raise Illegal(N_("discard exactly one card (one or two only after Hóka Héy)"))
@@ -994,7 +465,6 @@ def run_steps(st: dict, p: str, steps: list[dict], events: list, dry: bool = Fal
             if step["op"] == "draw" and t["stage"] == "draw" and st["deck"]:
                 do_draw(st, p, "deck", events)  # a draw that cannot be made: the deck instead
             if not dry:
-                from pbem.engines.rummy.orders import step_lines
                 # reason: the English, as data; reason_msg and reason_args: to show it in the reader's language
                 events.append(event("skipped", N_("Order not carried out (%(order)s): %(reason)s"), to=[p], player=p,
                                     order=" / ".join(step_lines(step)), reason=e.msg % e.args_ if e.args_ else e.msg,
@@ -1042,7 +512,7 @@ def deal(st: dict, dice, label_phase: str, events: list) -> None:
                         hand=h, player=first, n=size, sha256=deck_hash(record["decks"][0])))
     for p in seats:
         if C.CUSTER in st["hands"][p]:
-            _custer_to_table(st, p, events, "deal")
+            custer_to_table(st, p, events, "deal")
             c = st["deck"].pop(0)
             st["hands"][p].append(c)
     k = 0
@@ -1061,7 +531,7 @@ def deal(st: dict, dice, label_phase: str, events: list) -> None:
         events.append(event("reshuffle", N_("Lt. Col. Custer turned up as the first discard: he goes back into the deck, which is reshuffled (%(label)s)."), label=label))
     for p in seats:
         st["hands"][p] = C.sort_cards(st["hands"][p])
-        events.append(event("hand", N_("Your hand: %(cards)s."), to=[p], player=p, cards=_names(st["hands"][p]), ids=list(st["hands"][p])))
+        events.append(event("hand", N_("Your hand: %(cards)s."), to=[p], player=p, cards=card_names(st["hands"][p]), ids=list(st["hands"][p])))
     st["deal"] = record
 
 
