@@ -15,41 +15,13 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pbem.engines.hexgrid import distance, hex_id, neighbours, parse_hex, toward  # noqa: E402
+from mapbuild import battery, block, cmd, line, reg, stream_sides  # noqa: E402
+
+from pbem.engines.hexgrid import hex_id  # noqa: E402
 
 COLUMNS, ROWS = 24, 18
-
-
-def line(*waypoints: str) -> list[str]:
-    """Hexes from waypoint to waypoint along straight hex lines, each step to a neighbour."""
-    out = [waypoints[0]]
-    for target in waypoints[1:]:
-        while out[-1] != target:
-            out.append(toward(out[-1], target, 1))
-    return out
-
-
-def block(c1: int, r1: int, c2: int, r2: int) -> list[str]:
-    return [hex_id(c, r) for c in range(c1, c2 + 1) for r in range(r1, r2 + 1)]
-
-
-def stream_sides(bed: list[str]) -> list[list[str]]:
-    """The hexsides between the bed line and the line one column east of it: a continuous stream."""
-    east = set()
-    for h in bed:
-        c, r = parse_hex(h)
-        if c < COLUMNS:
-            east.add(hex_id(c + 1, r))
-    east -= set(bed)
-    sides = set()
-    for h in bed:
-        for n in neighbours(h, COLUMNS, ROWS):
-            if n in east:
-                sides.add(tuple(sorted((h, n))))
-    return [list(s) for s in sorted(sides)]
 
 
 def build_map() -> dict:
@@ -80,7 +52,7 @@ def build_map() -> dict:
         "elevation": elevation,
         "default_elevation": 1,
         "hexsides": {
-            "stream": stream_sides(little_run_bed),
+            "stream": stream_sides(little_run_bed, COLUMNS, ROWS),
             "stone_wall": [[hex_id(c, 9), hex_id(c, 10)] for c in range(7, 11)] + [["1110", "1111"], ["1210", "1211"]],
             "slope": slope,
         },
@@ -98,39 +70,6 @@ def build_map() -> dict:
             {"hex": "0516", "text": "Hanover Road"},
         ],
     }
-
-
-def cmd(id_, name, side, rank, hex_=None, cv=None, superior=None, replacement=None, enter=None, cavalry=True):
-    out = {"id": id_, "name": name, "side": side, "rank": rank, "cv": cv, "superior": superior, "cavalry": cavalry,
-           "replacement": replacement or {"name": f"{name} (replacement)", "cv": max(1, (cv or 2) - 2) if cv else None}}
-    if hex_:
-        out["hex"] = hex_
-    if enter:
-        out["enter"] = enter
-    return out
-
-
-def reg(id_, name, side, brigade, men, cr, hex_=None, mounted=True, enter=None, type_="cavalry"):
-    out = {"id": id_, "name": name, "side": side, "type": type_, "brigade": brigade,
-           "sp": max(1, round(men / 100)), "cr": cr, "men": men}
-    if type_ == "cavalry":
-        out["mounted"] = mounted
-    if hex_:
-        out["hex"] = hex_
-    if enter:
-        out["enter"] = enter
-    return out
-
-
-def battery(id_, name, side, formation, guns, cr, hex_=None, limbered=False, enter=None, horse=True):
-    out = {"id": id_, "name": name, "side": side, "type": "horse_artillery" if horse else "artillery",
-           "formation": formation, "sp": guns // 2, "sp_limbered": max(1, guns // 4), "cr": cr, "guns": guns,
-           "limbered": limbered}
-    if hex_:
-        out["hex"] = hex_
-    if enter:
-        out["enter"] = enter
-    return out
 
 
 def build_scenario() -> dict:

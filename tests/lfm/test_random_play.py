@@ -1,9 +1,11 @@
 """Seeded random play: the bot plays both sides of whole East Cavalry Field games by mail, in
 the default two-mail mode and the one-mail option: no exception, no stuck phase (every phase
 id new), every order text the bot writes parses, the state stays valid after every resolve,
-and every game ends by the turn limit with the VP the units and objectives give.
+and every game ends by the turn limit with the VP the units and objectives give; the same
+for Gettysburg, 1 July.
 
-The normal suite plays a small sample; the 200-game run is marked slow and runs with
+The normal suite plays a small sample; the 200-game East Cavalry Field run and the 20-game
+Gettysburg run are marked slow and run with
 ``PBEM_SLOW=1 .venv/bin/python -m pytest tests/lfm -m slow -p no:cacheprovider``."""
 
 import hashlib
@@ -23,29 +25,32 @@ def seed(*parts) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
 
 
-def play(engine: LastFullMeasureEngine, game: int, mails: int = 2) -> tuple[dict, int]:
-    state = engine.setup(SCENARIO, {"mails": mails}, Dice(seed(game, mails, "setup")))
-    turns = len(scenarios.load(SCENARIO).turns)
+def play(engine: LastFullMeasureEngine, game: int, mails: int = 2, scenario: str = SCENARIO,
+         phases: int | None = None) -> tuple[dict, int]:
+    state = engine.setup(scenario, {"mails": mails}, Dice(seed(scenario, game, mails, "setup")))
+    turns = len(scenarios.load(scenario).turns)
     seen = set()
-    for _ in range(turns * 4 + 2):
+    for _ in range(phases or turns * 4 + 2):
         if engine.outcome(state) is not None:
             return state, len(seen)
         phase = engine.phase(state)
         assert phase.id not in seen, f"stuck on {phase.id}"
         seen.add(phase.id)
         (role,) = phase.awaited
-        text = engine.bot_orders(state, role, Dice(seed(game, mails, phase.id, role)))
+        text = engine.bot_orders(state, role, Dice(seed(scenario, game, mails, phase.id, role)))
         parsed = engine.parse_orders(state, role, text)
         assert parsed.ok, (text, parsed.errors)
-        state, _ = engine.resolve(state, {role: parsed.orders}, Dice(seed(game, mails, phase.id)))
+        state, _ = engine.resolve(state, {role: parsed.orders}, Dice(seed(scenario, game, mails, phase.id)))
         assert engine.validate_state(state) == []
+    if phases:
+        return state, len(seen)
     raise AssertionError("the game did not end by the turn limit")
 
 
-def check_finished(engine, state):
+def check_finished(engine, state, scenario: str = SCENARIO):
     outcome = engine.outcome(state)
     assert outcome is not None and outcome["winner"] in ("csa", "usa", None)
-    ctx = Context(scenarios.load(SCENARIO), state, None, [])
+    ctx = Context(scenarios.load(scenario), state, None, [])
     assert outcome["scores"] == recount(ctx) == state["vp"]
 
 
@@ -80,3 +85,18 @@ def test_two_hundred_random_games():
         check_finished(engine, state)
         winners[engine.outcome(state)["winner"]] += 1
     assert sum(winners.values()) == 200
+
+
+def test_the_first_hours_of_gettysburg_play_without_a_hitch():
+    """The big scenario's opening (Buford against Heth, the I Corps coming up): eight phases."""
+    state, phases = play(LastFullMeasureEngine(), 0, scenario="gettysburg_july1", phases=8)
+    assert phases == 8 and state["turn"] >= 3
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("PBEM_SLOW"), reason="the 20-game Gettysburg run: set PBEM_SLOW=1")
+def test_twenty_random_gettysburg_games():
+    engine = LastFullMeasureEngine()
+    for game in range(20):
+        state, _ = play(engine, game, scenario="gettysburg_july1")
+        check_finished(engine, state, "gettysburg_july1")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pbem.engines.hexgrid import distance, hex_id, neighbours, parse_hex
 from pbem.engines.scenario_files import ScenarioFiles
 
-SCENARIO_NAMES = ("east_cavalry_field",)
+SCENARIO_NAMES = ("east_cavalry_field", "gettysburg_july1")
 RANKS = {"army": 4, "corps": 3, "division": 2, "brigade": 1}
 ROAD_TYPES = ("pike", "road", "trail")  # best first
 ARTILLERY_TYPES = frozenset({"artillery", "horse_artillery"})
