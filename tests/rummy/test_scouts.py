@@ -65,3 +65,15 @@ def test_scout_laid_off_on_a_scout_meld():
     assert table(new, "p2") == [("scouts", ["scout"] * 4)]
     new, _, _ = play(st, "LAYOFF Scout ON p2's Scouts")
     assert table(new, "p2") == [("scouts", ["scout"] * 4)]
+
+
+def test_a_scout_joins_another_players_company_only_when_it_is_a_full_meld():
+    """"One Scout may be added as a wild card to a full three-card or more company meld": on
+    your own side's table it goes beside any card of the company ("if they have or add one");
+    on another player's table only onto a full meld of it."""
+    st = build("three", hands={"p1": ["scout", "gall"]},
+               tables={"p2": [group("co-C", "C-commander")], "p3": [group("co-C", *C3)]})
+    assert errors(st, "LAYOFF Scout ON p2's Co. C") == [
+        "there is no Co. C card on your table, nor a meld of Co. C on a table you may play on, for the Scout to join"]
+    new, _, _ = play(st, "LAYOFF Scout ON Co. C")
+    assert table(new, "p3") == [("co-C", [*C3, "scout(wild)"])] and table(new, "p2") == [("co-C", ["C-commander"])]

@@ -269,8 +269,8 @@ def _wild_target(st: dict, p: str, key: str, owner: str | None) -> dict:
         if own_table:
             raise Illegal(N_("a Scout joins a company card on your own side's table"))
         raise Illegal(N_("in the team game you lay off only on your own side's melds, not on %(player)s's"), player=owner)
-    targets = [owner] if owner else side
-    g = next((x for q in targets for x in st["tables"][q] if x["key"] == key), None)
+    mine = [owner] if owner in side else [] if owner else side  # any card of the company here; elsewhere a full meld
+    g = next((x for q in mine for x in st["tables"][q] if x["key"] == key), None)
     if g is None and not own_table:
         found = _layoff_meld(st, key, [owner] if owner else _seat_order(st, p, layoff_tables(st, p)))
         g = found[1] if found else None
