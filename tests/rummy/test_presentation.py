@@ -6,6 +6,9 @@ import time
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR
 from pbem.engines.rummy import orders as O
+from pbem.engines.rummy.picture import CARD_H
+
+CARD_ROW = CARD_H + 8  # one row of cards in the picture
 
 from .helpers import ENGINE, build, group, play
 from .render import help_text, report
@@ -90,3 +93,16 @@ def test_help_lists_the_orders_and_its_examples_parse():
         O.parse_segment(order, ["p1", "p2", "p3", "p4"])  # raises if unreadable
     for word in ("DRAW DECK", "MELD", "LAYOFF", "PLAY", "STEAL", "PICK", "RAID", "DISCARD"):
         assert word in text
+
+
+def test_the_picture_of_a_player_looking_through_the_pile_shows_it_to_that_player():
+    """A Cavalry Special's player sees the pile laid out in the picture while picking; the
+    same view without the pile (what any other role's view holds) draws no such row."""
+    from PIL import Image
+    import io
+    st = build(hands={"p1": ["mules", "brave", "E-trooper"]}, discard=["scout", "gall", "hump", "C-commander"])
+    st, _, _ = play(st, "PLAY Bring Pack Mules")
+    view = ENGINE.view(st, "p1")
+    looking = Image.open(io.BytesIO(ENGINE.picture(view)))
+    covered = Image.open(io.BytesIO(ENGINE.picture(dict(view, this_turn=dict(view["this_turn"], pile=None)))))
+    assert looking.size[1] == covered.size[1] + 24 + CARD_ROW

@@ -43,6 +43,7 @@ SUNDANCE = N_("Sundance played: no escape for Custer")
 HEAD = N_("%(player)s: %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
 HEAD_ME = N_("%(player)s (you): %(cards)s cards in hand, %(points)s points on the table, total %(total)s")
 HAND = N_("Your hand (%(n)s)")
+PILE = N_("The discard pile, bottom to top, as you look through it (%(n)s)")
 ESCAPED = N_("%(group)s (%(points)s) escaped")
 WILD = N_("W")  # the corner mark of a wild card: one letter
 TRANSLATED_KEYS = ("lone", "support")  # group labels no order names
@@ -136,6 +137,20 @@ def _head(view: dict, p: str, gettext) -> str:
     return format_message(HEAD_ME if p == view.get("me") else HEAD, args, gettext)
 
 
+def _card_rows(cards: list[dict], width: int) -> list[list[dict]]:
+    per_row = max(1, (width - CARD_W) // (CARD_W + 6) + 1)
+    return [cards[i:i + per_row] for i in range(0, len(cards), per_row)] or [[]]
+
+
+def _draw_rows(d: ImageDraw.ImageDraw, rows: list[list[dict]], y: int, marked: dict | None) -> int:
+    """Cards side by side, row under row (a hand, the pile looked through); ``marked`` gets a star."""
+    for row in rows:
+        for i, c in enumerate(row):
+            _draw_card(d, MARGIN + (CARD_W + 6) * i, y, c, mark="*" if marked and c["id"] == marked["id"] else "")
+        y += CARD_H + 8
+    return y
+
+
 def draw(view: dict, gettext=None) -> bytes:
     """The PNG, its words in the reader's language (``gettext``; None: English)."""
     gettext = gettext or N_  # N_ returns the English id as it is
@@ -144,14 +159,14 @@ def draw(view: dict, gettext=None) -> bytes:
     inner = WIDTH - 2 * MARGIN
     table_rows = {p: _layout_groups(measure, view["tables"][p], MARGIN, inner, gettext) or [[]] for p in roles}
     hand = view.get("hand")
-    hand_rows = []
-    if hand is not None:
-        per_row = max(1, (inner - CARD_W) // (CARD_W + 6) + 1)
-        hand_rows = [hand[i:i + per_row] for i in range(0, len(hand), per_row)] or [[]]
+    hand_rows = _card_rows(hand, inner) if hand is not None else []
+    pile = (view.get("this_turn") or {}).get("pile")  # only in the view of a player looking through it
+    pile_rows = _card_rows(pile, inner) if pile else []
     row_h = CARD_H + 24
     height = MARGIN + 30 + (CARD_H + 30) + sum(24 + row_h * len(table_rows[p]) for p in roles) + MARGIN
-    if hand is not None:
-        height += 24 + (CARD_H + 8) * len(hand_rows)
+    for rows in (pile_rows, hand_rows):
+        if rows:
+            height += 24 + (CARD_H + 8) * len(rows)
     img = Image.new("RGB", (WIDTH, height), BG)
     d = ImageDraw.Draw(img)
     y = MARGIN
@@ -188,14 +203,12 @@ def draw(view: dict, gettext=None) -> bytes:
                     _draw_card(d, x + STEP * i, y + 14, c, mark=mark)
                 x += _slot(d, g, gettext) + GAP
             y += row_h
+    if pile:
+        draw_text(d, (MARGIN, y), format_message(PILE, {"n": len(pile)}, gettext), _font(14), INK)
+        y = _draw_rows(d, pile_rows, y + 24, None)
     if hand is not None:
         draw_text(d, (MARGIN, y), format_message(HAND, {"n": len(hand)}, gettext), _font(14), INK)
-        y += 24
-        drawn = (view.get("this_turn") or {}).get("drawn")
-        for row in hand_rows:
-            for i, c in enumerate(row):
-                _draw_card(d, MARGIN + (CARD_W + 6) * i, y, c, mark="*" if drawn and c["id"] == drawn["id"] else "")
-            y += CARD_H + 8
+        y = _draw_rows(d, hand_rows, y + 24, (view.get("this_turn") or {}).get("drawn"))
     buf = io.BytesIO()
     img.save(buf, format="PNG", optimize=False, compress_level=3)
     return buf.getvalue()
