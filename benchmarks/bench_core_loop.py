@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from pbem.config import Settings  # noqa: E402
-from pbem.service.core import Service  # noqa: E402
+from pbem.service.service import Service  # noqa: E402
 from tests.core.helpers import new_game, orders_mail  # noqa: E402
 
 

@@ -55,7 +55,7 @@ def settings(path: Path, **changes):
 
 
 def service(path: Path, **changes):
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     return Service(settings(path, **changes)).init()
 
 

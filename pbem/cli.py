@@ -14,7 +14,7 @@ from pbem.config import Settings
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service import outbox
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.errors import ServiceError
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.mailroom import TemporaryFailure

@@ -14,7 +14,7 @@ from aiosmtpd.controller import Controller
 
 from pbem.config import Settings
 from pbem.service import outbox
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.mailroom import TemporaryFailure
 from pbem.service.scheduler import Clockwork
 

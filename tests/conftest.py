@@ -1,7 +1,7 @@
 import pytest
 
 from pbem.config import Settings
-from pbem.service.core import Service
+from pbem.service.service import Service
 from tests.support import CORPUS_ABSENT, MAIL_CORPUS, SmtpSink, free_port
 
 

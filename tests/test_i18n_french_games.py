@@ -23,7 +23,7 @@ from pbem.engines.custer import CusterEngine, scenario as custer_scenarios
 from pbem.engines.rummy import RummyEngine, cards as rummy_cards
 from pbem.i18n import gettext_for
 from pbem.mail.addresses import orders_address
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.store import loads
 from tests.reliability.test_secrets import SeededSecrets
 from tests.support import free_port, mail

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import current_app
 
-from pbem.service.core import Service
+from pbem.service.service import Service
 
 
 def service() -> Service:

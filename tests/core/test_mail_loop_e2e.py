@@ -78,7 +78,7 @@ def test_unknown_recipient_domain_is_refused_at_rcpt(settings, sink):
 
 
 def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings, sink):
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     settings = settings.with_(smtp_url=sink.url)
     offline = Service(settings).init()
     gid = offline.games.create("custer", "little_bighorn", {"us": US, "indians": IND},

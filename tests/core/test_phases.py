@@ -14,7 +14,7 @@ def _msg(row):
 
 
 def test_phase_closes_exactly_once_when_two_closers_race(svc, settings):
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     gid = new_game(svc)
     other = Service(settings).init()
     results = []

@@ -6,7 +6,7 @@ catch-up does, and restarting half-way."""
 
 from datetime import datetime, timedelta, timezone
 
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.timing import parse_deadline
 from tests.core.helpers import IND, US
 from tests.reliability.helpers import parse

@@ -38,7 +38,7 @@ import pytest
 from pbem.dice import Dice
 from pbem.engines import get_engine
 from pbem.mail.addresses import orders_address
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.outbox import message_id
 from pbem.service.adjudication import adjudicate
 from pbem.service.store import dumps, loads

@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings as hsettings
 
 from pbem.config import Settings
-from pbem.service.core import Service
+from pbem.service.service import Service
 from tests.core.helpers import IND, US, address_of, template_for
 from tests.reliability import fuzzmail
 from tests.reliability.helpers import crlf, smtp_data_reply

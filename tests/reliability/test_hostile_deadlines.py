@@ -12,7 +12,7 @@ from datetime import timedelta
 import pytest
 
 from pbem.service.clock import to_iso
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.scheduler import Clockwork
 from tests.core.helpers import new_game
 

@@ -93,7 +93,7 @@ def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings,
 def test_a_temporary_refusal_of_the_recipient_is_retried_not_given_up(settings):
     """A 4xx at RCPT (greylisting) must be retried; only a 5xx is permanent."""
     from pbem.service import outbox
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     relay = SmtpSink().start()
     svc = Service(settings.with_(smtp_url=relay.url)).init()
     try:

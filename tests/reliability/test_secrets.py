@@ -29,7 +29,7 @@ from pbem.dice import Dice
 from pbem.engines import get_engine
 from pbem.engines.base import event_visible
 from pbem.mail.addresses import orders_address
-from pbem.service.core import Service
+from pbem.service.service import Service
 from pbem.service.store import loads
 from tests.reliability.helpers import all_text
 from tests.support import mail

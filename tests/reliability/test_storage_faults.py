@@ -13,7 +13,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.server import Server
-from pbem.service.core import Service
+from pbem.service.service import Service
 from tests.core.helpers import address_of, new_game, orders_mail, template_for
 from tests.reliability.helpers import US, outbox_rows, smtp_data_reply
 

@@ -26,7 +26,7 @@ def warm_up() -> None:
     from pbem.config import Settings
     from pbem.engines import get_engine
     from pbem.mail.addresses import orders_address
-    from pbem.service.core import Service
+    from pbem.service.service import Service
 
     tmp = Path(tempfile.mkdtemp(prefix="pbem-zygote-"))
     try:

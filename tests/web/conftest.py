@@ -116,7 +116,7 @@ def game_template(tmp_path_factory):
     import pbem.service.games as games_module
     import pbem.service.phases as phases_module
     from pbem.config import Settings
-    from pbem.service.core import Service
+    from pbem.service.service import Service
     path = tmp_path_factory.mktemp("template") / "pbem.db"
     saved = games_module.secrets, phases_module.secrets
     games_module.secrets = phases_module.secrets = _SeededSecrets()
