@@ -8,10 +8,10 @@ from pbem.engines.base import MODERATOR
 from pbem.engines.rummy import orders as O
 from pbem.engines.rummy.picture import CARD_H
 
-CARD_ROW = CARD_H + 8  # one row of cards in the picture
-
 from .helpers import ENGINE, build, group, play
 from .render import help_text, report
+
+CARD_ROW = CARD_H + 8  # one row of cards in the picture
 
 
 def _midgame(scenario="four", phases=70):
