@@ -66,12 +66,15 @@ def terrain_cost(board, a: str, b: str, mode: str) -> int:
     return cost
 
 
-def road_cost(board, a: str, b: str, mover: Mover) -> int | None:
-    road = board.road(a, b)
-    if not road or mover.charging:
-        return None
-    spec = terrain()["roads"][road]
-    return spec["disorganized_rate"] if mover.slow_roads else spec["rate"]
+def steps_for(board, mode: str) -> dict[str, tuple[tuple[str, int, str | None], ...]]:
+    """hex -> ((neighbour, terrain cost from hex, road kind or None), ...) for a movement mode:
+    the costs that depend on the map alone, computed once per map and mode."""
+    table = board.steps.get(mode)
+    if table is None:
+        table = board.steps[mode] = {
+            a: tuple((b, terrain_cost(board, a, b, mode), board.road(a, b)) for b in board.neighbours[a])
+            for a in board.terrain}
+    return table
 
 
 class Field:
@@ -91,6 +94,9 @@ def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, ro
     board = ctx.sc.board
     if start_in_zoc is None:
         start_in_zoc = start in field.zoc
+    steps = steps_for(board, mover.mode)
+    spec = terrain()["roads"]
+    rates = {k: v["disorganized_rate" if mover.slow_roads else "rate"] for k, v in spec.items()}
     best: dict = {(start, road_used): (0, None)}
     heap = [(0, start, road_used)]
     while heap:
@@ -99,17 +105,14 @@ def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, ro
             continue
         if h != start and h in field.zoc and not mover.commander_only and not mover.charging:
             continue  # entering a ZOC ends the move (rule 5.2)
-        for n in board.neighbours[h]:
+        for n, plain, road in steps[h]:
             if n in field.enemy_hexes:
                 continue
             options = []
-            rc = road_cost(board, h, n, mover)
-            if rc is not None and h not in field.zoi and n not in field.zoi:
-                options.append((rc, True))
-            if not mover.night:
-                options.append((terrain_cost(board, h, n, mover.mode), used))
-            elif board.road(h, n):
-                options.append((terrain_cost(board, h, n, mover.mode), used))
+            if road and not mover.charging and h not in field.zoi and n not in field.zoi:
+                options.append((rates[road], True))
+            if road or not mover.night:
+                options.append((plain, used))
             for step, new_used in options:
                 total = cost + step
                 if total > budget:

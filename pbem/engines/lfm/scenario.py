@@ -77,6 +77,10 @@ class Board:
     labels: list[dict]
     raw: dict = field(default_factory=dict, repr=False)
     neighbours: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # lookups that depend on the map alone, filled as the rules ask: (hex, radius) -> hexes
+    _within: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict, repr=False)
+    sight: dict[tuple[str, int], frozenset[str]] = field(default_factory=dict, repr=False)
+    steps: dict[str, dict] = field(default_factory=dict, repr=False)  # movement mode -> hex -> ((next, cost, road), ...)
 
     def contains(self, h: str) -> bool:
         return h in self.terrain
@@ -90,8 +94,11 @@ class Board:
     def has_road(self, h: str) -> bool:
         return any(self.road(h, n) for n in self.neighbours[h])
 
-    def within(self, h: str, radius: int) -> list[str]:
+    def within(self, h: str, radius: int) -> tuple[str, ...]:
         """Every map hex within ``radius`` hexes of ``h`` (``h`` excluded)."""
+        cached = self._within.get((h, radius))
+        if cached is not None:
+            return cached
         c, r = parse_hex(h)
         out = []
         for dc in range(-radius, radius + 1):
@@ -99,7 +106,8 @@ class Board:
                 t = hex_id(c + dc, r + dr) if 0 < c + dc < 100 and 0 < r + dr < 100 else None
                 if t and t != h and t in self.terrain and distance(h, t) <= radius:
                     out.append(t)
-        return out
+        self._within[(h, radius)] = found = tuple(out)
+        return found
 
     def on_edge(self, h: str) -> bool:
         return len(self.neighbours[h]) < 6

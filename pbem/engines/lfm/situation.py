@@ -180,13 +180,19 @@ class Situation:
         out: set[str] = set()
         for h in self.hexes_of(side):
             reach = ARTILLERY_ZOI_RANGE if any(self.info[x].is_artillery for x in self.at[h]) else ZOI_RANGE
-            for t in self.board.within(h, reach):
-                if t in out:
-                    continue
-                if line_of_sight(self.board, h, t) != "blocked":
-                    out.add(t)
+            out |= self.seen_from(h, reach)
         self._zoi[side] = out
         return out
+
+    def seen_from(self, h: str, reach: int) -> frozenset[str]:
+        """The hexes within ``reach`` of ``h`` that ``h`` can see (the map alone decides: units
+        do not block a ZOI), kept on the board once computed."""
+        key = (h, reach)
+        seen = self.board.sight.get(key)
+        if seen is None:
+            seen = self.board.sight[key] = frozenset(
+                t for t in self.board.within(h, reach) if line_of_sight(self.board, h, t) != "blocked")
+        return seen
 
     # --- stacking ---------------------------------------------------------------
     def stacking_problem(self, h: str, arriving: list[str], leaving: tuple[str, ...] = ()) -> str | None:
