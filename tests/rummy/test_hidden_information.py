@@ -181,3 +181,17 @@ def test_the_pile_is_shown_to_the_cavalry_specials_player_alone():
     assert "Gall, Co. C Commander, Sabers, Scout" in ENGINE.order_template(st1, "p1")
     after = ENGINE.view(st2, "p1")  # covered again once picked
     assert after["this_turn"]["pile"] is None and [c["name"] for c in after["discard"]] == ["Brave"]
+
+
+def test_the_orders_check_tells_nothing_of_the_covered_pile_or_the_deck():
+    """Orders are checked against what their writer may see: the same orders get the same
+    answer whatever lies under the pile's top card or in the deck (an answer that differed
+    would let a player probe them by mail)."""
+    hands = {"p1": ["mules", "brave", "brave", "hump"], "p2": ["village"]}
+    with_gall = build(hands=hands, discard=["gall", "scout"], deck_top=["brave"], stage="draw")
+    without = build(hands=hands, discard=["sabers", "scout"], deck_top=["crow-king"], stage="draw")
+    for text in ("DRAW DECK\nPLAY Bring Pack Mules\nPICK Gall, Scout\nDISCARD Gall",
+                 "DRAW DECK\nMELD Brave, Brave, Brave\nDISCARD Hump", "DRAW DECK\nPLAY Bring Pack Mules\nDISCARD Hump"):
+        a, b = ENGINE.parse_orders(with_gall, "p1", text), ENGINE.parse_orders(without, "p1", text)
+        assert (a.orders, a.canonical, [e.to_json() for e in a.errors], a.missing) == \
+               (b.orders, b.canonical, [e.to_json() for e in b.errors], b.missing), text
