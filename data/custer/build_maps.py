@@ -781,7 +781,7 @@ RB_DRAWS = {
 RB_VICTORY = {
     "points": {
         "us": {"eliminate": {"tribe_leader": 3, "warriors": 2}, "exit": {"cavalry": 1}},
-        "indians": {"eliminate": {"us_leader": 3, "cavalry": 2, "infantry": 2, "miners": 1, "scouts": 1,
+        "indians": {"eliminate": {"us_leader": 3, "cavalry": 3, "infantry": 2, "miners": 1, "scouts": 1,
                                   "pack_train": 2}, "exit": {}},
     },
     "win_by": 1,
