@@ -187,7 +187,7 @@ def test_entering_the_game_board_costs_nothing():
 
 def test_villages_exit_at_the_arrows_and_score():
     """"Indian village units may exit the game board at the brown arrows to score victory
-    points. Any villages that exit the game board may not return." Leaving costs 1 MP."""
+    points. Any villages that exit the game board may not return." Leaving costs no MP."""
     village = {"id": "v", "name": "Hunkpapa village", "side": "indians", "type": "village",
                "tribe": "hunkpapa", "cf": [1, 1], "hex": "0302"}
     state, events = indian_moves([village, warriors(), cav(hex_="0707"), RENO], "ON Hunkpapa:\nHunkpapa village EXIT",

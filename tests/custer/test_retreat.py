@@ -27,8 +27,9 @@ def attack(units, script, orders="ATTACK 0404", us_standing="", indians_standing
 
 
 def test_retreat_one_hex_away_from_the_attacked_hex():
-    """"Units retreating move 1 hex away from the hex attacked." Beaten attackers go to a hex
-    two away from the hex they attacked."""
+    """"Units retreating move 1 hex away from the hex attacked." A beaten attacker goes to a
+    neighbour no nearer the hex it attacked; here the free hexes behind it, as the two beside
+    it are in the defender's zone of control."""
     state, _ = attack([cav("a", "0404"), warrior("w", "0403")], LOSE)
     assert state["units"]["w"]["hex"] in {"0402", "0502", "0303"}
 
