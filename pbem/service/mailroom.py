@@ -8,6 +8,12 @@ unrevoked token in the address they were sent to *and* a From address
 registered to that token's player. A valid token from another address holds
 the orders until the registered player confirms them. Refusals and warnings go
 to the registered player, never to whoever sent the mail.
+
+Backscatter: anyone can write any From, so mail without a valid token is answered only
+where an answer is needed (HELP, JOIN: :data:`ANSWERED_WITHOUT_TOKEN`) or as a warning to
+a registered player; such answers never quote the mail's subject, body or file names, and
+are counted apart from answers to mail with a valid token, per address and for all
+addresses together (``stranger_replies_per_hour``).
 """
 
 from __future__ import annotations
@@ -28,10 +34,13 @@ from pbem.mail.reply_text import new_text
 from pbem.service import letters, orders_intake
 from pbem.service.clock import to_iso
 from pbem.service.errors import ServiceError
-from pbem.service.outbox import replies_sent_recently
+from pbem.service.outbox import mark_unauthenticated, replies_sent_recently, unauthenticated_replies_recently
 from pbem.service.store import dumps
 
 log = logging.getLogger("pbem.mailroom")
+
+#: commands of the general address whose answer a sender without a token needs (issue 16 adds LIST and OBSERVE)
+ANSWERED_WITHOUT_TOKEN = frozenset({"JOIN", "HELP", "LIST", "OBSERVE"})
 
 
 class TemporaryFailure(Exception):
@@ -109,6 +118,8 @@ class MessageHandling:
         self.game: dict | None = None  # the games row of the token's game, read once
         self.player: dict | None = None  # the player the message is from (or is about)
         self.sender_confirmed = False  # the From address is a confirmed address of that player
+        self.authenticated = False  # the mail came with a valid token (anyone can write a From)
+        self.answering: str | None = None  # the general address's command being answered
         self.read_from: str | None = None  # the attached file the commands came from
         self.games_to_close_now: list[str] = []  # games whose immediate phase has every order it awaits
         self.deadline_moved = False
@@ -127,15 +138,24 @@ class MessageHandling:
         self.game_id, self.player = player["game_id"], player
 
     # -- mail out ------------------------------------------------------------------------------------
-    def may_reply_to(self, address: str | None) -> bool:
+    def may_reply_to(self, address: str | None, *, acknowledging_orders: bool = False) -> bool:
+        """Whether an answer may go to ``address``: never to ourselves; within the hourly
+        brakes (per address, and for mail without a token also for all addresses together),
+        except an acknowledgement of newly accepted orders, which always goes."""
         if not address:
             self.notes.append("no reply: the mail has no usable sender address")
             return False
         if address.lower().rsplit("@", 1)[-1] == self.svc.settings.mail_domain.lower():
             self.notes.append(f"no reply to {address}: an address of this server")  # never mail ourselves
             return False
-        if replies_sent_recently(self.store, address, self.now) >= self.svc.settings.replies_per_address_per_hour:
+        settings = self.svc.settings
+        if acknowledging_orders and self.authenticated:
+            return True
+        if replies_sent_recently(self.store, address, self.now, unauthenticated=not self.authenticated) >= settings.replies_per_address_per_hour:
             self.notes.append(f"no reply to {address}: rate limit reached")
+            return False
+        if not self.authenticated and unauthenticated_replies_recently(self.store, self.now) >= settings.stranger_replies_per_hour:
+            self.notes.append(f"no reply to {address}: the limit of answers to mail without a token is reached")
             return False
         return True
 
@@ -143,22 +163,31 @@ class MessageHandling:
                    lang: str = "en", **ctx) -> None:
         """Answer this message: to a player (in their language, in the game's thread) or to a bare address."""
         to_addr = player["email"] if player else to_addr
+        if player is None and self.answering not in ANSWERED_WITHOUT_TOKEN:
+            self.notes.append(f"no reply to {to_addr or '?'}: nobody asked for an answer a stranger needs")
+            return
         if not self.may_reply_to(to_addr):
             return
         key = f"{kind}/in{self.inbound_id}/{template}/{self.replies}"
-        if letters.queue_message(self.svc, kind=kind, game_id=self.game_id if player else None, player=player,
-                                 to_addr=to_addr, lang=player["lang"] if player else lang, subject=subject,
-                                 template=template, key=key, inbound_msgid=self.msg.message_id, **ctx):
+        queued = letters.queue_message(self.svc, kind=kind, game_id=self.game_id if player else None, player=player,
+                                       to_addr=to_addr, lang=player["lang"] if player else lang, subject=subject,
+                                       template=template, key=key, inbound_msgid=self.msg.message_id, **ctx)
+        if queued:
             self.replies += 1
+            if not self.authenticated:
+                mark_unauthenticated(self.store, queued)
 
     def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None, **args) -> None:
         """Mail an error answer: what was wrong and what to do (message ids), in the reader's language."""
         lang = player["lang"] if player else "en"
         _ = gettext_for(lang)
+        # Mail without a valid token may be forged: quoting its subject or file names would
+        # relay the forger's words to whoever the From names.
+        quoted = self.authenticated
         self.mail_reply("error", "mail/error.txt.j2", _("Your mail could not be used"), player=player, to_addr=to_addr,
                         lang=lang, problem=_(problem) % args if args else _(problem),
                         advice=(_(advice) % args if args else _(advice)) if advice else "",
-                        quoted_subject=self.msg.subject or "", problems=self.msg.problems)
+                        quoted_subject=(self.msg.subject or "") if quoted else "", problems=self.msg.problems if quoted else [])
 
     def mail_problem_to_sender(self, problem: str, advice: str = "", **args) -> None:
         """Mail an error answer to a sender we cannot tie to any player: generic, nothing about any game."""
@@ -244,7 +273,12 @@ class MessageHandling:
             return
         if len(msg.raw) > self.svc.settings.max_message_bytes:
             self.refuse("message larger than the limit")
-            self.mail_problem_to_sender(N_("Your message is larger than this server accepts (%(limit)d bytes)."), limit=self.svc.settings.max_message_bytes)
+            registered = self.registered_players()  # a stranger is not answered: the From may be forged
+            if registered:
+                self.mail_problem(registered[0], N_("Your message is larger than this server accepts (%(limit)d bytes)."),
+                                  limit=self.svc.settings.max_message_bytes)
+            else:
+                self.notes.append("no reply: a stranger's mail")
             return
         addressed = [parse_orders_address(a, self.svc.settings.mail_domain) for a in msg.recipients]
         addressed = [a for a in addressed if a]
@@ -302,6 +336,7 @@ class MessageHandling:
             self._refuse_withdrawn_token(tok, player)
             return False
         self.player = player
+        self.authenticated = True
         self.sender_confirmed = bool(self.store.one("SELECT 1 FROM addresses WHERE player_id = ? AND email = ? AND confirmed_at IS NOT NULL",
                                                     (player["id"], self.sender or "")))
         return True
@@ -342,6 +377,7 @@ class MessageHandling:
         for spec in self.registry.general_commands():
             sent = [c for c in commands if c.name == spec.name]
             if sent:
+                self.answering = spec.name
                 spec.on_general_address(self, sent)
                 return
         self.refuse("no token and no command")

@@ -37,9 +37,11 @@ def take_orders(room, cmd, *, held: bool) -> None:
     if held:
         _hold(room, submission, phase, result.canonical)
         return
+    new_orders = False
     if status in ("accepted", "partial"):
+        new_orders = not _stands_already(room.store, submission, phase)
         _make_stand(room.store, submission, phase)
-    _acknowledge(room, cmd, submission, phase)
+    _acknowledge(room, cmd, submission, phase, new_orders=new_orders)
     close_when_all_ordered(room, room.game, phase)
 
 
@@ -95,13 +97,11 @@ def _awaited_and_on_time(room, cmd, phase: dict) -> bool:
         room.mail_problem(player, N_("Phase %(phase)s does not wait for orders from the %(role)s player (it waits for: %(awaited)s)."),
                           N_("Your next report will say when your orders are due."), phase=phase["label"], role=player["role"], awaited=", ".join(awaited))
         return False
+    # Past the deadline but not closed yet (the close is on its way, or is being retried after a
+    # fault): the phase still takes orders, and its close uses every order committed before it.
     deadline = from_iso(phase["deadline"])
-    if room.game["status"] == "active" and deadline is not None and room.now > deadline:
-        room.refuse("late")
-        record_submission(room, phase, cmd, status="late", errors=[], orders=None, canonical=None, missing=[])
-        room.mail_problem(player, N_("Your orders for %(phase)s arrived after the deadline (%(deadline)s) and were not used."),
-                          N_("The phase is being resolved with the orders that stood at the deadline."), phase=phase["label"], deadline=phase["deadline"])
-        return False
+    if deadline is not None and room.now > deadline:
+        room.note("after the deadline, before the phase closed: taken")
     return True
 
 
@@ -158,12 +158,19 @@ def _make_stand(store, submission: dict, phase: dict) -> None:
     submission["stands"] = 1
 
 
-def _acknowledge(room, cmd, submission: dict, phase: dict) -> None:
-    # Acknowledgements count against the per-address brake too: a script that
-    # re-sends its orders on every mail it gets would otherwise loop for ever.
-    # The orders are taken either way; only the answer is withheld (and noted).
+def _stands_already(store, submission: dict, phase: dict) -> bool:
+    """The same orders text already stands for the role (a script re-sending what it sent)."""
+    return bool(store.one("SELECT 1 FROM submissions WHERE phase_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
+                          (phase["id"], submission["role"], submission["sha256"], submission["id"])))
+
+
+def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) -> None:
+    # New orders that stand are always acknowledged (the player must know they count).
+    # Other answers count against the per-address brake: a script that re-sends the
+    # same orders on every mail it gets would otherwise loop for ever. The orders are
+    # taken either way; only the answer is withheld (and noted).
     player = room.player
-    if not room.may_reply_to(player["email"]):
+    if not room.may_reply_to(player["email"], acknowledging_orders=new_orders):
         return
     _ = gettext_for(player["lang"])
     notes = cmd.problems_in(_) + list(room.msg.problems)
@@ -189,7 +196,7 @@ def confirm_held_orders(room, code: str) -> bool:
     if status != "rejected":
         store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ?", (submission["id"], phase["id"], submission["role"]))
     submission = store.one("SELECT * FROM submissions WHERE id = ?", (submission["id"],))
-    if room.may_reply_to(player["email"]):
+    if room.may_reply_to(player["email"], acknowledging_orders=status != "rejected"):
         letters.queue_ack(room.svc, room.game_id, player, submission, phase, room.msg.message_id)
     close_when_all_ordered(room, store.one("SELECT * FROM games WHERE id = ?", (room.game_id,)), phase)
     return True

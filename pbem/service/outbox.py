@@ -95,13 +95,31 @@ def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | 
     return mid
 
 
-def replies_sent_recently(store: Store, address: str, now: datetime) -> int:
+#: outbox.cause of an answer to mail that carried no valid token (anyone can write a From)
+UNAUTHENTICATED = "unauthenticated"
+
+
+def replies_sent_recently(store: Store, address: str, now: datetime, *, unauthenticated: bool = False) -> int:
+    """Answers to ``address`` in the last hour: to mail with a valid token, or (``unauthenticated``)
+    to mail without one; the two are counted apart, so forged mail cannot use up a player's answers."""
     since = to_iso(now - timedelta(hours=1))
     row = store.one(
-        f"SELECT COUNT(*) AS n FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({','.join('?' * len(REPLY_KINDS))})",
-        (address, since, *REPLY_KINDS),
+        f"SELECT COUNT(*) AS n FROM outbox WHERE to_addr = ? AND created_at >= ? AND kind IN ({','.join('?' * len(REPLY_KINDS))}) "
+        "AND cause IS ?",
+        (address, since, *REPLY_KINDS, UNAUTHENTICATED if unauthenticated else None),
     )
     return row["n"]
+
+
+def unauthenticated_replies_recently(store: Store, now: datetime) -> int:
+    """Answers to mail without a valid token in the last hour, to every address together."""
+    return store.one("SELECT COUNT(*) AS n FROM outbox WHERE cause = ? AND created_at >= ?",
+                     (UNAUTHENTICATED, to_iso(now - timedelta(hours=1))))["n"]
+
+
+def mark_unauthenticated(store: Store, message_id: str) -> None:
+    """This queued mail answers mail that carried no valid token."""
+    store.execute("UPDATE outbox SET cause = ? WHERE message_id = ?", (UNAUTHENTICATED, message_id))
 
 
 class Undeliverable(Exception):

@@ -238,6 +238,63 @@ def m004_outbox_claims_and_console_sessions(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m005_outbox_answer_cause(db: sqlite_utils.Database) -> None:
+    """Answers to mail without a valid token ('unauthenticated') are counted apart from the
+    others, per address and for all addresses together, so forged mail cannot use up a
+    player's answers nor make the server a spam reflector."""
+    db.executescript(
+        """
+        ALTER TABLE outbox ADD COLUMN cause TEXT;
+        CREATE INDEX outbox_cause ON outbox(cause, created_at);
+        """
+    )
+
+
+@migrations()
+def m006_long_games(db: sqlite_utils.Database) -> None:
+    """Issue 16: players' declared absences, observers of a game, draw proposals, and each
+    game's policies for them (the most absence days per player, whether it may be watched)."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN absence_days INTEGER NOT NULL DEFAULT 14;  -- most absence days per player
+        ALTER TABLE games ADD COLUMN observers_allowed INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE absences (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),
+            first_day TEXT NOT NULL,                 -- YYYY-MM-DD, in the player's time zone
+            last_day TEXT NOT NULL,
+            starts_at TEXT NOT NULL,                 -- UTC: the first day's midnight in that zone
+            ends_at TEXT NOT NULL,                   -- UTC: the midnight after the last day
+            created_at TEXT NOT NULL,
+            cancelled_at TEXT
+        );
+        CREATE INDEX absences_game ON absences(game_id, cancelled_at);
+        CREATE TABLE observers (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            email TEXT NOT NULL,
+            lang TEXT NOT NULL DEFAULT 'en',
+            created_at TEXT NOT NULL,
+            removed_at TEXT
+        );
+        CREATE INDEX observers_game ON observers(game_id, removed_at);
+        CREATE TABLE draws (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            phase_id INTEGER NOT NULL REFERENCES phases(id),  -- lapses when this phase is no longer open
+            proposed_by TEXT NOT NULL,               -- role
+            accepted TEXT NOT NULL DEFAULT '[]',     -- roles that accepted (the proposer first)
+            status TEXT NOT NULL DEFAULT 'open',     -- open | agreed | rejected | lapsed
+            created_at TEXT NOT NULL,
+            closed_at TEXT
+        );
+        CREATE INDEX draws_game ON draws(game_id, status);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

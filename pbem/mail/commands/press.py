@@ -45,7 +45,8 @@ def send_press(ctx, cmd: Command) -> None:
         _ = gettext_for(p["lang"])
         ctx.mail_player(p, kind="press", template="mail/press.txt.j2",
                         subject=_("Press from the %(role)s player") % {"role": sender["role"]},
-                        key=f"press/{ctx.game_id}/in{ctx.inbound_id}/{p['id']}", sender_role=sender["role"],
+                        # one mail may hold several blocks to the same player: each is its own mail
+                        key=f"press/{ctx.game_id}/in{ctx.inbound_id}/L{cmd.line}/{p['id']}", sender_role=sender["role"],
                         text=body, to_roles=[q["role"] for q in recipients])
     ctx.svc.audit(ctx.game_id, sender["role"], "press", "", {"to": [p["role"] for p in recipients]}, public=False)
 
