@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 from pbem.config import Settings
 from pbem.service import outbox
 from pbem.service.service import Service
-from pbem.service.mailroom import TemporaryFailure
+from pbem.service.errors import TemporaryFailure
 from pbem.service.scheduler import Clockwork
 
 log = logging.getLogger("pbem.server")
@@ -29,7 +29,18 @@ class InboundHandler:
         # One worker thread: sqlite connections stay on it and the event loop never blocks.
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-inbound")
 
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        # RFC 6531: a non-ASCII address comes only with SMTPUTF8, which says the sender's
+        # side can take an answer to it; without it, refused here rather than answered in vain.
+        if not address.isascii() and "SMTPUTF8" not in {o.upper() for o in mail_options}:
+            return "553 5.6.7 a non-ASCII address needs the SMTPUTF8 extension"
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if not address.isascii():
+            return "553 5.6.7 no address of this server has non-ASCII characters"
         domain = self.svc.settings.mail_domain.lower()
         if not address.lower().rsplit("@", 1)[-1] == domain:
             return f"550 5.1.1 <{address}>: this server only takes mail for @{domain}"
@@ -44,7 +55,7 @@ class InboundHandler:
         try:
             result = await loop.run_in_executor(
                 self.executor,
-                lambda: self.svc.receive(raw, via="smtp", envelope_from=envelope.mail_from, envelope_to=list(envelope.rcpt_tos)),
+                lambda: self.svc.mailroom.receive(raw, via="smtp", envelope_from=envelope.mail_from, envelope_to=list(envelope.rcpt_tos)),
             )
         except TemporaryFailure as exc:
             log.warning("inbound message not stored, sender asked to retry: %s", exc)
@@ -150,7 +161,7 @@ class Server:
         self.lock = ServeLock(s.db_path)
         self.lock.acquire()
         try:
-            self.svc.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
+            self.svc.mailroom.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
             self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
                                    data_size_limit=s.max_message_bytes, ready_timeout=10)
             self.smtp.start()

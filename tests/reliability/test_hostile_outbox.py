@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import smtplib
 import threading
 from datetime import datetime, timedelta, timezone
 
@@ -83,6 +84,26 @@ class RefusingOne(SinkHandler):
         if address.startswith("busy@"):
             return "451 4.2.0 mailbox busy"
         return await super().handle_RCPT(server, session, envelope, address, rcpt_options)
+
+
+def test_the_door_takes_a_non_ascii_sender_only_with_smtputf8(settings):
+    """RFC 6531: without SMTPUTF8 a non-ASCII address is refused at MAIL FROM, so no answer is
+    queued for an address the sender's side never said it could take."""
+    server = Server(settings, web=False).start()
+    try:
+        with smtplib.SMTP("127.0.0.1", settings.smtp_port, timeout=20) as client:
+            client.ehlo()
+            client.command_encoding = "utf-8"  # smtplib would not even send it otherwise
+            code, _ = client.docmd(f"MAIL FROM:<{JORG}>")
+            assert code == 553
+            client.rset()
+            client.command_encoding = "utf-8"  # rset() sets it back to ASCII
+            code, _ = client.docmd(f"MAIL FROM:<{JORG}> SMTPUTF8")
+            assert code == 250
+            code, _ = client.docmd("RCPT TO:<jörg@pbem.test>")
+            assert code == 553
+    finally:
+        server.stop()
 
 
 def test_a_mail_refused_for_now_backs_off_alone_and_the_others_go_on_the_same_connection(store):
