@@ -304,5 +304,6 @@ def draw_map(view: dict, gettext=None) -> bytes:
             x += c.width + 8
         img = sheet
     out = io.BytesIO()
-    img.quantize(palette=_PALETTE, dither=Image.Dither.NONE).save(out, format="PNG")
+    # zlib level 3: half the encoding time of the default 6 for a third more bytes (about 80 KB at Gettysburg)
+    img.quantize(palette=_PALETTE, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
     return out.getvalue()

@@ -229,6 +229,7 @@ class Context:
         self.dice = dice
         self.events = events
         self.label = ""
+        self.cache: dict = {}  # a rule's scratch lookups, valid while no unit moves (command determination)
 
     def emit(self, ev: dict) -> None:
         self.events.append(ev)
