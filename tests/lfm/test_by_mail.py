@@ -20,7 +20,7 @@ def seed(*parts) -> str:
 
 def send(svc, gid, role, who, body):
     phase = svc.records.current_phase(gid)["label"]
-    svc.receive(mail(who, address_of(svc, gid, role), f"ORDERS {gid} {phase}\n{body}\nEND\n"))
+    svc.mailroom.receive(mail(who, address_of(svc, gid, role), f"ORDERS {gid} {phase}\n{body}\nEND\n"))
     svc.phases.close(gid, reason="test")
 
 

@@ -5,6 +5,8 @@ from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, SYNTAX
 from pbem.engines.lfm import LastFullMeasureEngine
 
+from .fragments import fragment, play
+
 ENGINE = LastFullMeasureEngine()
 
 
@@ -78,3 +80,14 @@ def test_bad_hexes_and_standing_values_are_explained():
 def test_fire_from_two_hexes_written_with_a_space():
     parsed = ENGINE.parse_orders(start(), "usa", "FIRE 1110 FROM 1315 1514")
     assert parsed.ok and parsed.orders["ops"][0]["from"] == ["1315", "1514"]
+
+
+def test_the_combat_mail_template_lists_the_hexes_that_must_be_attacked():
+    name = fragment("template_combat", units=[
+        {"id": "c1", "side": "csa", "type": "infantry", "hex": "0504", "sp": 8, "cr": 4, "brigade": "csa_b1"},
+        {"id": "u1", "side": "usa", "type": "infantry", "hex": "0505", "sp": 4, "cr": 4, "brigade": "usa_b1"}])
+    state, _ = play(name, ["HOLD"])
+    assert state["step"] == "combat"
+    text = ENGINE.order_template(state, "csa")
+    assert "# must attack 0505 (from 0504)" in text
+    assert ENGINE.parse_orders(state, "csa", text).ok
