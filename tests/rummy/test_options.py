@@ -49,3 +49,13 @@ def test_a_game_begun_before_the_options_plays_on_with_the_rules_text():
     new, _, _ = play(st, "DRAW DISCARD\nDISCARD Gall")
     assert new["player"] == "p2" and new["discard"][-1].startswith("gall")
     assert ENGINE.view(new, "p2")["house_rules"] == []
+
+
+def test_a_moderators_edit_is_checked_for_house_rules_and_a_waiting_pick():
+    st = build(hands={"p1": ["brave", "scout"]})
+    st["options"]["jokers"] = True
+    assert ENGINE.validate_state(st) == ["house rules: no option jokers (options: coup_sticks_are_support, custer_staff_immune, "
+                                         "keep_taken_card, layoff_to_own_table, target)"]
+    st = build(hands={"p1": ["brave", "scout"]})
+    st["turn"]["pick_pending"] = True
+    assert ENGINE.validate_state(st) == ["a pick from the discard pile waits, but the pile is empty"]

@@ -259,6 +259,12 @@ class RummyEngine(Engine):
             problems.append("Custer is in the discard pile")
         if not state.get("outcome") and state["player"] not in state["roles"]:
             problems.append("the player to move is not a role")
+        try:
+            house_rules(state.get("options"), bool(state.get("teams")))
+        except ValueError as e:
+            problems.append(f"house rules: {e}")
+        if state["turn"].get("pick_pending") and not state["discard"]:
+            problems.append("a pick from the discard pile waits, but the pile is empty")
         return problems
 
     def secret_seeds(self, state: dict) -> list[str]:
