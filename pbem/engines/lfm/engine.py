@@ -17,6 +17,7 @@ from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioIn
 
 from . import bot, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
+from .picture import draw_map
 from .situation import Context, initial_brigades, initial_commanders, initial_units
 from .view import build_view
 
@@ -107,8 +108,6 @@ class LastFullMeasureEngine(Engine):
         return build_view(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
-        from .picture import draw_map  # Pillow is loaded only when a picture is wanted
-
         return draw_map(view, gettext)
 
     def outcome(self, state: dict) -> dict | None:
