@@ -31,11 +31,10 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
 
         # The US replies at once; the Indians stay silent and get a reminder, then defaults at the deadline.
         players = {US: ScriptedPlayer("custer", "us", US), IND: ScriptedPlayer("custer", "indians", IND)}
-        started = time.monotonic()
         reply = players[US].reply_to(welcome_us)
         _send(server, reply.as_bytes(policy=SMTP), welcome_us["Reply-To"], US)
         ack = sink.wait_for(to(US, "ack"))[0]["msg"]
-        assert time.monotonic() - started < 5, "an acknowledgement comes within seconds"
+        # How fast the acknowledgement comes is measured by benchmarks/ack_latency.py, not timed here.
         assert ack["X-PBEM-Status"] == "accepted"
         assert ack["In-Reply-To"] == reply["Message-ID"]
         sink.wait_for(to(IND, "reminder"), timeout=10)
