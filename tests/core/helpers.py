@@ -35,9 +35,14 @@ def orders_mail(svc, game_id: str, role: str, *, body: str | None = None, phase:
                 f"Here are my orders.\n\nORDERS {game_id} {phase}\n{body}\nEND\n\nRegards\n", **headers)
 
 
-def outbox(svc, **where) -> list[dict]:
-    rows = svc.store.all("SELECT * FROM outbox ORDER BY id")
+def outbox_rows(store, **where) -> list[dict]:
+    """The outbox in order, the rows whose columns equal ``where``."""
+    rows = store.all("SELECT * FROM outbox ORDER BY id")
     return [r for r in rows if all(r.get(k) == v for k, v in where.items())]
+
+
+def outbox(svc, **where) -> list[dict]:
+    return outbox_rows(svc.store, **where)
 
 
 def submissions(svc, game_id: str) -> list[dict]:

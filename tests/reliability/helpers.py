@@ -8,7 +8,7 @@ import re
 import smtplib
 from email import policy
 
-US, IND = "custer@players.example", "bull@players.example"
+from tests.core.helpers import IND, US, outbox_rows  # noqa: F401 - shared with the core tests, re-exported
 
 
 def crlf(raw: bytes) -> bytes:
@@ -42,11 +42,6 @@ def smtp_data_reply(host: str, port: int, raw: bytes, mail_from: str, rcpt: str,
         except smtplib.SMTPDataError as exc:
             return exc.smtp_code, exc.smtp_error.decode("utf-8", "replace")
         return code, resp.decode("utf-8", "replace")
-
-
-def outbox_rows(store, **where) -> list[dict]:
-    rows = store.all("SELECT * FROM outbox ORDER BY id")
-    return [r for r in rows if all(r.get(k) == v for k, v in where.items())]
 
 
 def parse(raw: bytes):
