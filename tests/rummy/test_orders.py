@@ -63,6 +63,9 @@ def test_cards_still_to_be_drawn_are_written_drawn_or_named():
     assert res.errors == [] and res.canonical == "DRAW DECK\nMELD Brave, Brave, drawn\nDISCARD Hump"
     st = build(hands={"p1": ["brave", "brave", "hump"]})
     assert [e.describe() for e in _parse(st, "MELD Brave, Brave, Brave").errors] == ["you do not hold Brave"]
+    # a card whose every copy lies in sight cannot come from the deck: refused at once
+    st = build(hands={"p1": ["brave", "hump"]}, tables={"p2": [{"key": "chief", "cards": ["gall"]}]}, stage="draw")
+    assert [e.describe() for e in _parse(st, "DRAW DECK\nPLAY Gall").errors] == ["you do not hold Gall"]
 
 
 def test_an_order_that_fails_on_the_drawn_card_is_skipped_and_told_privately():

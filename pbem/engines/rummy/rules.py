@@ -49,7 +49,7 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
             continue
         cands = [c for c in hand if C.KIND_OF.get(c) == k and c not in used]
         if not cands:
-            if any(c.startswith(C.UNKNOWN) and c not in used for c in hand):
+            if any(c.startswith(C.UNKNOWN) and c not in used for c in hand) and _may_be_unseen(st, p, k):
                 raise Unknown()  # it may be a card drawn this turn: checked once the cards are seen
             raise Illegal(N_("you do not hold %(card)s"), card=C.name(k))
         if purpose == "play":
@@ -61,6 +61,16 @@ def _pick_ids(st: dict, p: str, kinds: list[str], purpose: str = "play") -> list
             ok = sorted(cands, key=lambda c: c == t["taken"])
         used.append(ok[0])
     return used
+
+
+def _may_be_unseen(st: dict, p: str, k: str) -> bool:
+    """Whether a card of kind ``k`` may be among those p has not seen: not every copy lies
+    where p sees it (p's hand, the tables, the pile's visible cards). Other hands are not
+    looked at: the answer must not depend on them."""
+    seen = [c for c in st["hands"][p] if C.KIND_OF.get(c) == k]
+    seen += [c for q in st["roles"] for g in st["tables"][q] for c in table_cards(g) if C.KIND_OF.get(c) == k]
+    seen += [c for c in st["discard"] if C.KIND_OF.get(c) == k]
+    return len(seen) < C.KINDS[k]["count"]
 
 
 # -- the turn ---------------------------------------------------------------------------
