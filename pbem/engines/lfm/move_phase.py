@@ -183,7 +183,7 @@ class MovementPhase:
         path, cost, used = [start], 0, road_used
         for target in targets:
             best = search(ctx, mover, path[-1], budget - cost, field, road_used=used,
-                          start_in_zoc=start_in_zoc if len(path) == 1 else path[-1] in field.zoc)
+                          start_in_zoc=start_in_zoc if len(path) == 1 else path[-1] in field.zoc, target=target)
             found = path_to(best, target)
             if found is None:
                 if op["op"] == "move":
@@ -380,7 +380,7 @@ def why_not(ctx: Context, mover: Mover, start: str, target: str, field: Field) -
         return f"{target} is held by the enemy"
     if target in field.zoc and not mover.may_enter_zoc:
         return f"{target} is in an enemy ZOC and the units may not enter one (out of command, shattered, detached or night)"
-    unlimited = search(ctx, mover, start, 10 ** 6, field)
+    unlimited = search(ctx, mover, start, 10 ** 6, field, target=target)
     if path_to(unlimited, target) is None:
         return f"no legal path to {target}"
     return f"{target} is beyond the movement points left"

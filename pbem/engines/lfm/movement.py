@@ -89,8 +89,9 @@ class Field:
 
 
 def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, road_used: bool = False,
-           start_in_zoc: bool | None = None) -> dict:
-    """Cheapest legal ways to every reachable hex: {(hex, used_road_rate): (cost, previous key)}."""
+           start_in_zoc: bool | None = None, target: str | None = None) -> dict:
+    """Cheapest legal ways to every reachable hex: {(hex, used_road_rate): (cost, previous key)};
+    with ``target``, the search stops once the cheapest way there is known."""
     board = ctx.sc.board
     if start_in_zoc is None:
         start_in_zoc = start in field.zoc
@@ -103,6 +104,8 @@ def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, ro
         cost, h, used = heapq.heappop(heap)
         if best.get((h, used), (None,))[0] != cost:
             continue
+        if h == target:
+            break
         if h != start and h in field.zoc and not mover.commander_only and not mover.charging:
             continue  # entering a ZOC ends the move (rule 5.2)
         for n, plain, road in steps[h]:
