@@ -69,7 +69,10 @@ def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
     server_module = _server()
     settings = settings_from(db_path, smtp_host=smtp_host, smtp_port=smtp_port, http_host=http_host,
                              http_port=http_port, maildir=maildir, mail_domain=domain)
-    server = server_module.Server(settings).start()
+    try:
+        server = server_module.Server(settings).start()
+    except server_module.AlreadyServing as exc:
+        fail(str(exc))
     s = server.settings
     click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "
                f"mail out {'via ' + s.smtp_url if s.smtp_url else 'to the Maildir ' + str(s.maildir)}. Ctrl-C stops.")
@@ -281,6 +284,16 @@ def moderator_add(db_path, email, games, password):
     except ServiceError as exc:
         fail(str(exc))
     click.echo(f"moderator {email} ready")
+
+
+@moderator.command("remove")
+@db_option
+@click.argument("email")
+def moderator_remove(db_path, email):
+    """Remove a moderator; their console sessions end at once."""
+    if not service(db_path).moderators.remove(email):
+        fail(f"there is no moderator {email}")
+    click.echo(f"moderator {email} removed")
 
 
 @main.command("deliver")

@@ -12,7 +12,10 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -87,6 +90,16 @@ def test_removing_a_moderator_ends_their_sessions(app, svc):
     assert svc.moderators.remove(MOD_EMAIL)
     assert not _opens_console(client) and not _opens_console(thief)
     assert login(app.test_client()).status_code == 401
+
+
+def test_pbem_moderator_remove_ends_the_sessions(app, svc):
+    client = _logged_in(app)
+    env = {**os.environ, "PBEM_DB": str(svc.settings.db_path), "PBEM_MAIL_DOMAIN": "pbem.test"}
+    proc = subprocess.run([sys.executable, "-m", "pbem.cli", "moderator", "remove", MOD_EMAIL], capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert not _opens_console(client)
+    again = subprocess.run([sys.executable, "-m", "pbem.cli", "moderator", "remove", MOD_EMAIL], capture_output=True, env=env, timeout=120)
+    assert again.returncode != 0 and b"no moderator" in again.stderr
 
 
 def test_a_session_cookie_made_with_the_key_but_no_server_session_is_refused(app):

@@ -11,7 +11,10 @@
 
 from __future__ import annotations
 
+import os
 import smtplib
+import subprocess
+import sys
 import threading
 from datetime import datetime, timedelta, timezone
 
@@ -190,3 +193,17 @@ def test_a_second_server_on_the_same_database_refuses_to_start(settings):
     again = Server(settings.with_(smtp_port=free_port()), web=False).start()
     again.stop()
 
+
+
+def test_pbem_serve_beside_a_running_server_says_why_it_stops(settings):
+    """The command a host types: a clear refusal and a non-zero exit, not a second server."""
+    first = Server(settings, web=False).start()
+    try:
+        env = {**os.environ, "PBEM_DB": str(settings.db_path), "PBEM_MAIL_DOMAIN": "pbem.test",
+               "PBEM_MAILDIR": str(settings.maildir)}
+        proc = subprocess.run([sys.executable, "-m", "pbem.cli", "serve", "--smtp-port", str(free_port()),
+                               "--http-port", str(free_port())], capture_output=True, env=env, timeout=120)
+    finally:
+        first.stop()
+    assert proc.returncode != 0
+    assert b"already serves" in proc.stderr and b"Traceback" not in proc.stderr, proc.stderr.decode()
