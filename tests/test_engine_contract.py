@@ -14,7 +14,7 @@ import pytest
 
 from pbem.dice import Dice
 from pbem.engines import all_engines, get_engine
-from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, TURN_DEADLINE, DeadlineKind, Engine, Phase, ViewLayout
+from pbem.engines.base import PHASE_DEADLINE, SEQUENTIAL, TURN_DEADLINE, DeadlineKind, Engine, Phase, ViewLayout, path_matches
 from pbem.engines.custer import CusterEngine
 from pbem.service.clock import from_iso
 from pbem.service.dispute_diff import flatten
@@ -155,3 +155,54 @@ def test_the_cli_lists_deadline_kinds_and_refuses_an_undeclared_one(tmp_path):
     assert proc.returncode != 0 and b"no deadline kind 'dusk'" in proc.stderr
     gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--kind-deadline", "turn=6h", db=db).stdout.decode().strip()
     assert json.loads(pbem("game", "show", gid, "--json", db=db).stdout)["id"] == gid
+
+
+def _lists(value, shape: str = ""):
+    """Every list in a view with its path without list positions, as ViewLayout matches them."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _lists(item, f"{shape}.{key}" if shape else str(key))
+    elif isinstance(value, list):
+        yield shape, value
+        for item in value:
+            yield from _lists(item, shape)
+
+
+def _played_views(engine, phases: int = 40):
+    """Each role's view of the first ``phases`` states of a seeded bot game."""
+    scenario = sorted(engine.scenarios())[0]
+    info = engine.scenarios()[scenario]
+    state = engine.setup(scenario, dict(info.options), Dice("ab" * 32))
+    for n in range(phases):
+        for role in info.roles:
+            yield role, engine.view(state, role)
+        if engine.outcome(state) is not None:
+            return
+        awaited = engine.phase(state).awaited
+        orders = {role: engine.parse_orders(state, role, engine.bot_orders(state, role, Dice(f"{n:064x}"))).orders for role in awaited}
+        state, _ = engine.resolve(state, orders, Dice(f"{n + 1000:064x}"))
+
+
+@pytest.mark.parametrize("name", sorted(all_engines()))
+def test_a_declared_view_layout_matches_the_views(name):
+    """What an engine declares is what its views hold: the hand key is in a player's view, each
+    keyed list has that field on every item, unique, and each itemized list holds plain values
+    (a seeded bot game's first phases, every role)."""
+    engine = all_engines()[name]
+    layout = engine.view_layout
+    seen_keyed, seen_itemized, hands = set(), set(), 0
+    for role, view in _played_views(engine):
+        if layout.hand is not None:
+            hands += layout.hand in view
+        for shape, items in _lists(view):
+            key = layout.key_of(shape)
+            if key is not None and items:
+                ids = [item.get(key) for item in items]
+                assert None not in ids and len(set(ids)) == len(ids), (shape, key, ids)
+                seen_keyed.update(p for p in layout.keyed if path_matches(p, shape))
+            if layout.is_itemized(shape):
+                assert all(not isinstance(x, (dict, list)) for x in items), shape
+                seen_itemized.update(p for p in layout.itemized if path_matches(p, shape))
+    assert seen_keyed == set(layout.keyed), f"declared but never in a view: {set(layout.keyed) - seen_keyed}"
+    assert seen_itemized == set(layout.itemized), f"declared but never in a view: {set(layout.itemized) - seen_itemized}"
+    assert layout.hand is None or hands > 0, f"no player's view holds the hand key {layout.hand!r}"

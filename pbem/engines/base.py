@@ -119,6 +119,10 @@ class Scenario:
     options: dict = field(default_factory=dict)  # option name -> default value
 
 
+class StateFormatError(ValueError):
+    """A stored state whose format an engine cannot read nor bring forward."""
+
+
 SIMULTANEOUS, SEQUENTIAL = "simultaneous", "sequential"
 
 
@@ -194,15 +198,17 @@ class ViewLayout:
     def key_of(self, path: str) -> str | None:
         """The identifying field of the list at ``path`` (a path without list positions)."""
         for pattern, key in self.keyed.items():
-            if _path_matches(pattern, path):
+            if path_matches(pattern, path):
                 return key
         return None
 
     def is_itemized(self, path: str) -> bool:
-        return any(_path_matches(pattern, path) for pattern in self.itemized)
+        return any(path_matches(pattern, path) for pattern in self.itemized)
 
 
-def _path_matches(pattern: str, path: str) -> bool:
+def path_matches(pattern: str, path: str) -> bool:
+    """Whether a view path without list positions (``tables.p1.cards``) fits a ViewLayout
+    pattern (``tables.*.cards``: ``*`` is any one key)."""
     want, have = pattern.split("."), path.split(".")
     return len(want) == len(have) and all(w in ("*", h) for w, h in zip(want, have))
 
@@ -228,6 +234,13 @@ class Engine:
     one timing per kind; a phase naming any other kind is an error."""
     view_layout: ViewLayout = ViewLayout()
     """Which view keys are a role's hand, and how lists are identified (``ViewLayout``)."""
+    rules_version: str = "1"
+    """The rules ``resolve`` applies. Change it when a release changes what a phase resolves
+    to; each phase records the version it was resolved with and `pbem verify` replays it
+    with ``rules(version)``."""
+    state_format: int = 1
+    """The shape of the state's JSON. Raise it when the shape changes, and teach
+    ``migrate_state`` to bring the older formats forward (games in play are upgraded)."""
 
     @property
     def draws_pictures(self) -> bool:
@@ -299,6 +312,15 @@ class Engine:
         reader's catalog; None draws them in English), like ``event_text``."""
         return None
 
+    def pictures(self, view: dict, gettext: Callable[[str], str] | None = None) -> dict[str, bytes]:
+        """The report's pictures by name: ``"map"`` is ``picture``'s (the one the pages
+        show); an engine may add others (Custer: ``"fighting"``, a close-up of the turn's
+        combats). A name is a short ASCII word: the mail uses it as the picture's
+        Content-ID and file name, and the report templates get it in ``picture_cids``.
+        Default: ``picture``'s alone, when there is one."""
+        png = self.picture(view, gettext)
+        return {"map": png} if png else {}
+
     def validate_state(self, state: dict) -> list[str]:
         """Problems that make a state unplayable (for a moderator's manual edit)."""
         return []
@@ -314,3 +336,20 @@ class Engine:
         """The whole state when it holds no secret (so a player may replay a
         phase offline from report attachments), else None."""
         return None
+
+    def migrate_state(self, state: dict, from_format: int) -> dict:
+        """``state``, stored in format ``from_format``, brought to this engine's
+        ``state_format`` (pure, without mutating it). The service upgrades a running game's
+        state with it, and `pbem verify` compares states of different formats through it.
+        Default: the state itself when the formats agree, else ``StateFormatError``."""
+        if from_format == self.state_format:
+            return state
+        raise StateFormatError(f"{self.name or type(self).__name__} cannot bring a state of format {from_format} "
+                               f"to format {self.state_format}")
+
+    def rules(self, version: str) -> "Engine | None":
+        """An engine that resolves as rules version ``version`` did, or None when this release
+        no longer carries those rules (`pbem verify` then names the phases it cannot replay).
+        An engine whose new version changed behaviour keeps the old rules reachable here.
+        Default: itself for its own ``rules_version``."""
+        return self if version == self.rules_version else None
