@@ -1,0 +1,253 @@
+"""What a unit does when its card comes up and its commander's response passes: the
+player's orders, carried out as far as the position allows, and every shortfall told."""
+
+from __future__ import annotations
+
+from shapely.ops import nearest_points
+
+from pbem.engines.base import event
+
+from .geometry import bearing_to, direction, rounded
+from .melee import is_rear_attack
+from .messages import N_
+from .movement import Mover
+from .rules import scale as scale_rules, table as rules_table
+from .visibility import reveal, visible_enemies
+
+SECTORS = {"front": (0.0, 30.0), "left": (270.0, 60.0), "right": (90.0, 60.0), "any": (0.0, 180.0)}
+
+
+def _short(ctx, uid: str, op: dict, why: str, **args) -> None:
+    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[ctx.state["units"][uid]["side"]],
+                   unit=ctx.name(uid), id=uid, order=op_words(op), why=why, **args))
+
+
+def op_words(op: dict) -> str:
+    kind = op["op"]
+    if kind in ("move", "road", "support"):
+        return f"{kind} to {op.get('ref') or op.get('unit')}"
+    if kind == "formation":
+        return f"form {op['to'].replace('_', ' ')}"
+    if kind == "charge":
+        return f"charge {op.get('target') or 'the nearest enemy'}"
+    return kind.replace("_", " ")
+
+
+def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
+    """Carry out one unit's orders for its card."""
+    u = ctx.state["units"][uid]
+    if u["status"] == "reserve":
+        enter = next((op for op in ops if op["op"] == "enter"), None)
+        if enter is None:
+            return
+        if not _enter(ctx, uid, enter):
+            return
+        ops = [op for op in ops if op["op"] != "enter"]
+    if u["status"] not in ("formed", "falling_back"):
+        return
+    if u["status"] == "falling_back":
+        u["status"] = "formed"
+        ctx.emit(event("reformed", N_("%(unit)s stops falling back and is in hand again."), unit=ctx.name(uid), id=uid))
+    if not ops or all(op["op"] in ("hold", "fire") for op in ops):
+        return
+    mover = Mover(ctx, uid)
+    for op in ops:
+        if u["status"] != "formed":
+            break
+        _one(ctx, mover, uid, op, group_offsets)
+    done = mover.finish()
+    if u.get("moved"):
+        reveal(ctx, uid, "moved")
+        ctx.emit(event("move", N_("%(unit)s moves %(distance)s in. to %(at)s, facing %(facing)s, %(formation)s (%(used)s%% of its move)."),
+                       to=[u["side"]], unit=ctx.name(uid), id=uid, distance=done["distance"],
+                       at=f"{ctx.table.grid_ref(u['x'], u['y'])} ({rounded(u['x']):g}, {rounded(u['y']):g})",
+                       facing=int(round(u["facing"])) % 360, formation=u["formation"].replace("_", " "),
+                       used=int(round(min(mover.used, 1.0) * 100)), track=mover.track))
+
+
+def _enter(ctx, uid: str, op: dict) -> bool:
+    u = ctx.state["units"][uid]
+    entry = ctx.scenario.entries.get(op["at"])
+    if entry is None or entry["side"] != u["side"]:
+        _short(ctx, uid, op, "no such entry point for this side")
+        return False
+    u["x"], u["y"] = entry["at"]
+    u["facing"] = entry["facing"]
+    u["formation"] = "limbered" if u["arm"] == "artillery" else "road_column"
+    fx, fy = direction(u["facing"])
+    depth = ctx.layout(uid).total_depth
+    u["x"], u["y"] = u["x"] + fx * depth, u["y"] + fy * depth  # the whole column stands on the table
+    shape = ctx.layout(uid).footprint
+    if any(shape.intersects(fp) for fp in ctx.footprints(exclude=(uid,))):
+        _short(ctx, uid, op, "the entry point is blocked")
+        return False
+    u["status"] = "formed"
+    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s."), unit=ctx.name(uid), id=uid, entry=op["at"]))
+    return True
+
+
+def _destination(ctx, uid: str, op: dict, group_offsets: dict) -> tuple[float, float]:
+    x, y = op["to"]
+    if op.get("group") and uid in group_offsets:
+        dx, dy = group_offsets[uid]
+        x, y = x + dx, y + dy
+    return x, y
+
+
+def _one(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> None:
+    u = ctx.state["units"][uid]
+    kind = op["op"]
+    if kind == "formation":
+        why = mover.change_formation(op["to"])
+        if why:
+            _short(ctx, uid, op, why)
+    elif kind in ("limber", "unlimber"):
+        if u["arm"] != "artillery":
+            _short(ctx, uid, op, "only a battery limbers")
+        else:
+            why = mover.change_formation("limbered" if kind == "limber" else "unlimbered")
+            if why:
+                _short(ctx, uid, op, why)
+    elif kind in ("mount", "dismount"):
+        if ctx.state.get("response_failed", {}).get(uid):
+            _short(ctx, uid, op, "its command response failed")
+        else:
+            why = mover.mount(kind == "mount")
+            if why:
+                _short(ctx, uid, op, why)
+    elif kind == "face":
+        bearing = op["bearing"] if op.get("bearing") is not None else bearing_to(u["x"], u["y"], *op["toward"])
+        if not mover.turn_to(bearing):
+            _short(ctx, uid, op, "not enough move left to turn")
+    elif kind == "wheel":
+        if not mover.turn_to(u["facing"] + op["degrees"], pivot="left" if op["degrees"] > 0 else "right"):
+            _short(ctx, uid, op, "not enough move left to wheel")
+    elif kind in ("move", "road", "bearing", "advance", "retire", "support"):
+        _movement(ctx, mover, uid, op, group_offsets)
+    elif kind == "charge":
+        _charge(ctx, mover, uid, op)
+
+
+def _movement(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> None:
+    u = ctx.state["units"][uid]
+    if mover.rate() <= 0:
+        _short(ctx, uid, op, f"a unit in {u['formation'].replace('_', ' ')} cannot move")
+        return
+    kind = op["op"]
+    if kind == "road":
+        x, y = _destination(ctx, uid, op, group_offsets)
+        path = ctx.table.road_path(u["x"], u["y"], x, y)
+        if path is None:
+            _short(ctx, uid, op, "no road within 3 inches")
+            return
+        if u["formation"] not in ("road_column", "limbered"):
+            why = mover.change_formation("road_column") if u["arm"] != "artillery" else mover.change_formation("limbered")
+            if why:
+                _short(ctx, uid, op, why)
+                return
+        res = None
+        for wx, wy in path:
+            res = mover.move_to(wx, wy)
+            if res["stopped"] != "arrived":
+                break
+        _report_stop(ctx, uid, op, res)
+        return
+    if kind == "support":
+        friend = ctx.state["units"].get(op["unit"])
+        if friend is None or friend["status"] not in ("formed", "falling_back"):
+            _short(ctx, uid, op, "that unit is no longer on the table")
+            return
+        fx, fy = direction(friend["facing"])
+        back = scale_rules(ctx.scale)["support_radius"] - 1.0 + ctx.layout(op["unit"]).total_depth
+        res = mover.move_to(friend["x"] - fx * back, friend["y"] - fy * back)
+        if res["stopped"] == "arrived":
+            mover.turn_to(friend["facing"])
+        _report_stop(ctx, uid, op, res)
+        return
+    if kind == "bearing":
+        fx, fy = direction(op["bearing"])
+        res = mover.move_to(u["x"] + fx * op["distance"], u["y"] + fy * op["distance"])
+    elif kind == "advance":
+        fx, fy = direction(u["facing"])
+        d = op.get("distance") or 1000.0
+        res = mover.move_to(u["x"] + fx * d, u["y"] + fy * d, keep_facing=True)
+        if res["stopped"] == "allowance" and not op.get("distance"):
+            return
+    elif kind == "retire":
+        fx, fy = direction(u["facing"])
+        d = op["distance"]
+        res = mover.move_to(u["x"] - fx * d, u["y"] - fy * d, keep_facing=True,
+                            cost_factor=rules_table("movement")["retire_cost"])
+    else:
+        x, y = _destination(ctx, uid, op, group_offsets)
+        if not ctx.table.contains(x, y):
+            _short(ctx, uid, op, "that point is off the table")
+            return
+        res = mover.move_to(x, y)
+    _report_stop(ctx, uid, op, res)
+
+
+def _report_stop(ctx, uid: str, op: dict, res: dict | None) -> None:
+    if res is None or res["stopped"] == "arrived":
+        return
+    why = {"allowance": "its move ran out", "edge": "the table edge", "terrain": "the ground is closed to it",
+           "enemy": "an enemy unit within an inch", "unit": "another unit is in the way",
+           "no move left to turn": "no move left to turn"}[res["stopped"]]
+    blocked = ctx.name(res["blocked_by"]) if res.get("blocked_by") and res["blocked_by"] in ctx.state["units"] and (
+        ctx.state["units"][res["blocked_by"]]["side"] == ctx.state["units"][uid]["side"]) else ""
+    ctx.emit(event("move_stopped", N_("%(unit)s stops short: %(why)s%(by)s."), to=[ctx.state["units"][uid]["side"]],
+                   unit=ctx.name(uid), id=uid, why=why, by=f" ({blocked})" if blocked else "", stopped=res["stopped"]))
+
+
+def charge_target(ctx, uid: str, op: dict) -> str | None:
+    u = ctx.state["units"][uid]
+    seen = visible_enemies(ctx.scenario, ctx.state, u["side"])
+    if op.get("target"):
+        return op["target"] if op["target"] in seen else None
+    centre, half = SECTORS[op.get("sector") or "any"]
+    best = None
+    for e in sorted(seen):
+        eu = ctx.state["units"][e]
+        off = (bearing_to(u["x"], u["y"], eu["x"], eu["y"]) - u["facing"] - centre + 180.0) % 360.0 - 180.0
+        if abs(off) > half:
+            continue
+        d = ctx.layout(uid).footprint.distance(ctx.layout(e).footprint)
+        if best is None or (d, e) < best:
+            best = (d, e)
+    return best[1] if best else None
+
+
+def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
+    u = ctx.state["units"][uid]
+    if u["arm"] == "artillery":
+        _short(ctx, uid, op, "guns do not charge")
+        return
+    target = charge_target(ctx, uid, op)
+    if target is None:
+        _short(ctx, uid, op, "no enemy it can see answers the order")
+        return
+    if mover.rate() <= 0:
+        _short(ctx, uid, op, f"a unit in {u['formation'].replace('_', ' ')} cannot charge")
+        return
+    rear = is_rear_attack(ctx, (u["x"], u["y"]), target)
+    tl = ctx.layout(target)
+    tfp = tl.footprint
+    halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
+    near = nearest_points(tfp, ctx.layout(uid).front)[0]
+    want = bearing_to(u["x"], u["y"], near.x, near.y)
+    if not mover.turn_to(want):
+        _short(ctx, uid, op, "not enough move left to turn")
+        return
+    res = mover.move_to(near.x, near.y, keep_facing=True, halt_at=halt, target=target)
+    gap = ctx.layout(uid).footprint.distance(tfp)
+    if gap <= halt + 0.3:
+        u["charging"] = target
+        ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear})
+        ctx.emit(event("charge", N_("%(unit)s charges %(target)s%(rear)s and halts an inch away."),
+                       unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
+                       rear=" from outside its front" if rear else ""))
+    else:
+        ctx.emit(event("charge_short", N_("%(unit)s charges toward %(target)s but falls %(gap)s in. short."),
+                       to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), gap=rounded(gap - halt)))
+        _report_stop(ctx, uid, op, res)
+

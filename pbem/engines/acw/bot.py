@@ -1,0 +1,88 @@
+"""A random but legal player: each brigade advances on the enemy it can see (or an
+objective), forms line, holds or charges what is close; batteries unlimber and face the
+enemy; reserves come on; officers join regiments; standing orders at random. All choice
+comes from the dice, under labels naming the turn, side and unit."""
+
+from __future__ import annotations
+
+import math
+
+from pbem.dice import Dice
+
+from .geometry import bearing_to
+from .orders import STANDING_FLAGS, STANDING_WORDS
+from .scenario import Scenario
+from .view import build
+
+CLOSE = 8.0
+
+
+def _nearest(u: dict, enemies: list[dict]) -> dict | None:
+    return min(enemies, key=lambda e: (math.hypot(e["x"] - u["x"], e["y"] - u["y"]), e["id"]), default=None)
+
+
+def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
+    t = state["turn"]
+    view = build(sc, state, role, "")
+    mine = {u["id"]: u for u in view["units"] if u["side"] == role}
+    enemies = [u for u in view["units"] if u["side"] != role]
+    objectives = [sc.table.landmarks[o["name"]] for o in sc.objectives]
+    lines = []
+    for bid, brigade in sorted(sc.brigades.items()):
+        if brigade["side"] != role:
+            continue
+        units = [mine[uid] for uid in sc.brigade_units(bid) if uid in mine]
+        if not units:
+            continue
+        label = f"bot T{t} {role} {bid}"
+        for u in units:
+            ulabel = f"{label} {u['id']}"
+            if u["status"] == "reserve":
+                entries = [e for e, info in sc.entries.items() if info["side"] == role]
+                if entries and dice.below(2, f"{ulabel} enter"):
+                    lines.append(f"{sc.units[u['id']]['name']}: ENTER AT {dice.choice(entries, ulabel + ' entry')}")
+                continue
+            if u["status"] != "formed" and u["status"] != "falling_back":
+                continue
+            target = _nearest(u, enemies)
+            if u["arm"] == "artillery":
+                ops = ["UNLIMBER"]
+                if target is not None:
+                    ops.append(f"FACE {int(bearing_to(u['x'], u['y'], target['x'], target['y']))}")
+                elif dice.below(3, f"{ulabel} limber") == 0:
+                    ops = ["LIMBER", f"MOVE TO {_goal(u, objectives, dice, ulabel)}"]
+                lines.append(f"{sc.units[u['id']]['name']}: " + "; ".join(ops))
+                continue
+            plan = dice.below(6, f"{ulabel} plan")
+            name = sc.units[u["id"]]["name"]
+            dist = math.hypot(target["x"] - u["x"], target["y"] - u["y"]) if target else None
+            if target is not None and dist < CLOSE and plan < 3:
+                lines.append(f"{name}: LINE; CHARGE {'NEAREST FRONT' if plan == 0 else target['name']}")
+            elif plan == 5:
+                lines.append(f"{name}: HOLD")
+            elif target is not None and dist < 2 * CLOSE and plan >= 3:
+                lines.append(f"{name}: LINE; FACE {int(bearing_to(u['x'], u['y'], target['x'], target['y']))}; FIRE")
+            else:
+                goal = f"{target['x']:g},{target['y']:g}" if target is not None and dice.below(2, f"{ulabel} goal") else \
+                    _goal(u, objectives, dice, ulabel)
+                form = "COLUMN" if dist is None or dist > 20 else "LINE"
+                lines.append(f"{name}: {form}; MOVE TO {goal}")
+            flags = [STANDING_WORDS[f] for f in STANDING_FLAGS if dice.below(2, f"{ulabel} standing {f}")]
+            lines.append(f"STANDING {name}: {', '.join(flags) if flags else 'NONE'}")
+    for oid, info in sorted(sc.officers.items()):
+        o = state["officers"][oid]
+        if info["side"] != role or o["status"] != "active":
+            continue
+        pick = [u for u in mine.values() if u["status"] in ("formed", "falling_back", "routed")]
+        if pick and dice.below(3, f"bot T{t} {oid} attach") == 0:
+            lines.append(f"{info['name']}: ATTACH TO {dice.choice(sorted(pick, key=lambda u: u['id']), f'bot T{t} {oid} unit')['name']}")
+        elif o.get("attached") and dice.below(4, f"bot T{t} {oid} detach") == 0:
+            lines.append(f"{info['name']}: DETACH")
+    return "\n".join(lines) + "\n"
+
+
+def _goal(u: dict, objectives: list, dice: Dice, label: str) -> str:
+    if not objectives:
+        return f"{u['x']:g},{u['y']:g}"
+    x, y = dice.choice(objectives, label + " objective")
+    return f"{x:g},{y:g}"

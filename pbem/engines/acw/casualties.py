@@ -1,0 +1,45 @@
+"""Casualties (section 12, designed): each hit takes one figure, two hits one gunner.
+Hits fall on one stand at a time, the front stand with the most already, so a regiment
+has at most one "casualty stand"; a stand goes when all its figures are down. A unit
+with no stand left is destroyed. Losing half its stands costs a point of morale for good."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from . import morale, officers
+from .messages import N_
+from .rules import hits_to_remove_stand
+
+
+def apply_hits(ctx, uid: str, hits: int) -> int:
+    """Mark ``hits`` on a unit; returns the stands it lost."""
+    u = ctx.state["units"][uid]
+    if hits <= 0 or not u["stands"]:
+        return 0
+    per_stand = hits_to_remove_stand(u["arm"])
+    lost = 0
+    for _ in range(hits):
+        if not u["stands"]:
+            break
+        i = max(range(len(u["stands"])), key=lambda k: (u["stands"][k], -k))
+        u["stands"][i] += 1
+        if u["stands"][i] >= per_stand:
+            u["stands"].pop(i)
+            lost += 1
+    u["stands_lost_turn"] = u.get("stands_lost_turn", 0) + lost
+    ctx.emit(event("casualties", N_("%(unit)s takes %(hits)s hit(s): %(lost)s stand(s) lost, %(left)s left."),
+                   unit=ctx.name(uid), id=uid, hits=hits, lost=lost, left=len(u["stands"]),
+                   casualties=list(u["stands"])))
+    if lost and not u.get("half_lost") and len(u["stands"]) * 2 <= u["full_stands"]:
+        u["half_lost"] = True
+        morale.alter(ctx, uid, "half_stands_lost")
+    if not u["stands"]:
+        u["status"] = "destroyed"
+        ctx.emit(event("destroyed", N_("%(unit)s is destroyed."), unit=ctx.name(uid), id=uid))
+        officers.follow_unit(ctx, uid)
+    return lost
+
+
+def casualty_count(unit: dict) -> int:
+    return sum(unit["stands"])

@@ -1,0 +1,163 @@
+"""Cards and command (sections 1, 4 A and 5): the random move cards turned one by one,
+each brigade under a card moving only if its commander's response roll passes, the
+unattached staff moving on their side's Staff card.
+
+The response is rolled on a d10 by the highest officer of the brigade's chain (its
+brigadier, its divisional general, the army's commanding general) within his 12-inch
+zone of any of its units (5 A, B; an officer attached to a unit stands with it): a
+commanding general passes automatically, a divisional general fails on 10, a brigadier
+on 10-9, and with no officer near, 10-9-8 fails (section 19 table). A political officer
+tries his rank on a d6 at his first use (5 H 2). An officer who helped a rally last turn
+does not count (5 F).
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import Point
+
+from pbem.engines.base import event
+
+from . import actions, fire, officers
+from .orders import unit_ops
+from .messages import N_
+from .rules import base_move, scale as scale_rules
+from .visibility import spot_concealed
+
+RANK_ORDER = {"commanding_general": 0, "divisional_general": 1, "brigadier": 2}
+
+
+def deal(ctx) -> list[str]:
+    """K, then A: the cards of every side shuffled into one stack for this turn."""
+    ids = [c["id"] for c in ctx.scenario.cards]
+    deck = ctx.dice.shuffle(ids, ctx.label("cards"))
+    ctx.state["deck"] = deck
+    return deck
+
+
+def commanding_officer(ctx, brigade: str) -> str | None:
+    units = [u for u in ctx.scenario.brigade_units(brigade) if ctx.state["units"][u]["status"] in ("formed", "falling_back", "reserve")]
+    if not units:
+        return None
+    zone = scale_rules(ctx.scale)["staff_zone"]
+    chain = ctx.scenario.chain(units[0])
+    best = None
+    for oid in chain:
+        o = ctx.state["officers"][oid]
+        if o["status"] != "active" or o.get("rallying") == ctx.turn - 1:
+            continue
+        where = Point(*officers.position(ctx, oid))
+        near = o.get("attached") in units or any(
+            ctx.state["units"][u]["status"] != "reserve" and ctx.layout(u).footprint.distance(where) <= zone for u in units)
+        if near and (best is None or RANK_ORDER[ctx.scenario.officers[oid]["rank"]] < RANK_ORDER[ctx.scenario.officers[best]["rank"]]):
+            best = oid
+    return best
+
+
+def response(ctx, brigade: str) -> bool:
+    """Roll the brigade's command response; True when it may move."""
+    oid = commanding_officer(ctx, brigade)
+    name = ctx.scenario.brigades[brigade]["name"]
+    who = ctx.scenario.officers[oid]["name"] if oid else "no officer near"
+    if oid and not officers.proved(ctx, oid):
+        ctx.emit(event("response", N_("%(brigade)s: %(officer)s, found wanting, cannot move his command."),
+                       brigade=name, officer=who, passed=False))
+        return False
+    fails = officers.response_fails_on(ctx, oid)
+    if not fails:
+        ctx.emit(event("response", N_("%(brigade)s: %(officer)s commands, automatic response."),
+                       brigade=name, officer=who, passed=True))
+        return True
+    d10 = ctx.dice.roll(10, ctx.label("response", brigade))
+    passed = d10 not in fails
+    ctx.emit(event("response", N_("%(brigade)s: command response by %(officer)s, d10 %(d10)s (fails on %(fails)s): %(result)s."),
+                   brigade=name, officer=who, d10=d10, fails="-".join(map(str, sorted(fails, reverse=True))),
+                   result="moves" if passed else "does not move", passed=passed))
+    return passed
+
+
+def _offsets(ctx, brigade: str) -> dict:
+    """Each regiment's offset from its brigade's centre, for orders given to the brigade."""
+    units = [u for u in ctx.scenario.brigade_units(brigade) if ctx.state["units"][u]["status"] in ("formed", "falling_back")]
+    if not units:
+        return {}
+    cx = sum(ctx.state["units"][u]["x"] for u in units) / len(units)
+    cy = sum(ctx.state["units"][u]["y"] for u in units) / len(units)
+    return {u: (ctx.state["units"][u]["x"] - cx, ctx.state["units"][u]["y"] - cy) for u in units}
+
+
+def movement_phase(ctx, orders: dict) -> None:
+    """A. Turn the cards one by one."""
+    ctx.state["phase_step"] = "A"
+    for cid in deal(ctx):
+        card = next(c for c in ctx.scenario.cards if c["id"] == cid)
+        side = card["side"]
+        ctx.emit(event("card", N_("Card: %(card)s (%(side)s)."), card=card["name"], id=cid,
+                       side=ctx.scenario.side_names[side]))
+        mine = orders.get(side) or {}
+        if card.get("staff"):
+            _staff_card(ctx, side, mine.get("staff", {}))
+            continue
+        movers = []
+        for brigade in card.get("brigades", []):
+            units = ctx.scenario.brigade_units(brigade)
+            if not any(ctx.state["units"][u]["status"] in ("formed", "falling_back", "reserve") for u in units):
+                continue
+            if not response(ctx, brigade):
+                for u in units:
+                    ctx.state.setdefault("response_failed", {})[u] = True
+                continue
+            offsets = _offsets(ctx, brigade)
+            for uid in units:
+                before = (ctx.state["units"][uid]["x"], ctx.state["units"][uid]["y"])
+                actions.run(ctx, uid, unit_ops(ctx.scenario, mine, uid), offsets)
+                officers.follow_unit(ctx, uid)
+                u = ctx.state["units"][uid]
+                if (u["x"], u["y"]) != before and u["status"] == "formed":
+                    movers.append(uid)
+        spot_concealed(ctx)
+        fire.opportunity_fire(ctx, movers)
+
+
+def _staff_card(ctx, side: str, staff_orders: dict) -> None:
+    """G. Unattached staff move; staff attach to or leave units."""
+    reach = base_move(ctx.scale, "staff", "mounted")
+    for oid, ops in sorted(staff_orders.items()):
+        o = ctx.state["officers"].get(oid)
+        if o is None or o["status"] != "active" or o["side"] != side:
+            continue
+        for op in ops:
+            if op["op"] == "detach" and o.get("attached"):
+                ctx.emit(event("detach", N_("%(officer)s leaves %(unit)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                               unit=ctx.name(o["attached"])))
+                o["attached"] = None
+            elif op["op"] == "attach":
+                target = ctx.state["units"].get(op["unit"])
+                if target is None or target["status"] not in ("formed", "falling_back", "routed"):
+                    continue
+                x, y = officers.position(ctx, oid)
+                d = math.hypot(target["x"] - x, target["y"] - y)
+                if d <= reach:
+                    o["attached"] = op["unit"]
+                    o["x"], o["y"] = target["x"], target["y"]
+                    ctx.emit(event("attach", N_("%(officer)s joins %(unit)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                                   unit=ctx.name(op["unit"])))
+                else:
+                    _ride(o, target["x"], target["y"], reach)
+                    ctx.emit(event("staff_short", N_("%(officer)s rides toward %(unit)s but is %(left)s in. short."), to=[side],
+                                   officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(op["unit"]), left=round(d - reach, 1)))
+            elif op["op"] == "move" and not o.get("attached"):
+                _ride(o, op["to"][0], op["to"][1], reach)
+                ctx.emit(event("staff_move", N_("%(officer)s rides to %(at)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                               at=ctx.table.grid_ref(o["x"], o["y"])))
+
+
+def _ride(o: dict, x: float, y: float, reach: float) -> None:
+    d = math.hypot(x - o["x"], y - o["y"])
+    if d <= reach:
+        o["x"], o["y"] = x, y
+    else:
+        o["x"] += (x - o["x"]) / d * reach
+        o["y"] += (y - o["y"]) / d * reach
+    o["x"], o["y"] = round(o["x"], 2), round(o["y"], 2)

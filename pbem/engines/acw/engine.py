@@ -1,0 +1,138 @@
+"""ACWMiniaturesEngine: the January 1997 ACW miniatures rules by mail.
+
+One simultaneous phase per turn (``T3``) awaits both sides: each writes, per brigade,
+regiment and officer, what it does when its card comes up, and its standing orders for
+the enemy's moves. At the deadline the turn resolves A to K (section 4)."""
+
+from __future__ import annotations
+
+import json
+
+from pbem.dice import Dice
+from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
+
+from . import bot, orders as order_text, scenario as scenarios, turn
+from .messages import N_
+from .rules import initial_morale
+from .situation import Context
+from .template import template
+from .view import build, seen_by
+
+PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short")
+
+
+def initial_state(sc, options: dict, dice: Dice) -> dict:
+    units = {}
+    for uid, info in sc.units.items():
+        quality = info["quality"]
+        d6 = dice.roll(6, f"setup morale {uid}")
+        rating = initial_morale(quality, d6)
+        units[uid] = {"side": info["side"], "arm": info["arm"], "x": float(info["x"]), "y": float(info["y"]),
+                      "facing": float(info["facing"]), "formation": info["formation"],
+                      "mounted": bool(info.get("mounted", False)), "stands": [0] * int(info["stands"]),
+                      "full_stands": int(info["stands"]), "status": "reserve" if info.get("reserve") else "formed",
+                      "rating": rating, "initial": rating, "morale_roll": d6, "concealed": bool(info.get("concealed")),
+                      "moved": False}
+    officer_state = {oid: {"side": o["side"], "x": float(o["x"]), "y": float(o["y"]), "attached": o.get("attached"),
+                           "status": "active", "proved": None} for oid, o in sc.officers.items()}
+    return {"game": "acw", "scenario": sc.name, "turn": 1, "options": dict(options), "units": units,
+            "officers": officer_state, "standing": {r: {} for r in sc.roles},
+            "effectiveness": {r: 100 for r in sc.roles}, "band": {r: "steady" for r in sc.roles},
+            "objectives": {}, "last": {"moves": [], "fires": [], "combats": []}, "over": False, "result": None}
+
+
+class ACWMiniaturesEngine(Engine):
+    name = "acw"
+    title = "ACW Miniatures (1997)"
+    languages = ("en",)
+    reveals_orders = False  # orders name hidden units and where they go
+    view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "moves": "unit"})
+
+    def scenarios(self) -> dict[str, ScenarioInfo]:
+        out = {}
+        for name in scenarios.available():
+            sc = scenarios.load(name)
+            out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
+                                     options={"sharpshooters": False})
+        return out
+
+    def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
+        sc = scenarios.load(scenario)
+        opts = {"sharpshooters": bool((options or {}).get("sharpshooters", False))}
+        unknown = set(options or {}) - set(opts)
+        if unknown:
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: sharpshooters")
+        return initial_state(sc, opts, dice)
+
+    def phase(self, state: dict) -> Phase:
+        if state.get("over"):
+            return Phase(id="END", awaited=())
+        return Phase(id=f"T{state['turn']}", awaited=tuple(scenarios.load(state["scenario"]).roles))
+
+    def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
+        return order_text.parse(scenarios.load(state["scenario"]), state, role, text)
+
+    def default_orders(self, state: dict, role: str) -> dict:
+        return order_text.empty()
+
+    def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
+        sc = scenarios.load(state["scenario"])
+        visible = [u for u in build(sc, state, role, "")["units"] if u["side"] != role]
+        return template(sc, state, role, self.phase(state).id, visible, gettext)
+
+    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        state = json.loads(json.dumps(state))
+        events: list[dict] = []
+        if state.get("over"):
+            return state, events
+        sc = scenarios.load(state["scenario"])
+        ctx = Context(sc, state, dice, events)
+        by_role = {r: (orders or {}).get(r) or order_text.empty() for r in sc.roles}
+        turn.play(ctx, by_role)
+        seen = {r: seen_by(sc, state, r) for r in sc.roles}
+        for ev in events:
+            uid = ev["args"].get("id")
+            if ev["type"] in PRIVATE_UNLESS_SEEN and "to" not in ev and uid in state["units"]:
+                side = state["units"][uid]["side"]
+                if uid not in seen[sc.enemy(side)]:
+                    ev["to"] = [side]
+        state.pop("phase_step", None)
+        return state, events
+
+    def view(self, state: dict, role: str | None) -> dict:
+        return build(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
+
+    def picture(self, view: dict, gettext=None) -> bytes | None:
+        from .picture import draw_table  # Pillow is loaded only when a picture is wanted
+
+        return draw_table(view, gettext)
+
+    def outcome(self, state: dict) -> dict | None:
+        if not state.get("over"):
+            return None
+        r = state["result"]
+        sc = scenarios.load(state["scenario"])
+        names = sc.side_names
+        return {"winner": r["winner"],
+                "summary": N_("%(winner_text)s (objective points: %(points)s)"),
+                "args": {"winner": r["winner"], "why": r["why"],
+                         "winner_text": f"{names[r['winner']]} win" if r["winner"] else "A draw",
+                         "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items())},
+                "scores": dict(r["points"])}
+
+    def validate_state(self, state: dict) -> list[str]:
+        sc = scenarios.load(state["scenario"])
+        problems = []
+        for uid, u in state["units"].items():
+            if uid not in sc.units:
+                problems.append(f"unit {uid} is not in scenario {sc.name}")
+                continue
+            if u["status"] in ("formed", "falling_back", "routed") and not sc.table.contains(u["x"], u["y"]):
+                problems.append(f"{uid} stands off the table at {u['x']}, {u['y']}")
+            if len(u["stands"]) > u["full_stands"]:
+                problems.append(f"{uid} has more stands than it started with")
+        return problems
+

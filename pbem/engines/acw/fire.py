@@ -1,0 +1,187 @@
+"""Fire (sections 7, 8, 15, 19): artillery, standing musketry and moving musketry, each
+simultaneous, then casualties and morale; opportunity fire during the enemy's moves.
+
+Every living stand of a firing regiment rolls a d6 (two ranks fire, 7.1); a gun stand
+rolls one, two at canister range. A die hits on the table's number for the range band
+and the target's kind (close: line 4-6, column 3-6; long: line 5-6, column 4-6), one
+higher against a target in cover and one higher for moving fire (designed); a 6
+always hits.
+"""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from . import casualties, morale, officers
+from .formations import COLUMN_LIKE
+from .geometry import inches, rounded
+from .messages import N_
+from .routs import after_fire_morale
+from .rules import ranges, table as rules_table
+from .sight import can_see
+from .targeting import closest, in_cover, target_kind
+from .visibility import reveal
+
+FIRE_STEPS = {"artillery": "B", "standing": "D", "moving": "E", "opportunity": "A"}
+
+
+def weapon_of(ctx, uid: str) -> str:
+    u = ctx.state["units"][uid]
+    info = ctx.scenario.units[uid]
+    if u["arm"] == "cavalry":
+        return "carbine"
+    if u["arm"] == "artillery":
+        return "shot_and_shell"
+    if info["weapon"] == "sharpshooter" and not ctx.state["options"].get("sharpshooters"):
+        return "rifled_musket"
+    return info["weapon"]
+
+
+def can_fire(ctx, uid: str, kind: str) -> bool:
+    u = ctx.state["units"][uid]
+    if u["status"] != "formed" or u.get("charging"):
+        return False
+    if u["arm"] == "artillery":
+        return kind == "artillery" and u["formation"] == "unlimbered"
+    if kind == "artillery" or u["formation"] in COLUMN_LIKE:
+        return False
+    if u["arm"] == "cavalry" and u.get("mounted", True):
+        return False  # 15 A, D: only dismounted cavalry fires
+    if kind == "opportunity":
+        return not u["moved"] and not u.get("fired_opportunity") and ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("opportunity")
+    if u.get("fired_opportunity"):
+        return False
+    return (kind == "moving") == bool(u["moved"])
+
+
+def reach(ctx, uid: str) -> float:
+    return float(ranges(ctx.scale, weapon_of(ctx, uid))["long"])
+
+
+def band(ctx, uid: str, distance: float) -> tuple[str | None, str]:
+    """(``close``/``long``/None, the weapon whose range it is) for a base-to-base distance."""
+    whole = inches(distance)
+    weapon = weapon_of(ctx, uid)
+    if ctx.state["units"][uid]["arm"] == "artillery":
+        canister = ranges(ctx.scale, "canister")
+        if whole <= canister["close"]:
+            return "close", "canister"
+    r = ranges(ctx.scale, weapon)
+    if whole <= r["close"]:
+        return "close", weapon
+    if whole <= r["long"]:
+        return "long", weapon
+    return None, weapon
+
+
+def choose_target(ctx, uid: str, among: list[str] | None = None):
+    """The closest visible enemy in the cone and range (7.5), or None."""
+    u = ctx.state["units"][uid]
+    firer = ctx.layout(uid)
+    enemies = [e for e in ctx.on_table(ctx.scenario.enemy(u["side"]))
+               if not ctx.state["units"][e].get("concealed") and (among is None or e in among)]
+    if not enemies:
+        return None
+    shapes = {e: ctx.layout(e) for e in enemies}
+    for cand in closest(firer, [(e, shapes[e].footprint) for e in enemies], reach(ctx, uid)):
+        others = ctx.footprints(exclude=(uid, cand.uid))
+        if can_see(ctx.table, ctx.scale, firer, shapes[cand.uid], others):
+            return cand
+    return None
+
+
+def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
+    """Roll one unit's fire at its target; returns the record of it (hits not yet applied)."""
+    u = ctx.state["units"][uid]
+    target = ctx.state["units"][cand.uid]
+    firer, tlay = ctx.layout(uid), ctx.layout(cand.uid)
+    rng, weapon = band(ctx, uid, cand.distance)
+    others = [(o, ctx.state["units"][o], ctx.layout(o)) for o in ctx.on_table() if o not in (uid, cand.uid)]
+    shape, why = target_kind(ctx.scale, target, tlay, others, firer)
+    covered, share = in_cover(ctx.table, ctx.scale, firer, tlay)
+    fire = rules_table("fire")
+    need = fire["hit_on"][rng][shape]
+    mods = []
+    if covered:
+        mods.append(["cover", fire["cover_pips"]])
+    if kind == "moving":
+        mods.append(["moving", fire["moving_fire_pips"]])
+    need = min(6, need + sum(m[1] for m in mods))
+    per_stand = fire["dice_per_stand"]["canister" if weapon == "canister" else "artillery" if u["arm"] == "artillery" else "infantry"]
+    n = len(u["stands"]) * per_stand
+    label = ctx.label("fire", kind, uid)
+    dice = [ctx.dice.roll(6, label) for _ in range(n)]
+    hits = sum(1 for d in dice if d >= need)
+    return {"firer": uid, "target": cand.uid, "kind": kind, "distance": rounded(cand.distance),
+            "inches": inches(cand.distance), "band": rng, "weapon": weapon, "shape": shape, "column_why": why,
+            "cover": rounded(share), "in_cover": covered, "need": need, "modifiers": mods, "dice": dice, "hits": hits,
+            "from": [rounded(c) for c in firer.front.interpolate(0.5, normalized=True).coords[0]],
+            "to": [rounded(c) for c in tlay.centre]}
+
+
+def _tell(ctx, rec: dict) -> None:
+    mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
+    kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
+                 "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
+    ctx.emit(event("fire", N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), target is %(kind)s, "
+                              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."),
+                   firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
+                   inches=rec["inches"], band=rec["band"], weapon=rec["weapon"].replace("_", " "), kind=kind_text,
+                   cover=int(round(rec["cover"] * 100)), need=rec["need"], mods=mods,
+                   dice=" ".join(map(str, rec["dice"])), hits=rec["hits"],
+                   record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}))
+
+
+def fire_phase(ctx, kind: str) -> None:
+    """One simultaneous fire step: every eligible unit picks its target and rolls, then
+    all casualties are marked, then those who lost stands check morale."""
+    ctx.state["phase_step"] = FIRE_STEPS[kind]
+    records = []
+    for uid in ctx.on_table():
+        if can_fire(ctx, uid, kind):
+            cand = choose_target(ctx, uid)
+            if cand is not None:
+                records.append(roll_fire(ctx, uid, cand, kind))
+    if not records:
+        return
+    ctx.emit(event("fire_step", N_("%(step)s. %(what)s fire simultaneously."), step=FIRE_STEPS[kind],
+                   what={"artillery": "Artillery", "standing": "Standing musketry", "moving": "Moving musketry"}[kind]))
+    for rec in records:
+        _tell(ctx, rec)
+        reveal(ctx, rec["firer"], "fired")
+    apply(ctx, records)
+
+
+def apply(ctx, records: list[dict]) -> None:
+    hits: dict[str, int] = {}
+    for rec in records:
+        hits[rec["target"]] = hits.get(rec["target"], 0) + rec["hits"]
+        ctx.state["last"]["fires"].append({k: rec[k] for k in ("firer", "target", "from", "to", "hits", "kind")})
+    lost = {}
+    for uid, n in sorted(hits.items()):
+        if n:
+            lost[uid] = casualties.apply_hits(ctx, uid, n)
+            officers.risk_in_fire(ctx, uid)
+    after_fire_morale(ctx, lost, hits)
+
+
+def opportunity_fire(ctx, movers: list[str]) -> None:
+    """Halted units with the standing order fire once a turn at an enemy that has just
+    moved into their cone and range (7.4)."""
+    if not movers:
+        return
+    side = ctx.state["units"][movers[0]]["side"]
+    records = []
+    ctx.state["phase_step"] = "A"
+    for uid in ctx.on_table(ctx.scenario.enemy(side)):
+        if can_fire(ctx, uid, "opportunity"):
+            cand = choose_target(ctx, uid)
+            if cand is not None and cand.uid in movers:
+                records.append(roll_fire(ctx, uid, cand, "opportunity"))
+                ctx.state["units"][uid]["fired_opportunity"] = True
+    for rec in records:
+        ctx.emit(event("opportunity", N_("%(firer)s opens opportunity fire."), firer=ctx.name(rec["firer"])))
+        _tell(ctx, rec)
+        reveal(ctx, rec["firer"], "fired")
+    if records:
+        apply(ctx, records)

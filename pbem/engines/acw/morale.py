@@ -1,0 +1,76 @@
+"""Morale (section 9): a d6 plus the unit's current rating and the temporary modifiers of
+the moment; permanent changes are made the moment their cause happens.
+
+Results of a check (designed, data/acw/tables/morale.json): 6 or more stands, 4 or 5
+falls back in good order, 3 or less routs. A loser of close combat falls back on 6 or
+more and routs below (10 E). A check "to pass" (closing into combat, supporting, pulling
+away, rallying) needs 6 or more.
+"""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from . import officers
+from .messages import N_
+from .rules import table as rules_table
+
+
+def rating(ctx, uid: str) -> int:
+    return int(ctx.state["units"][uid]["rating"])
+
+
+def roll(ctx, uid: str, why: str, mods: list[tuple[str, int]], staff: bool = True, step: str = "") -> tuple[int, int, list]:
+    """Roll one check: (d6, total, the modifiers used) and tell it."""
+    mods = [m for m in mods if m[1]]
+    if staff:
+        for oid in officers.attached_to(ctx, uid):
+            bonus = officers.morale_bonus(ctx, oid)
+            if bonus:
+                mods.append((f"{ctx.scenario.officers[oid]['name']} attached", bonus))
+    band = ctx.state.get("band", {}).get(ctx.state["units"][uid]["side"])
+    if band == "wavering":
+        mods.append(("army wavering", rules_table("morale")["temporary"]["army_wavering"]))
+    d6 = ctx.dice.roll(6, ctx.label("morale", uid, why, step or ctx.state.get("phase_step", "")))
+    total = d6 + rating(ctx, uid) + sum(v for _, v in mods)
+    return d6, total, mods
+
+
+def _text(mods) -> str:
+    return "".join(f" {'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in mods)
+
+
+def check(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, staff: bool = True) -> str:
+    """A check after fire or when charged: ``stand``, ``fall_back`` or ``rout``."""
+    d6, total, used = roll(ctx, uid, why, list(mods or []), staff)
+    results = rules_table("morale")["results"]
+    result = "stand" if total >= results["stand"] else "fall_back" if total >= results["fall_back"] else "rout"
+    ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s: %(result)s."),
+                   unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
+                   modifiers=[[n, v] for n, v in used], total=total, result=result))
+    return result
+
+
+def passes(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, staff: bool = True,
+           need: int | None = None) -> bool:
+    """A check that passes on 6 or more (or ``need``)."""
+    need = rules_table("morale")["results"]["stand"] if need is None else need
+    d6, total, used = roll(ctx, uid, why, list(mods or []), staff)
+    ok = total >= need
+    ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s, needs %(need)s: %(result)s."),
+                   unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
+                   modifiers=[[n, v] for n, v in used], total=total, need=need, result="passes" if ok else "fails"))
+    return ok
+
+
+def alter(ctx, uid: str, key: str) -> None:
+    """A permanent change (9 E), made the moment its cause happens."""
+    perm = rules_table("morale")["permanent"]
+    u = ctx.state["units"][uid]
+    before = u["rating"]
+    after = max(perm["floor"], min(u["initial"] + perm["ceiling_above_initial"], before + perm[key]))
+    if after == before:
+        return
+    u["rating"] = after
+    ctx.emit(event("morale_change", N_("%(unit)s's morale rating goes from %(before)s to %(after)s for good (%(why)s)."),
+                   unit=ctx.name(uid), id=uid, before=before, after=after, why=key.replace("_", " ")))

@@ -1,0 +1,259 @@
+"""Movement (section 6): the base move by arm and formation plus the D20 variable move,
+terrain, formation changes, facing and wheeling, mounting and limbering (15 C, G).
+
+A unit's move this card is a share of its allowance: moving d inches in a formation
+uses d / (base + variable) of it, woods and towns cost double, hills half again; a
+formation change, mounting or limbering uses half; turning uses the distance its outer
+flank travels. Moves go in straight steps of a quarter inch and stop short of the table
+edge, of another unit, and an inch short of any enemy (10 A).
+"""
+
+from __future__ import annotations
+
+import math
+
+from shapely.geometry import LineString
+
+from pbem.engines.base import event
+
+from .formations import COLUMN_LIKE, FORMATIONS, Layout
+from .geometry import angle_between, bearing_to, direction, rounded
+from .messages import N_
+from .rules import base_move, scale as scale_rules, table as rules_table, variable_move
+
+STEP = 0.25
+TURN_BEFORE_MOVING = 45.0  # a line turns to face where it goes when that is more than 45 degrees off
+
+
+def rate_key(unit: dict, scenario_unit: dict) -> tuple[str, str]:
+    arm = unit["arm"]
+    if arm == "artillery":
+        return ("horse_artillery" if scenario_unit.get("horse") else "artillery"), unit["formation"]
+    if arm == "cavalry" and not unit.get("mounted", True):
+        return "cavalry", "dismounted"
+    return arm, unit["formation"]
+
+
+def base_of(ctx, uid: str) -> float:
+    arm, formation = rate_key(ctx.state["units"][uid], ctx.scenario.units[uid])
+    return base_move(ctx.scale, arm, formation)
+
+
+class Mover:
+    """One unit's movement for one card: its allowance and what it has used."""
+
+    def __init__(self, ctx, uid: str):
+        self.ctx, self.uid = ctx, uid
+        self.unit = ctx.state["units"][uid]
+        u = self.unit
+        column = "road" if u["formation"] == "road_column" and ctx.table.on_road(u["x"], u["y"]) else (
+            "open" if ctx.table.ground(u["x"], u["y"]) == "open" else "rough")
+        self.d20 = ctx.dice.roll(20, ctx.label("variable move", uid))
+        self.variable = variable_move(ctx.scale, column, self.d20)
+        self.column = column
+        self.used = 0.0  # share of the allowance
+        self.start = (u["x"], u["y"])
+        self.track = [[rounded(u["x"]), rounded(u["y"])]]
+        ctx.emit(event("allowance", N_("%(unit)s: base move %(base)s in. (%(formation)s), D20 %(d20)s: %(variable)s in. (%(column)s) = %(total)s in."),
+                       unit=ctx.name(uid), id=uid, base=base_of(ctx, uid), formation=u["formation"].replace("_", " "),
+                       d20=self.d20, variable=f"{self.variable:+g}", column=column, total=self.rate()))
+
+    def rate(self) -> float:
+        return max(0.0, base_of(self.ctx, self.uid) + self.variable)
+
+    def left_inches(self) -> float:
+        return max(0.0, (1.0 - self.used) * self.rate())
+
+    def spend_share(self, share: float) -> bool:
+        if self.used + share > 1.0 + 1e-9:
+            return False
+        self.used += share
+        return True
+
+    def spend_inches(self, cost: float) -> bool:
+        r = self.rate()
+        if r <= 0:
+            return cost <= 0
+        return self.spend_share(cost / r)
+
+    # --- formation, facing --------------------------------------------------------------
+    def turn_to(self, bearing: float, pivot: str = "centre") -> bool:
+        """Face ``bearing``: about the centre (FACE) or wheeling on a flank (``left`` or ``right``)."""
+        u = self.unit
+        lay = Layout(u, self.ctx.scale)
+        delta = ((bearing - u["facing"] + 180.0) % 360.0) - 180.0
+        if abs(delta) < 1e-6:
+            return True
+        arm = lay.frontage if pivot != "centre" else lay.frontage / 2.0
+        if not self.spend_inches(arm * math.radians(abs(delta))):
+            return False
+        if pivot == "centre":
+            u["facing"] = bearing % 360.0
+        else:
+            px, py = lay.at(0.0, -lay.frontage / 2.0 if pivot == "left" else lay.frontage / 2.0)
+            u["facing"] = bearing % 360.0
+            rx, ry = -direction(u["facing"])[1], direction(u["facing"])[0]
+            sign = 1.0 if pivot == "left" else -1.0
+            u["x"], u["y"] = px + sign * rx * lay.frontage / 2.0, py + sign * ry * lay.frontage / 2.0
+        return True
+
+    def change_formation(self, formation: str) -> str | None:
+        """None when done, else why not."""
+        u = self.unit
+        if formation not in FORMATIONS[u["arm"]]:
+            return "not a formation of its arm"
+        if u["arm"] == "cavalry" and formation != "line" and not u.get("mounted", True):
+            return "dismounted cavalry stays in line"
+        if u["formation"] == formation:
+            return None
+        if not self.spend_share(rules_table("movement")["formation_change_share"]):
+            return "not enough move left"
+        u["formation"] = formation
+        return None
+
+    def mount(self, mounted: bool) -> str | None:
+        u = self.unit
+        if u["arm"] != "cavalry":
+            return "only cavalry mounts and dismounts"
+        if u.get("mounted", True) == mounted:
+            return None
+        if self.used > rules_table("movement")["mount_share"] + 1e-9:
+            return "it has moved more than half its move"
+        if not self.spend_share(rules_table("movement")["mount_share"]):
+            return "not enough move left"
+        u["mounted"] = mounted
+        u["formation"] = "line"
+        return None
+
+    # --- moving ---------------------------------------------------------------------------
+    def move_to(self, x: float, y: float, *, keep_facing: bool = False, halt_at: float | None = None,
+                cost_factor: float = 1.0, target: str | None = None) -> dict:
+        """Go straight toward (x, y); returns where and why it stopped."""
+        u = self.unit
+        if not keep_facing:
+            want = bearing_to(u["x"], u["y"], x, y)
+            if u["formation"] in COLUMN_LIKE or angle_between(want, u["facing"]) > TURN_BEFORE_MOVING:
+                if not self.turn_to(want):
+                    return {"stopped": "no move left to turn"}
+        return travel(self.ctx, self, [(x, y)], halt_at=halt_at, cost_factor=cost_factor, target=target)
+
+    def finish(self) -> dict | None:
+        u = self.unit
+        moved = math.hypot(u["x"] - self.start[0], u["y"] - self.start[1])
+        if moved > 0.05:
+            u["moved"] = True
+            self.ctx.state["last"]["moves"].append({"unit": self.uid, "path": self.track})
+        return {"distance": rounded(moved)}
+
+
+def step_cost(ctx, unit: dict, here: tuple[float, float], there: tuple[float, float]) -> float | None:
+    """The cost in inches of one step, or None when the step is closed to the unit."""
+    mv = rules_table("movement")
+    length = math.hypot(there[0] - here[0], there[1] - here[1])
+    ground = ctx.table.ground(*there)
+    road = unit["formation"] in ("road_column", "limbered") and ctx.table.on_road(*there)
+    if road:
+        factor = 1.0
+    else:
+        if unit["arm"] == "artillery" and ground in mv["closed_to_limbered_guns"]:
+            return None
+        factor = mv["terrain_cost"][ground]
+    cost = length * factor
+    climb = ctx.table.level(*there) - ctx.table.level(*here)
+    if climb > 0:
+        cost += climb * mv["contour_climb"]
+    seg = LineString([here, there])
+    crossing = ctx.table.stream_crossing(seg)
+    if crossing:
+        if crossing == "stream" and unit["arm"] == "artillery":
+            return None
+        cost += mv["stream_crossing"][crossing]
+    if not road and ctx.table.obstacles_crossed(seg):
+        extra = mv["obstacle_crossing"][unit["arm"]]
+        if extra is None:
+            return None
+        cost += extra
+    return cost
+
+
+def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, halt_at: float | None = None,
+           cost_factor: float = 1.0, target: str | None = None, budget: float | None = None,
+           free: bool = False, through_friends: bool = False, unit_id: str | None = None) -> dict:
+    """Walk a unit along ``waypoints`` in quarter-inch steps. With a ``mover`` the steps
+    are paid from its allowance; otherwise ``budget`` inches (falling back, routing:
+    ``free`` of terrain). Stops at the table edge (``edge``), short of a unit (``unit``,
+    with ``blocked_by``), ``halt_at`` inches short of an enemy (``enemy``), or when the
+    allowance runs out (``allowance``); ``arrived`` when it gets there."""
+    uid = mover.uid if mover else unit_id
+    u = ctx.state["units"][uid]
+    halt = scale_rules(ctx.scale)["halt_short_of_enemy"] if halt_at is None else halt_at
+    others = []
+    for o in ctx.on_table():
+        if o == uid:
+            continue
+        ou = ctx.state["units"][o]
+        friend = ou["side"] == u["side"]
+        if friend and through_friends:
+            continue
+        fp = ctx.layout(o).footprint
+        others.append([o, friend, fp, fp.distance(Layout(u, ctx.scale).footprint)])
+    spent = 0.0
+    result = {"stopped": "arrived", "blocked_by": None}
+    track = mover.track if mover else [[rounded(u["x"]), rounded(u["y"])]]
+    for wx, wy in waypoints:
+        while True:
+            dx, dy = wx - u["x"], wy - u["y"]
+            dist = math.hypot(dx, dy)
+            if dist < 1e-6:
+                break
+            step = min(STEP, dist)
+            nx, ny = u["x"] + dx / dist * step, u["y"] + dy / dist * step
+            cost = step if free else step_cost(ctx, u, (u["x"], u["y"]), (nx, ny))
+            if cost is None:
+                result["stopped"] = "terrain"
+                return _done(result, track, u)
+            cost *= cost_factor
+            if mover is not None:
+                if not mover.spend_inches(cost):
+                    result["stopped"] = "allowance"
+                    return _done(result, track, u)
+            else:
+                if spent + cost > budget + 1e-9:
+                    result["stopped"] = "allowance"
+                    return _done(result, track, u)
+                spent += cost
+            old = (u["x"], u["y"])
+            u["x"], u["y"] = nx, ny
+            if u["formation"] in COLUMN_LIKE and mover is not None:
+                u["facing"] = bearing_to(old[0], old[1], wx, wy)
+            shape = Layout(u, ctx.scale).footprint
+            if not ctx.table.bounds.contains(shape):
+                if mover is None:
+                    result["stopped"] = "edge"
+                    return _done(result, track, u)
+                u["x"], u["y"] = old
+                result["stopped"] = "edge"
+                return _done(result, track, u)
+            for entry in others:
+                o, friend, fp, before = entry
+                gap = fp.distance(shape)
+                entry[3] = gap
+                closing = gap < before - 1e-9
+                if (gap <= 1e-9 and closing) or (not friend and gap < halt - 1e-9 and closing):
+                    u["x"], u["y"] = old
+                    result["stopped"] = "unit" if friend or gap <= 1e-9 else "enemy"
+                    result["blocked_by"] = o
+                    if mover is not None:
+                        mover.used -= cost / mover.rate() if mover.rate() else 0.0
+                    return _done(result, track, u)
+        track.append([rounded(u["x"]), rounded(u["y"])])
+    return _done(result, track, u)
+
+
+def _done(result: dict, track: list, u: dict) -> dict:
+    here = [rounded(u["x"]), rounded(u["y"])]
+    if track[-1] != here:
+        track.append(here)
+    result["at"] = here
+    result["track"] = track
+    return result

@@ -1,0 +1,106 @@
+"""Mounted officers (section 5): who commands, who is attached, political officers
+proving themselves on a d6 at their first use, and the risks of the front rank."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from .messages import N_
+from .rules import table as rules_table
+
+RANKS = ("commanding_general", "divisional_general", "brigadier")
+
+
+def active(ctx, oid: str) -> bool:
+    return ctx.state["officers"][oid]["status"] == "active"
+
+
+def proved(ctx, oid: str) -> bool:
+    """Whether an officer acts as his rank allows: regulars always; a political officer
+    rolls a d6 the first time he tries (5 H 2) and keeps what he rolled."""
+    o = ctx.state["officers"][oid]
+    if not ctx.scenario.officers[oid].get("political"):
+        return True
+    if o.get("proved") is None:
+        d6 = ctx.dice.roll(6, ctx.label("political", oid))
+        o["proved"] = d6 in rules_table("command")["political"]["proves_himself_on"]
+        ctx.emit(event("political", N_("%(officer)s is a political officer: d6 %(d6)s, %(verdict)s."),
+                       officer=ctx.scenario.officers[oid]["name"], id=oid, d6=d6,
+                       verdict="he proves himself" if o["proved"] else "he is found wanting: his command does not move",
+                       proved=o["proved"]))
+    return bool(o["proved"])
+
+
+def response_fails_on(ctx, oid: str | None) -> list[int]:
+    cmd = rules_table("command")
+    if oid is None:
+        return list(cmd["response_fails_on"]["none"])
+    rank = ctx.scenario.officers[oid]["rank"]
+    if ctx.scenario.officers[oid].get("political"):
+        return list(cmd["political"]["response_fails_on"][rank])
+    return list(cmd["response_fails_on"][rank])
+
+
+def morale_bonus(ctx, oid: str) -> int:
+    cmd = rules_table("command")
+    rank = ctx.scenario.officers[oid]["rank"]
+    if ctx.scenario.officers[oid].get("political"):
+        return int(cmd["political"]["morale_bonus"][rank]) if proved(ctx, oid) else 0
+    return int(cmd["morale_bonus"][rank])
+
+
+def attached_to(ctx, uid: str) -> list[str]:
+    return [oid for oid, o in sorted(ctx.state["officers"].items()) if o["status"] == "active" and o.get("attached") == uid]
+
+
+def position(ctx, oid: str) -> tuple[float, float]:
+    o = ctx.state["officers"][oid]
+    if o.get("attached") and o["attached"] in ctx.state["units"]:
+        u = ctx.state["units"][o["attached"]]
+        return u["x"], u["y"]
+    return o["x"], o["y"]
+
+
+def risk_in_fire(ctx, uid: str) -> None:
+    """An officer in a unit's front rank risks a 10 % death whenever the unit takes
+    casualties (5 C): a d10 of 10 kills him."""
+    for oid in attached_to(ctx, uid):
+        d10 = ctx.dice.roll(10, ctx.label("officer risk", oid, ctx.state["phase_step"]))
+        killed = d10 in rules_table("command")["staff_killed_on_d10"]
+        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d10 %(d10)s, %(result)s."),
+                       officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(uid), d10=d10,
+                       result="killed" if killed else "unhurt", killed=killed))
+        if killed:
+            lose_officer(ctx, oid, "killed")
+
+
+def risk_in_lost_melee(ctx, uid: str) -> None:
+    """An officer with the loser of a close combat: a 0 on a d10 kills him, a 9 captures (5 E)."""
+    rules = rules_table("command")["staff_in_lost_melee"]
+    for oid in attached_to(ctx, uid):
+        d10 = ctx.dice.roll(10, ctx.label("officer melee", oid, ctx.state["phase_step"])) % 10
+        fate = "killed" if d10 in rules["killed"] else "captured" if d10 in rules["captured"] else None
+        ctx.emit(event("officer_melee", N_("%(officer)s with the beaten %(unit)s: d10 %(d10)s, %(result)s."),
+                       officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(uid), d10=d10, result=fate or "escapes"))
+        if fate:
+            lose_officer(ctx, oid, fate)
+
+
+def lose_officer(ctx, oid: str, fate: str) -> None:
+    o = ctx.state["officers"][oid]
+    uid = o.get("attached")
+    if uid:
+        u = ctx.state["units"][uid]
+        o["x"], o["y"] = u["x"], u["y"]
+        u["lost_officer"] = True
+    o["status"], o["attached"] = fate, None
+
+
+def follow_unit(ctx, uid: str) -> None:
+    """Staff react with the unit they are with; they leave when it leaves (5 G)."""
+    u = ctx.state["units"][uid]
+    for oid in attached_to(ctx, uid):
+        o = ctx.state["officers"][oid]
+        o["x"], o["y"] = u["x"], u["y"]
+        if u["status"] not in ("formed", "falling_back", "routed"):
+            o["status"], o["attached"] = "left", None

@@ -1,0 +1,115 @@
+"""The table from above at mail width (drawn from a view, never the state): terrain with
+contour shading and crest lines, a 6-inch grid lettered and numbered as in orders, each
+stand a small rectangle along its facing, unit labels, this turn's moves as tracks and
+fire as lines marked with hits, close combats ringed."""
+
+from __future__ import annotations
+
+import io
+import string
+
+from PIL import Image, ImageDraw
+
+from pbem.engines.fonts import font
+from pbem.engines.lettering import draw_text
+
+from .formations import Layout
+from .messages import N_
+from .scenario import load
+
+WIDTH = 720
+MARGIN = 18
+COLOURS = {"union": (40, 70, 160), "confederate": (150, 150, 150)}
+FILL = {"hill": (214, 196, 150), "woods": (86, 140, 78), "town": (170, 90, 70)}
+SIDE_FALLBACK = [(40, 70, 160), (160, 60, 50)]
+
+
+def draw_table(view: dict, gettext=None) -> bytes:
+    sc = load(view["scenario"])
+    table = view["table"]
+    s = (WIDTH - 2 * MARGIN) / table["width"]
+    height = int(table["height"] * s) + 2 * MARGIN + 16
+    img = Image.new("RGB", (WIDTH, height), (236, 232, 214))
+    d = ImageDraw.Draw(img)
+
+    def px(x, y):
+        return MARGIN + x * s, MARGIN + y * s
+
+    small, label_font = font(10), font(11)
+    for f in sc.table.hills:
+        for level in range(1, f.level + 1):
+            shade = tuple(max(0, c - 18 * (level - 1)) for c in FILL["hill"])
+            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=shade, outline=(170, 150, 110))
+    for f in sc.table.features:
+        if f.kind in ("woods", "town"):
+            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=FILL[f.kind], outline=(50, 60, 40))
+    for f in sc.table.features:
+        if f.kind == "road":
+            d.line([px(*p) for p in f.shape.coords], fill=(150, 120, 80), width=4)
+        elif f.kind == "stream":
+            d.line([px(*p) for p in f.shape.coords], fill=(70, 120, 200), width=3)
+            for p in f.fords:
+                d.ellipse([px(p.x - 0.6, p.y - 0.6), px(p.x + 0.6, p.y + 0.6)], outline=(70, 120, 200), width=2)
+            for p in f.bridges:
+                d.rectangle([px(p.x - 0.8, p.y - 0.5), px(p.x + 0.8, p.y + 0.5)], fill=(120, 90, 60))
+        elif f.kind in ("fence", "wall", "hedge", "breastworks"):
+            d.line([px(*p) for p in f.shape.coords], fill=(90, 70, 40), width=2)
+    for f in sc.table.hills:
+        if f.crest is not None:
+            pts = [px(*p) for p in f.crest.coords]
+            for a, b in zip(pts, pts[1:]):
+                _dashed(d, a, b, (120, 80, 30))
+    grid = table["grid"]
+    for i in range(int(table["width"] // grid) + 1):
+        d.line([px(i * grid, 0), px(i * grid, table["height"])], fill=(200, 195, 175))
+    for j in range(int(table["height"] // grid) + 1):
+        d.line([px(0, j * grid), px(table["width"], j * grid)], fill=(200, 195, 175))
+    for i in range(int(table["width"] // grid)):
+        draw_text(d, (px((i + 0.5) * grid, 0)[0], 8), string.ascii_uppercase[i], small, (60, 60, 60), anchor="mm")
+    for j in range(int(table["height"] // grid)):
+        draw_text(d, (8, px(0, (j + 0.5) * grid)[1]), str(j + 1), small, (60, 60, 60), anchor="mm")
+    for name, (x, y) in table["landmarks"].items():
+        draw_text(d, px(x, y), name, small, (40, 40, 40), anchor="mm")
+    roles = list(view["sides"])
+    colour = {r: COLOURS.get(r, SIDE_FALLBACK[i % 2]) for i, r in enumerate(roles)}
+    for m in view["moves"]:
+        if len(m["path"]) > 1:
+            d.line([px(*p) for p in m["path"]], fill=(230, 60, 60) if m.get("kind") == "rout" else (90, 90, 90), width=1)
+    for f in view["fires"]:
+        a, b = px(*f["from"]), px(*f["to"])
+        d.line([a, b], fill=(220, 120, 0), width=1)
+        draw_text(d, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), str(f["hits"]), small, (200, 40, 0), anchor="mm")
+    for u in view["units"]:
+        if u["status"] == "reserve":
+            continue
+        state = {"arm": u["arm"], "x": u["x"], "y": u["y"], "facing": u["facing"], "formation": u["formation"],
+                 "mounted": u["mounted"], "stands": u["casualties"]}
+        lay = Layout(state, view["scale"])
+        fill = colour.get(u["side"], (0, 0, 0))
+        if u["status"] == "routed":
+            fill = tuple(min(255, c + 90) for c in fill)
+        for shape in lay.stand_shapes():
+            d.polygon([px(*p) for p in shape.exterior.coords], fill=fill, outline=(0, 0, 0))
+        d.line([px(*p) for p in lay.front.coords], fill=(255, 255, 255), width=2)
+        cx, cy = lay.centre
+        draw_text(d, (px(cx, cy)[0], px(cx, cy)[1] + lay.total_depth * s / 2 + 8), u["name"], label_font, (0, 0, 0), anchor="mm")
+    for c in view["combats"]:
+        x, y = px(*c["at"])
+        d.ellipse([x - 14, y - 14, x + 14, y + 14], outline=(220, 0, 0), width=2)
+    legend = (gettext or (lambda t: t))(N_("Turn %(turn)s of %(turns)s; grid squares of %(grid)s inches"))
+    draw_text(d, (MARGIN, height - 12), legend % {"turn": view["turn"], "turns": view["turns"], "grid": int(grid)},
+              small, (40, 40, 40))
+    out = io.BytesIO()
+    img.save(out, format="PNG", optimize=False)
+    return out.getvalue()
+
+
+def _dashed(d, a, b, fill, dash: float = 6.0) -> None:
+    (x0, y0), (x1, y1) = a, b
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    if length == 0:
+        return
+    n = int(length // dash)
+    for i in range(0, n, 2):
+        t0, t1 = i * dash / length, min(1.0, (i + 1) * dash / length)
+        d.line([(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0), (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)], fill=fill, width=2)

@@ -1,0 +1,186 @@
+"""Falling back and routed units (section 14), the morale checks fire causes, rallies.
+
+A unit falling back moves a double move straight to its rear, facing the enemy still, with
+no terrain penalty, through friends (14 A.1); it stays falling back until it passes a
+command response. A routed unit turns about and does the same (14 B.1); friends within
+4 inches of where it started, and any it passes through, check morale (14 B.2); a router
+that meets formed enemy is captured (14 B.3). A falling-back unit that meets enemy checks
+at -1: on 6 or more it halts to face them, below it surrenders (14 A.2). Routers rally at
+the end of the next turn or leave the table (14 B.6).
+"""
+
+from __future__ import annotations
+
+from shapely.geometry import LineString, Point
+
+from pbem.engines.base import event
+
+from . import morale, officers
+from .formations import Layout
+from .geometry import direction
+from .messages import N_
+from .movement import base_of, travel
+from .rules import scale as scale_rules, table as rules_table
+
+
+def _double_move(ctx, uid: str) -> float:
+    u = ctx.state["units"][uid]
+    base = base_of(ctx, uid)
+    if base <= 0:  # a square or unlimbered guns run at their marching rate
+        saved = u["formation"]
+        u["formation"] = "limbered" if u["arm"] == "artillery" else "line"
+        base = base_of(ctx, uid)
+        u["formation"] = saved
+    return rules_table("movement")["fall_back_multiple"] * base
+
+
+def _go_back(ctx, uid: str, routing: bool) -> dict:
+    u = ctx.state["units"][uid]
+    if routing:
+        u["facing"] = (u["facing"] + 180.0) % 360.0
+        if u["arm"] == "artillery":
+            u["formation"] = "limbered"
+        fx, fy = direction(u["facing"])
+    else:
+        bx, by = direction(u["facing"])
+        fx, fy = -bx, -by
+    distance = _double_move(ctx, uid)
+    start = (u["x"], u["y"])
+    far = (u["x"] + fx * distance, u["y"] + fy * distance)
+    res = travel(ctx, None, [far], budget=distance, free=True, through_friends=True, unit_id=uid,
+                 halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0)
+    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back"})
+    res["start"] = start
+    return res
+
+
+def fall_back(ctx, uid: str, why: str) -> None:
+    u = ctx.state["units"][uid]
+    if u["status"] not in ("formed", "falling_back"):
+        return
+    u["status"] = "falling_back"
+    u.pop("charging", None)
+    res = _go_back(ctx, uid, routing=False)
+    ctx.emit(event("fall_back", N_("%(unit)s falls back in good order (%(why)s) to %(at)s."),
+                   unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]))
+    _after_retreat(ctx, uid, res, routing=False)
+
+
+def rout(ctx, uid: str, why: str) -> None:
+    u = ctx.state["units"][uid]
+    if u["status"] not in ("formed", "falling_back", "routed"):
+        return
+    again = u["status"] == "routed"
+    u["status"], u["routed_turn"] = "routed", ctx.turn
+    u.pop("charging", None)
+    if not again:
+        morale.alter(ctx, uid, "routed")
+    res = _go_back(ctx, uid, routing=True)
+    ctx.emit(event("rout", N_("%(unit)s routs (%(why)s) to %(at)s."), unit=ctx.name(uid), id=uid, why=why,
+                   at=_where(ctx, res["at"]), track=res["track"]))
+    _after_retreat(ctx, uid, res, routing=True)
+    if u["status"] == "routed":
+        panic(ctx, uid, res)
+
+
+def _where(ctx, at) -> str:
+    return f"{ctx.table.grid_ref(*at)} ({at[0]:g}, {at[1]:g})"
+
+
+def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
+    u = ctx.state["units"][uid]
+    officers.follow_unit(ctx, uid)
+    if res["stopped"] == "edge":
+        u["status"] = "left"
+        ctx.emit(event("left_table", N_("%(unit)s leaves the table."), unit=ctx.name(uid), id=uid))
+        officers.follow_unit(ctx, uid)
+        return
+    if res["stopped"] in ("enemy", "unit") and res.get("blocked_by"):
+        other = res["blocked_by"]
+        if ctx.state["units"][other]["side"] == u["side"]:
+            return
+        if routing:
+            u["status"] = "captured"
+            ctx.emit(event("captured", N_("%(unit)s runs into %(enemy)s and is captured."),
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+            officers.follow_unit(ctx, uid)
+            return
+        mods = [("collision", rules_table("morale")["temporary"]["collision"])]
+        if not morale.passes(ctx, uid, "falling back into the enemy", mods):
+            u["status"] = "surrendered"
+            ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrenders."),
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+            officers.follow_unit(ctx, uid)
+
+
+def panic(ctx, router: str, res: dict) -> None:
+    """Friends within 4 inches of where the router started, or passed through, check (14 B.2)."""
+    radius = scale_rules(ctx.scale)["router_panic_radius"]
+    u = ctx.state["units"][router]
+    start = Layout({**u, "x": res["start"][0], "y": res["start"][1]}, ctx.scale).footprint
+    path = LineString(res["track"]) if len(res["track"]) > 1 else None
+    done = ctx.state.setdefault("panicked", [])
+    for uid in ctx.on_table(u["side"]):
+        if uid == router or ctx.state["units"][uid]["status"] != "formed" or [router, uid] in done:
+            continue
+        fp = ctx.layout(uid).footprint
+        if fp.distance(start) <= radius or (path is not None and path.intersects(fp)):
+            done.append([router, uid])
+            result = morale.check(ctx, uid, f"{ctx.name(router)} routs nearby")
+            if result == "fall_back":
+                fall_back(ctx, uid, "a router nearby")
+            elif result == "rout":
+                rout(ctx, uid, "a router nearby")
+
+
+def after_fire_morale(ctx, lost: dict[str, int], hits: dict[str, int]) -> None:
+    """Units that lost a stand check (9 C); routed units hit check to stay put (14 B.4)."""
+    temp = rules_table("morale")["temporary"]
+    for uid in sorted(hits):
+        u = ctx.state["units"][uid]
+        if u["status"] == "routed" and hits[uid]:
+            if not morale.passes(ctx, uid, "a router under fire"):
+                rout(ctx, uid, "fired on while routed")
+            continue
+        if u["status"] not in ("formed", "falling_back") or not lost.get(uid):
+            continue
+        mods = [("stands lost", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost[uid]))]
+        if u["status"] == "falling_back":
+            mods.append(("falling back", temp["falling_back"]))
+        if ctx.table.in_cover_terrain(ctx.layout(uid).footprint) >= rules_table("fire")["cover_share"]:
+            mods.append(("in cover", temp["in_cover"]))
+        result = morale.check(ctx, uid, "casualties from fire", mods)
+        if result == "fall_back":
+            fall_back(ctx, uid, "casualties")
+        elif result == "rout":
+            rout(ctx, uid, "casualties")
+
+
+def rally_phase(ctx) -> None:
+    """I. Routed units of an earlier turn rally on 6 or more or leave the table (14 B.6);
+    an officer who has reached the unit (within an inch) adds his bonus (14 B.7)."""
+    for uid in ctx.on_table():
+        u = ctx.state["units"][uid]
+        if u["status"] != "routed" or u.get("routed_turn", ctx.turn) >= ctx.turn:
+            continue
+        ctx.state["phase_step"] = "I"
+        mods = []
+        for oid, o in sorted(ctx.state["officers"].items()):
+            if o["status"] == "active" and o["side"] == u["side"] and not o.get("attached"):
+                if ctx.layout(uid).footprint.distance(_point(o)) <= 1.0:
+                    bonus = officers.morale_bonus(ctx, oid)
+                    if bonus:
+                        mods.append((f"{ctx.scenario.officers[oid]['name']} at the rout marker", bonus))
+                    o["rallying"] = ctx.turn
+        if morale.passes(ctx, uid, "rally", mods, staff=False):
+            u["status"] = "falling_back"
+            u["facing"] = (u["facing"] + 180.0) % 360.0
+            ctx.emit(event("rally", N_("%(unit)s rallies."), unit=ctx.name(uid), id=uid))
+        else:
+            u["status"] = "left"
+            ctx.emit(event("left_table", N_("%(unit)s fails to rally and leaves the table."), unit=ctx.name(uid), id=uid))
+            officers.follow_unit(ctx, uid)
+
+
+def _point(o) -> Point:
+    return Point(o["x"], o["y"])

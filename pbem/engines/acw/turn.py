@@ -1,0 +1,40 @@
+"""The game turn (section 4), A to K in order."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from . import command, effectiveness, fire, melee, routs, victory
+from .messages import N_
+
+PER_TURN_FLAGS = ("moved", "fired_opportunity", "melees", "stands_lost_turn", "charging", "lost_officer")
+
+
+def start_turn(state: dict) -> None:
+    for u in state["units"].values():
+        for flag in PER_TURN_FLAGS:
+            u.pop(flag, None)
+        u["moved"] = False
+    state["charges"] = []
+    state["response_failed"] = {}
+    state["panicked"] = []
+    state["last"] = {"moves": [], "fires": [], "combats": []}
+
+
+def play(ctx, orders: dict) -> None:
+    state = ctx.state
+    start_turn(state)
+    for side, o in orders.items():
+        for uid, flags in (o.get("standing") or {}).items():
+            state["standing"].setdefault(side, {})[uid] = dict(flags)
+    ctx.emit(event("turn", N_("Turn %(turn)s of %(turns)s."), turn=ctx.turn, turns=ctx.scenario.turns))
+    command.movement_phase(ctx, orders)                       # A
+    fire.fire_phase(ctx, "artillery")                         # B
+    fire.fire_phase(ctx, "standing")                          # D
+    fire.fire_phase(ctx, "moving")                            # E
+    melee.close_combats(ctx)                                  # F, G, H
+    routs.rally_phase(ctx)                                    # I
+    effectiveness.army_morale(ctx)                            # J
+    state["phase_step"] = "K"
+    if not victory.check_end(ctx):                            # K
+        state["turn"] += 1

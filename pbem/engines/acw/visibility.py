@@ -1,0 +1,62 @@
+"""What each side's troops can see (2 B, 16): an enemy unit appears to a side when it is
+on the table, not concealed, and some unit of the side (or an officer on his own) has a
+line of sight to it. Concealed units (placed in woods, towns or behind hills) stay hidden
+until they move, fire, or an enemy comes within ``concealment_spot`` inches with a line
+of sight; reserves are off the table until they enter."""
+
+from __future__ import annotations
+
+from pbem.engines.base import event
+
+from .messages import N_
+from .rules import scale as scale_rules
+from .sight import can_see, sees_point
+from .situation import Context
+
+
+def reveal(ctx, uid: str, why: str) -> None:
+    u = ctx.state["units"][uid]
+    if u.get("concealed"):
+        u["concealed"] = False
+        ctx.emit(event("revealed", N_("%(unit)s is no longer concealed (%(why)s)."), unit=ctx.name(uid), id=uid, why=why))
+
+
+def spot_concealed(ctx) -> None:
+    """Concealed units an enemy now stands close to, with a line of sight, are revealed."""
+    spot = scale_rules(ctx.scale)["concealment_spot"]
+    for uid in ctx.on_table():
+        if not ctx.state["units"][uid].get("concealed"):
+            continue
+        lay = ctx.layout(uid)
+        for other in ctx.on_table(ctx.scenario.enemy(ctx.state["units"][uid]["side"])):
+            olay = ctx.layout(other)
+            if olay.footprint.distance(lay.footprint) <= spot and can_see(
+                    ctx.table, ctx.scale, olay, lay, ctx.footprints(exclude=(uid, other))):
+                reveal(ctx, uid, "spotted")
+                break
+
+
+def visible_enemies(scenario, state: dict, side: str) -> set[str]:
+    """The enemy units ``side`` can see now."""
+    ctx = Context(scenario, state, None, [])
+    enemy = scenario.enemy(side)
+    mine = ctx.on_table(side)
+    layouts = {uid: ctx.layout(uid) for uid in ctx.on_table()}
+    shapes = {uid: lay.footprint for uid, lay in layouts.items()}
+    eyes = [(o["x"], o["y"]) for o in state["officers"].values()
+            if o["side"] == side and o["status"] == "active" and not o.get("attached")]
+    seen = set()
+    for e in ctx.on_table(enemy):
+        if state["units"][e].get("concealed"):
+            continue
+        target = layouts[e]
+        for m in mine:
+            others = [s for uid, s in shapes.items() if uid not in (m, e)]
+            if can_see(ctx.table, ctx.scale, layouts[m], target, others):
+                seen.add(e)
+                break
+        else:
+            others = [s for uid, s in shapes.items() if uid != e]
+            if any(sees_point(ctx.table, ctx.scale, eye, c, others, target.width) for eye in eyes for c in target.stand_centres()):
+                seen.add(e)
+    return seen
