@@ -27,7 +27,7 @@ from pbem.mail.compose import compose
 from pbem.service.clock import to_iso
 from pbem.service.store import Store
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction")
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
@@ -285,6 +285,16 @@ def claim_due(store: Store, *, now: datetime, limit: int, owner: str, after_id: 
     A claim is free again when its lease runs out, when its worker's process is gone,
     and for the worker that made it (what it left after a failure it takes up again)."""
     stamp = to_iso(now)
+    # The claim needs no disk sync of its own: lost in a crash, it only frees the rows
+    # again (the next durable commit, marking them sent, syncs it anyway).
+    store.execute("PRAGMA synchronous=NORMAL")
+    try:
+        return _claim(store, stamp, now, limit, owner, after_id)
+    finally:
+        store.execute("PRAGMA synchronous=FULL")
+
+
+def _claim(store: Store, stamp: str, now: datetime, limit: int, owner: str, after_id: int) -> list[dict]:
     with store.write():
         held = [r["lease_owner"] for r in store.all(
             "SELECT DISTINCT lease_owner FROM outbox WHERE status = 'queued' AND lease_until > ? AND lease_owner IS NOT NULL", (stamp,))]
