@@ -1,12 +1,15 @@
-"""The construction phase (rule 24): build markers become breastworks a turn later if a unit
-stayed in the hex and no enemy ZOI covers it; new build markers on units that held their hex
-since the start of the turn and are outside every enemy ZOI. Burning bridges (rule 25) has
-no bridge to burn on the shipped maps and is not implemented yet."""
+"""The construction phase (rules 24, 25): build markers become breastworks a turn later if a
+unit stayed in the hex and no enemy ZOI covers it; new build markers on units that held their
+hex since the start of the turn and are outside every enemy ZOI. Burned-bridge markers go on
+a unit beside a bridge (a road crossing a stream); in the side's next construction phase the
+bridge burns if the unit has not moved and passes a cohesion check (+1 in an enemy ZOI or
+ZOC; there is no rain in the shipped scenarios)."""
 
 from __future__ import annotations
 
 from pbem.engines.base import event
 
+from .cohesion import isolated
 from .messages import N_
 from .situation import ON_MAP, Context
 
@@ -59,3 +62,60 @@ def clear_build_flags(ctx: Context, side: str) -> None:
     for uid, u in ctx.sit.units.items():
         if ctx.sc.units[uid].side == side and u.get("build") and ctx.state["breastworks"].get(u["hex"]) == "built":
             u["build"] = False
+
+
+def bridge_key(a: str, b: str) -> str:
+    return f"{a}-{b}" if a < b else f"{b}-{a}"
+
+
+def is_bridge(ctx: Context, a: str, b: str) -> bool:
+    board = ctx.sc.board
+    return b in board.neighbours.get(a, ()) and bool(board.road(a, b)) and "stream" in board.sides(a, b)
+
+
+def burning_phase(ctx: Context, side: str, orders: list[tuple[str, str]]) -> None:
+    """Rule 25: roll for this side's Burned-Bridge markers, then place the new ones ordered
+    (``orders``: unit, the hex across the bridge)."""
+    sit = ctx.sit
+    burning = ctx.state.setdefault("burning", {})
+    burned = ctx.state.setdefault("burned", [])
+    enemy = ctx.sc.enemy(side)
+    for key, mark in sorted(burning.items()):
+        if mark["side"] != side:
+            continue
+        uid = mark["unit"]
+        u = sit.units[uid]
+        if u["status"] != ON_MAP or u["hex"] != mark["hex"]:
+            del burning[key]
+            ctx.emit(event("burn_abandoned", N_("The attempt to burn the bridge %(bridge)s is given up: %(name)s has moved."),
+                           bridge=key, unit=uid, name=ctx.name(uid)))
+            continue
+        drms = []
+        if u["hex"] in sit.zoi_hexes(enemy) or sit.in_enemy_zoc(u["hex"], side):
+            drms.append({"why": "in an enemy ZOI or ZOC", "drm": 1})
+        if isolated(ctx, u["hex"], side):
+            drms.append({"why": "no friendly formed unit adjacent", "drm": 1})
+        roll = ctx.roll(f"burn {key}")
+        total = roll + sum(d["drm"] for d in drms)
+        cr = ctx.sc.units[uid].cr
+        ok = total <= cr
+        ctx.emit(event("burn", N_("%(name)s tries to burn the bridge %(bridge)s: roll %(roll)s%(drm_text)s = %(modified)s against CR %(cr)s: %(result)s."),
+                       unit=uid, name=ctx.name(uid), bridge=key, roll=roll, drms=drms, modified=total, cr=cr, ok=ok,
+                       drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms),
+                       result="the bridge burns" if ok else "not yet"))
+        if ok:
+            del burning[key]
+            if key not in burned:
+                burned.append(key)
+    for uid, across in orders:
+        u = sit.units[uid]
+        if u["status"] != ON_MAP or not is_bridge(ctx, u["hex"], across):
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{ctx.name(uid)} BURN {across}",
+                           why="no bridge between its hex and that one", side=side))
+            continue
+        key = bridge_key(u["hex"], across)
+        if key in burned or key in burning:
+            continue
+        burning[key] = {"side": side, "unit": uid, "hex": u["hex"]}
+        ctx.emit(event("burn_marker", N_("%(name)s makes ready to burn the bridge %(bridge)s."), unit=uid,
+                       name=ctx.name(uid), bridge=key))

@@ -47,7 +47,7 @@ class LastFullMeasureEngine(Engine):
             "game": "lfm", "scenario": sc.name, "mails": mails, "turn": 1, "order": list(sc.first_turn_order),
             "pt": 0, "step": "move", "in_command": [],
             "units": initial_units(sc), "commanders": initial_commanders(sc), "brigades": initial_brigades(sc),
-            "breastworks": {}, "works_side": {}, "control": victory.initial_control(sc),
+            "breastworks": {}, "works_side": {}, "burning": {}, "burned": [], "control": victory.initial_control(sc),
             "vp": {r: 0 for r in sc.roles}, "standing": {r: {} for r in sc.roles},
             "last": empty_last(), "over": False, "result": None,
         }

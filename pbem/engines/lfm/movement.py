@@ -47,13 +47,14 @@ def mover_for(ctx: Context, units: list[str], commanders: list[str], side: str, 
     return Mover(side=side, mode=mode, slow_roads=slow, may_enter_zoc=may or charging, charging=charging, night=night)
 
 
-def terrain_cost(board, a: str, b: str, mode: str) -> int:
+def terrain_cost(board, a: str, b: str, mode: str, bridge_burned: bool = False) -> int:
     """Twelfths of an MP to move from ``a`` into ``b`` off the road rate (roads still negate
-    the hex's terrain and carry it over streams on their bridges; rule 2.3)."""
+    the hex's terrain and carry it over streams on their bridges; rule 2.3). Where the road's
+    bridge has been burned (rule 25) the road no longer crosses that hexside."""
     tec = terrain()
     column = "mounted" if mode == "mounted" else "artillery" if mode == "artillery" else "cost"
     cost = tec["hexes"][board.terrain[b]][column]
-    road = board.road(a, b)
+    road = None if bridge_burned else board.road(a, b)
     if road:
         cost = min(cost, tec["road_negates_cost"])
     for side in board.sides(a, b):
@@ -86,6 +87,7 @@ class Field:
         self.enemy_hexes = set(sit.hexes_of(enemy))
         self.zoc = sit.zoc_hexes(enemy)
         self.zoi = sit.zoi_hexes(enemy)
+        self.burned = {tuple(k.split("-")) for k in ctx.state.get("burned", [])}
 
 
 def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, road_used: bool = False,
@@ -111,6 +113,8 @@ def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, ro
         for n, plain, road in steps[h]:
             if n in field.enemy_hexes:
                 continue
+            if road and field.burned and ((h, n) if h < n else (n, h)) in field.burned:
+                road, plain = None, terrain_cost(board, h, n, mover.mode, bridge_burned=True)
             options = []
             if road and not mover.charging and h not in field.zoi and n not in field.zoi:
                 options.append((rates[road], True))

@@ -8,7 +8,8 @@ ops (``units`` lists unit or commander ids, or ``@1412`` for the whole stack in 
 ``{"op": "fire", "target", "from": [refs], "unit"}``, ``{"op": "limber"|"unlimber"|"mount"|
 "dismount"|"detach"|"attach"|"build", "units"}``, ``{"op": "move", "units", "to"}``,
 ``{"op": "via", "units", "path"}``, ``{"op": "charge", "units", "target", "from"}``,
-``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``, ``{"op": "attack", "target", "from": [hexes] | None,
+``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``,
+``{"op": "burn", "units", "across"}``, ``{"op": "attack", "target", "from": [hexes] | None,
 "advance": bool | None}``; each op keeps its ``text`` (canonical line) for reports.
 """
 
@@ -31,7 +32,7 @@ _ATTACK = re.compile(r"^ATTACK\s+(\d{4})(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+AD
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
-_VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
+_VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|BURN|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
 SIMPLE_VERBS = ("mount", "dismount", "limber", "unlimber", "detach", "attach", "build")
 
 
@@ -203,6 +204,10 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
         elif len(words) != 1:
             raise LineError(N_("write <units> CHARGE <hex> [FROM <hex>]"))
         return ("op", {"op": "charge", "units": refs, "target": _hex(sc, words[0]), "from": frm})
+    if verb == "BURN":
+        if len(words) != 1:
+            raise LineError(N_("write <unit> BURN <hex across the bridge>"))
+        return ("op", {"op": "burn", "units": refs, "across": _hex(sc, words[0])})
     if verb == "REMOVE":
         if normalise(after) not in ("works", "breastworks"):
             raise LineError(N_("write <units> REMOVE WORKS"))
@@ -273,6 +278,8 @@ def op_text(sc: Scenario, op: dict) -> str:
         return f"{_names(sc, op['units'])} CHARGE {op['target']}" + (f" FROM {op['from']}" if op.get("from") else "")
     if kind == "recover":
         return f"{sc.commanders[op['commander']].name} RECOVER"
+    if kind == "burn":
+        return f"{_names(sc, op['units'])} BURN {op['across']}"
     if kind == "remove_works":
         return f"{_names(sc, op['units'])} REMOVE WORKS"
     return f"{_names(sc, op['units'])} {kind.upper()}"
@@ -316,7 +323,7 @@ def template(sc: Scenario, state: dict, role: str, phase: str, gettext=None) -> 
         lines.append("# " + _("Combat mail: ATTACK <hex> [FROM <hex> <hex>] [NO ADVANCE]. Enemy hexes you must attack are listed; any you leave out are attacked by your standing order."))
     else:
         lines.append("# " + _("Orders: FIRE <hex> FROM <battery or hex> | <units> LIMBER | <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex>"))
-        lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | <brigade commander> RECOVER"))
+        lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | BURN <hex> | <brigade commander> RECOVER"))
         if state.get("mails", 2) == 1:
             lines.append("#   " + _("ATTACK <hex> [FROM <hex> <hex>] (this game plays one mail per player turn)"))
     in_command = set(state.get("in_command") or [])

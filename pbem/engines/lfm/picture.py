@@ -219,6 +219,12 @@ def _dynamic(d: ImageDraw.ImageDraw, view: dict, frame=MAIN) -> None:
         x, y = at(h)
         d.arc([x - 14 * scale, y - 14 * scale, x + 14 * scale, y + 14 * scale], 200, 340, fill=SLOPE,
               width=max(2, int(3 * scale)) if st == "built" else 1)
+    for key in view.get("burned_bridges", []):
+        a, b = key.split("-")
+        (ax, ay), (bx, by) = at(a), at(b)
+        mx, my, r = (ax + bx) / 2, (ay + by) / 2, 5 * scale
+        d.line([(mx - r, my - r), (mx + r, my + r)], fill=RED, width=max(2, int(2 * scale)))
+        d.line([(mx - r, my + r), (mx + r, my - r)], fill=RED, width=max(2, int(2 * scale)))
     for obj in view["objectives"]:
         x, y = at(obj["hex"])
         held = view["control"].get(obj["hex"])

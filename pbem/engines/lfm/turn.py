@@ -15,7 +15,7 @@ from . import command, night, victory
 from .artillery import artillery_phase
 from .combat import CombatPhase, in_contact
 from .command import acting_army_commander
-from .construction import clear_build_flags, construction_phase
+from .construction import burning_phase, clear_build_flags, construction_phase
 from .messages import N_
 from .move_phase import MovementPhase, expand
 from .reorganization import reorganization_phase
@@ -100,6 +100,7 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
     state["in_command"] = sorted(in_command)
     builders = [u for op in ops if op["op"] == "build" for u in expand(ctx, op["units"])[0]]
     construction_phase(ctx, side, builders)
+    burning_phase(ctx, side, [(u, op["across"]) for op in ops if op["op"] == "burn" for u in expand(ctx, op["units"])[0][:1]])
     if not is_night:
         limber = [u for op in ops if op["op"] == "limber" for u in expand(ctx, op["units"])[0]]
         for op in ops:  # a battery ordered to move limbers in the artillery phase
@@ -108,7 +109,7 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
                     if sc.units[u].is_artillery and state["units"][u]["status"] == ON_MAP and not state["units"][u]["limbered"]:
                         limber.append(u)
         artillery_phase(ctx, side, [op for op in ops if op["op"] == "fire"], list(dict.fromkeys(limber)))
-    MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in ("fire", "limber", "build", "attack")])
+    MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in ("fire", "limber", "build", "burn", "attack")])
     victory.update_control(ctx)
     if not is_night:
         CombatPhase(ctx, side).charged_must_retreat()  # at the start of the combat phase (rule 3.8)

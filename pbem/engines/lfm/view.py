@@ -46,6 +46,8 @@ def build_view(sc: Scenario, state: dict, role: str | None, phase_id: str) -> di
         "units": units, "commanders": commanders,
         "brigades": {b: {"shattered": bool(v["shattered"]), "basis": v["basis"]} for b, v in state["brigades"].items()},
         "breastworks": dict(state.get("breastworks") or {}), "control": dict(state.get("control") or {}),
+        "burned_bridges": list(state.get("burned") or []),
+        "burning": sorted((state.get("burning") or {}).keys()),
         "objectives": [dict(o) for o in sc.victory.get("objectives", [])],
         "vp": dict(state["vp"]),
         "last": {k: [dict(x) for x in last.get(k, [])] for k in ("moves", "fires", "combats", "charges", "retreats")},
