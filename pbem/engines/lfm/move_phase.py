@@ -6,6 +6,7 @@ with their regiments, the Charged markers)."""
 from __future__ import annotations
 
 from pbem.engines.base import event
+from pbem.engines.hexgrid import distance
 
 from .charges import charge, mark_charged
 from .losses import eliminate, nearest_home
@@ -38,27 +39,64 @@ def arrivals(ctx: Context, side: str) -> list[str]:
         info = ctx.sc.units[uid]
         if info.side != side:
             continue
-        if u["status"] == WAITING and info.enter and info.enter["turn"] <= turn:
+        if u["status"] == WAITING and info.enter and (u.get("entry") or info.enter)["turn"] <= turn:
             out.append(uid)
         elif u["status"] == OFF_MAP and u.get("return", {}).get("turn", 99) <= turn:
             out.append(uid)
     for cid, c in ctx.sit.cmds.items():
         info = ctx.sc.commanders[cid]
-        if info.side == side and c["status"] == WAITING and info.enter and info.enter["turn"] <= turn:
+        if info.side == side and c["status"] == WAITING and info.enter and (c.get("entry") or info.enter)["turn"] <= turn:
             out.append(cid)
     return out
+
+
+def scheduled(ctx: Context, ref: str) -> dict | None:
+    """Where and when ``ref`` (waiting or off the map) is to enter: {"hex", "turn"}, or None."""
+    if ref in ctx.sc.commanders:
+        c = ctx.sit.cmds[ref]
+        return (c.get("entry") or ctx.sc.commanders[ref].enter) if c["status"] == WAITING else None
+    u = ctx.sit.units[ref]
+    if u["status"] == OFF_MAP:
+        return u.get("return")
+    return (u.get("entry") or ctx.sc.units[ref].enter) if u["status"] == WAITING else None
+
+
+def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -> None:
+    """Rules 26.7 and 9.1.e: units not yet on the map may come on elsewhere along the edge, a
+    turn later for every 5 hexes (or part) from their own entry hex."""
+    board = ctx.sc.board
+    if not board.on_edge(hex_):
+        ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=f"{hex_} is not on the map edge", side=side))
+        return
+    for ref in refs:
+        when = scheduled(ctx, ref)
+        if when is None:
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text,
+                           why=f"{ref} is not waiting to enter", side=side))
+            continue
+        delay = -(-distance(when["hex"], hex_) // 5)
+        new = {"hex": hex_, "turn": max(when["turn"], ctx.state["turn"]) + delay}
+        if ref in ctx.sc.commanders:
+            ctx.sit.cmds[ref]["entry"] = new
+        elif ctx.sit.units[ref]["status"] == OFF_MAP:
+            ctx.sit.units[ref]["return"] = new
+        else:
+            ctx.sit.units[ref]["entry"] = new
+        name = ctx.sit.commander_name(ref) if ref in ctx.sc.commanders else ctx.name(ref)
+        ctx.emit(event("entry_moved", N_("%(name)s will enter at %(hex)s on turn %(turn)s (%(delay)s turn(s) later for %(distance)s hexes along the edge)."),
+                       unit=ref, name=name, hex=hex_, turn=new["turn"], delay=delay, distance=distance(when["hex"], hex_)))
 
 
 def entry_of(ctx: Context, ref: str) -> tuple[str, int]:
     """Entry hex and MP this turn of an arriving unit or commander."""
     if ref in ctx.sc.commanders:
         e = ctx.sc.commanders[ref].enter
-        return e["hex"], int(e.get("mp", 8))
+        return (ctx.sit.cmds[ref].get("entry") or e)["hex"], int(e.get("mp", 8))
     u = ctx.sit.units[ref]
     if u["status"] == OFF_MAP:
         return u["return"]["hex"], ctx.sit.movement_points(ref)
     e = ctx.sc.units[ref].enter
-    return e["hex"], int(e.get("mp", ctx.sit.movement_points(ref)))
+    return (u.get("entry") or e)["hex"], int(e.get("mp", ctx.sit.movement_points(ref)))
 
 
 class MovementPhase:
@@ -83,6 +121,11 @@ class MovementPhase:
 
     # --- the orders ----------------------------------------------------------
     def run(self, ops: list[dict]) -> None:
+        for op in ops:
+            if op["op"] == "enter_at":
+                refs = [r for r in op["units"] if not r.startswith("@")]
+                move_entry(self.ctx, self.side, refs, op["hex"], op["text"])
+        self.due = set(arrivals(self.ctx, self.side))
         for op in ops:
             kind = op["op"]
             if kind in ("move", "via"):

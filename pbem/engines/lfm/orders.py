@@ -9,7 +9,7 @@ ops (``units`` lists unit or commander ids, or ``@1412`` for the whole stack in 
 "dismount"|"detach"|"attach"|"build", "units"}``, ``{"op": "move", "units", "to"}``,
 ``{"op": "via", "units", "path"}``, ``{"op": "charge", "units", "target", "from"}``,
 ``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``,
-``{"op": "burn", "units", "across"}``, ``{"op": "attack", "target", "from": [hexes] | None,
+``{"op": "burn", "units", "across"}``, ``{"op": "enter_at", "units", "hex"}``, ``{"op": "attack", "target", "from": [hexes] | None,
 "advance": bool | None}``; each op keeps its ``text`` (canonical line) for reports.
 """
 
@@ -32,7 +32,7 @@ _ATTACK = re.compile(r"^ATTACK\s+(\d{4})(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+AD
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
-_VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|BURN|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
+_VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|BURN|ENTER|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
 SIMPLE_VERBS = ("mount", "dismount", "limber", "unlimber", "detach", "attach", "build")
 
 
@@ -204,6 +204,10 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
         elif len(words) != 1:
             raise LineError(N_("write <units> CHARGE <hex> [FROM <hex>]"))
         return ("op", {"op": "charge", "units": refs, "target": _hex(sc, words[0]), "from": frm})
+    if verb == "ENTER":
+        if len(words) != 2 or words[0].upper() != "AT":
+            raise LineError(N_("write <units> ENTER AT <edge hex>"))
+        return ("op", {"op": "enter_at", "units": refs, "hex": _hex(sc, words[1])})
     if verb == "BURN":
         if len(words) != 1:
             raise LineError(N_("write <unit> BURN <hex across the bridge>"))
@@ -278,6 +282,8 @@ def op_text(sc: Scenario, op: dict) -> str:
         return f"{_names(sc, op['units'])} CHARGE {op['target']}" + (f" FROM {op['from']}" if op.get("from") else "")
     if kind == "recover":
         return f"{sc.commanders[op['commander']].name} RECOVER"
+    if kind == "enter_at":
+        return f"{_names(sc, op['units'])} ENTER AT {op['hex']}"
     if kind == "burn":
         return f"{_names(sc, op['units'])} BURN {op['across']}"
     if kind == "remove_works":
@@ -323,7 +329,7 @@ def template(sc: Scenario, state: dict, role: str, phase: str, gettext=None) -> 
         lines.append("# " + _("Combat mail: ATTACK <hex> [FROM <hex> <hex>] [NO ADVANCE]. Enemy hexes you must attack are listed; any you leave out are attacked by your standing order."))
     else:
         lines.append("# " + _("Orders: FIRE <hex> FROM <battery or hex> | <units> LIMBER | <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex>"))
-        lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | BURN <hex> | <brigade commander> RECOVER"))
+        lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | BURN <hex> | ENTER AT <edge hex> | <brigade commander> RECOVER"))
         if state.get("mails", 2) == 1:
             lines.append("#   " + _("ATTACK <hex> [FROM <hex> <hex>] (this game plays one mail per player turn)"))
     in_command = set(state.get("in_command") or [])
