@@ -13,6 +13,7 @@ translates them with gettext (see ``pbem.i18n``), so engines stay language-free.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from pbem.dice import Dice
@@ -194,6 +195,11 @@ class ViewLayout:
     hand: str | None = None
     keyed: Mapping[str, str] = field(default_factory=dict)
     itemized: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Read-only: one layout is shared by every game of the engine.
+        object.__setattr__(self, "keyed", MappingProxyType(dict(self.keyed)))
+        object.__setattr__(self, "itemized", tuple(self.itemized))
 
     def key_of(self, path: str) -> str | None:
         """The identifying field of the list at ``path`` (a path without list positions)."""
