@@ -121,7 +121,7 @@ def play_with_bots(svc, game_id: str, *, seed_label: str, max_closes: int = 1000
         for role in engine.phase(state).awaited:
             p = next(q for q in svc.records.players(game_id) if q["role"] == role)
             body = engine.bot_orders(state, role, Dice(seed_hex(seed_label, ph["label"], role)))
-            svc.receive(raw_order_mail(p["email"], orders_address(game_id, svc.records.token_for(p["id"]), svc.settings.mail_domain),
+            svc.mailroom.receive(raw_order_mail(p["email"], orders_address(game_id, svc.records.token_for(p["id"]), svc.settings.mail_domain),
                                        game_id, ph["label"], body))
         current = svc.records.current_phase(game_id)
         if current is not None and current["id"] == ph["id"]:

@@ -1,4 +1,4 @@
-"""Where one order mail's time goes inside the server: `Service.receive` on Custer orders
+"""Where one order mail's time goes inside the server: `MailRoom.receive` on Custer orders
 (the inbound benchmark's messages), split into MIME parsing, reply trimming (new text
 only), command finding, the engine's order parser, the acknowledgement's template and
 its MIME composing, and storage (everything else: queries, the transaction, the commit).
@@ -48,7 +48,7 @@ def run(count: int = 400) -> dict:
                 for k in acc:
                     acc[k] = 0.0
                 t = time.perf_counter()
-                result = svc.receive(raw)
+                result = svc.mailroom.receive(raw)
                 total = time.perf_counter() - t
                 assert result["status"] == "processed", result
                 rows.append({"total": total, **acc, "storage": total - sum(acc.values())})
@@ -65,7 +65,7 @@ def run(count: int = 400) -> dict:
 
 def table(r: dict) -> list[tuple[str, str]]:
     parts = ", ".join(f"{p} {r[f'{p}_ms_median']}" for p in PARTS + ("storage",))
-    return [("one order mail inside the server (Service.receive, median ms)", f"{r['receive_ms_median']} ms: {parts}")]
+    return [("one order mail inside the server (MailRoom.receive, median ms)", f"{r['receive_ms_median']} ms: {parts}")]
 
 
 if __name__ == "__main__":

@@ -15,9 +15,8 @@ from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service import outbox
 from pbem.service.service import Service
-from pbem.service.errors import ServiceError
+from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
-from pbem.service.mailroom import TemporaryFailure
 from pbem.service.timing import TimingError, parse_deadline, parse_duration
 from pbem.service.verify import verify_attachments
 
@@ -91,7 +90,7 @@ def ingest(db_path, via):
     Exits 75 (temporary failure) when the message could not be stored, so the MTA retries."""
     raw = sys.stdin.buffer.read()
     try:
-        result = service(db_path).receive(raw, via=via)
+        result = service(db_path).mailroom.receive(raw, via=via)
     except TemporaryFailure as exc:
         fail(f"not stored, try again later: {exc}", EX_TEMPFAIL)
     click.echo(f"stored as #{result['inbound_id']}: {result['status']}")

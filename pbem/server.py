@@ -15,7 +15,7 @@ from aiosmtpd.controller import Controller
 from pbem.config import Settings
 from pbem.service import outbox
 from pbem.service.service import Service
-from pbem.service.mailroom import TemporaryFailure
+from pbem.service.errors import TemporaryFailure
 from pbem.service.scheduler import Clockwork
 
 log = logging.getLogger("pbem.server")
@@ -55,7 +55,7 @@ class InboundHandler:
         try:
             result = await loop.run_in_executor(
                 self.executor,
-                lambda: self.svc.receive(raw, via="smtp", envelope_from=envelope.mail_from, envelope_to=list(envelope.rcpt_tos)),
+                lambda: self.svc.mailroom.receive(raw, via="smtp", envelope_from=envelope.mail_from, envelope_to=list(envelope.rcpt_tos)),
             )
         except TemporaryFailure as exc:
             log.warning("inbound message not stored, sender asked to retry: %s", exc)
@@ -161,7 +161,7 @@ class Server:
         self.lock = ServeLock(s.db_path)
         self.lock.acquire()
         try:
-            self.svc.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
+            self.svc.mailroom.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
             self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
                                    data_size_limit=s.max_message_bytes, ready_timeout=10)
             self.smtp.start()

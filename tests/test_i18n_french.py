@@ -178,7 +178,7 @@ def french_game(svc):
 
     def send(role, body, subject="ordres"):
         sender = FR_ADDR if role == LC_ROLE else EN_ADDR
-        svc.receive(mail(sender, address(role), body, subject=subject))
+        svc.mailroom.receive(mail(sender, address(role), body, subject=subject))
 
     # The French player's first turn, with a line the reader cannot take.
     phase = svc.records.current_phase(gid)["label"]

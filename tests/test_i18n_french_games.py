@@ -94,7 +94,7 @@ class Table:
 
     def send(self, role: str, body: str, subject: str = "orders") -> None:
         to = orders_address(self.gid, self.svc.records.token_for(self.player(role)["id"]), self.svc.settings.mail_domain)
-        self.svc.receive(mail(self.addresses[role], to, body, subject=subject))
+        self.svc.mailroom.receive(mail(self.addresses[role], to, body, subject=subject))
 
     def orders(self, role: str, text: str) -> None:
         label = self.svc.records.current_phase(self.gid)["label"]

@@ -7,7 +7,7 @@ import logging
 import ssl
 import time
 
-from pbem.service.mailroom import TemporaryFailure
+from pbem.service.errors import TemporaryFailure
 
 log = logging.getLogger("pbem.imap")
 
@@ -32,7 +32,7 @@ def poll_once(svc, *, host: str, port: int, user: str, password: str, folder: st
                 continue
             raw = parts[0][1]
             try:
-                svc.receive(raw, via="imap")
+                svc.mailroom.receive(raw, via="imap")
             except TemporaryFailure:
                 log.warning("message %s not stored; it stays unseen for the next poll", uid)
                 break

@@ -23,6 +23,8 @@ import logging
 import secrets
 import sqlite3
 import traceback
+from dataclasses import dataclass
+from typing import Any, Callable
 
 from pbem.engines import all_engines
 from pbem.i18n import N_, gettext_for
@@ -31,9 +33,11 @@ from pbem.mail.command_parser import find_commands
 from pbem.mail.commands import REGISTRY
 from pbem.mail.inbound import parse_message
 from pbem.mail.reply_text import new_text
-from pbem.service import letters, orders_intake
+from pbem.service import orders_intake
+from pbem.service.part import ConfiguredPart
+from pbem.service.phases import Phases
 from pbem.service.clock import to_iso
-from pbem.service.errors import ServiceError
+from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.outbox import mark_unauthenticated, replies_sent_recently, unauthenticated_replies_recently
 from pbem.service.store import dumps
 
@@ -43,60 +47,68 @@ log = logging.getLogger("pbem.mailroom")
 ANSWERED_WITHOUT_TOKEN = frozenset({"JOIN", "HELP", "LIST", "OBSERVE"})
 
 
-class TemporaryFailure(Exception):
-    """The message could not be stored; the sender's MTA should try again (SMTP 4xx)."""
+@dataclass(kw_only=True, eq=False)
+class MailRoom(ConfiguredPart):
+    """Mail in: every message stored, its sender and commands decided, answered."""
 
+    phases: Phases
+    notify: Callable[..., None]
+    # The whole service, which the mail commands' handlers act through (``ctx.svc``:
+    # pbem/mail/commands/ and docs/mail-commands.md); the mail room itself uses only its fields.
+    service: Any
+    # In `pbem serve` a phase that every awaited role has ordered is resolved by the
+    # scheduler, so the SMTP answer does not wait for the turn's reports to be drawn;
+    # alone (tests, `pbem ingest`) it is resolved before receive() returns.
+    defer_immediate_closes: bool = False
 
-def receive(self, raw: bytes, *, via: str = "smtp", envelope_from: str | None = None, envelope_to=()) -> dict:
-    """Store one inbound message and act on it. Never loses it: on a bug the raw
-    bytes are kept with status 'error'; when nothing can be stored, raises
-    :class:`TemporaryFailure`."""
-    now = self.now()
-    sha = hashlib.sha256(raw).hexdigest()
-    msg = parse_message(raw, envelope_from=envelope_from, envelope_to=list(envelope_to))
-    row = {
-        "received_at": to_iso(now), "via": via, "envelope_from": envelope_from, "envelope_to": dumps(list(envelope_to)),
-        "message_id": msg.message_id, "from_addr": msg.from_addr, "subject": (msg.subject or "")[:500],
-        "sha256": sha, "raw": raw, "status": "processing",
-    }
-    room = MessageHandling(self, msg, now)
-    try:
-        with self.store.write():
-            if msg.message_id and self.store.one(
-                "SELECT 1 FROM inbound WHERE message_id = ? AND status != 'error' LIMIT 1", (msg.message_id,)
-            ):
-                row.update(status="duplicate", note="the same Message-ID was received before")
-                inbound_id = self.store.insert("inbound", row)
-                return {"status": "duplicate", "inbound_id": inbound_id}
-            room.inbound_id = self.store.insert("inbound", row)
-            room.run()
-            self.store.update("inbound", room.inbound_id, {
-                "status": room.status, "note": "; ".join(room.notes)[:2000] or None,
-                "game_id": room.game_id, "player_id": room.player["id"] if room.player else None,
-            })
-    except sqlite3.OperationalError as exc:  # locked, disk full, I/O: let the sender retry
-        raise TemporaryFailure(str(exc)) from exc
-    except Exception:
-        log.exception("inbound message failed")
+    def receive(self, raw: bytes, *, via: str = "smtp", envelope_from: str | None = None, envelope_to=()) -> dict:
+        """Store one inbound message and act on it. Never loses it: on a bug the raw
+        bytes are kept with status 'error'; when nothing can be stored, raises
+        :class:`TemporaryFailure`."""
+        now = self.now()
+        sha = hashlib.sha256(raw).hexdigest()
+        msg = parse_message(raw, envelope_from=envelope_from, envelope_to=list(envelope_to))
+        row = {
+            "received_at": to_iso(now), "via": via, "envelope_from": envelope_from, "envelope_to": dumps(list(envelope_to)),
+            "message_id": msg.message_id, "from_addr": msg.from_addr, "subject": (msg.subject or "")[:500],
+            "sha256": sha, "raw": raw, "status": "processing",
+        }
+        room = MessageHandling(self.service, msg, now)
         try:
-            with self.store.write():
-                row.update(status="error", note=traceback.format_exc()[-2000:])
-                inbound_id = self.store.insert("inbound", row)
-        except sqlite3.OperationalError as exc:
+            with self.records.write():
+                if msg.message_id and self.records.seen_message_id(msg.message_id):
+                    row.update(status="duplicate", note="the same Message-ID was received before")
+                    inbound_id = self.records.insert("inbound", row)
+                    return {"status": "duplicate", "inbound_id": inbound_id}
+                room.inbound_id = self.records.insert("inbound", row)
+                room.run()
+                self.records.update("inbound", room.inbound_id, {
+                    "status": room.status, "note": "; ".join(room.notes)[:2000] or None,
+                    "game_id": room.game_id, "player_id": room.player["id"] if room.player else None,
+                })
+        except sqlite3.OperationalError as exc:  # locked, disk full, I/O: let the sender retry
             raise TemporaryFailure(str(exc)) from exc
-        return {"status": "error", "inbound_id": inbound_id}
-    for game_id in room.games_to_close_now:
-        if self.defer_immediate_closes:
-            self.notify("close_now", game_id)
-            continue
-        try:
-            self.close_ready_phases(game_id)
         except Exception:
-            log.exception("immediate close of %s failed", game_id)
-    if room.deadline_moved:
-        self.notify("phase", room.game_id)
-    self.notify("outbox", room.game_id)
-    return {"status": room.status, "inbound_id": room.inbound_id, "notes": room.notes, "replies": room.replies}
+            log.exception("inbound message failed")
+            try:
+                with self.records.write():
+                    row.update(status="error", note=traceback.format_exc()[-2000:])
+                    inbound_id = self.records.insert("inbound", row)
+            except sqlite3.OperationalError as exc:
+                raise TemporaryFailure(str(exc)) from exc
+            return {"status": "error", "inbound_id": inbound_id}
+        for game_id in room.games_to_close_now:
+            if self.defer_immediate_closes:
+                self.notify("close_now", game_id)
+                continue
+            try:
+                self.phases.close_ready(game_id)
+            except Exception:
+                log.exception("immediate close of %s failed", game_id)
+        if room.deadline_moved:
+            self.notify("phase", room.game_id)
+        self.notify("outbox", room.game_id)
+        return {"status": room.status, "inbound_id": room.inbound_id, "notes": room.notes, "replies": room.replies}
 
 
 class MessageHandling:
@@ -107,7 +119,7 @@ class MessageHandling:
     registry = REGISTRY  #: the declared mail commands
 
     def __init__(self, svc, msg, now):
-        self.svc, self.msg, self.now = svc, msg, now
+        self.svc, self.msg, self.now = svc, msg, now  # svc: the Service, whose parts the handlers call
         self.store = svc.store  # inside the receiving transaction
         self.sender: str | None = msg.from_addr
         self.inbound_id: int | None = None
@@ -169,9 +181,9 @@ class MessageHandling:
         if not self.may_reply_to(to_addr):
             return
         key = f"{kind}/in{self.inbound_id}/{template}/{self.replies}"
-        queued = letters.queue_message(self.svc, kind=kind, game_id=self.game_id if player else None, player=player,
-                                       to_addr=to_addr, lang=player["lang"] if player else lang, subject=subject,
-                                       template=template, key=key, inbound_msgid=self.msg.message_id, **ctx)
+        queued = self.svc.mail_writer.queue_message(kind=kind, game_id=self.game_id if player else None, player=player,
+                                                    to_addr=to_addr, lang=player["lang"] if player else lang, subject=subject,
+                                                    template=template, key=key, inbound_msgid=self.msg.message_id, **ctx)
         if queued:
             self.replies += 1
             if not self.authenticated:
@@ -198,20 +210,20 @@ class MessageHandling:
 
     def mail_player(self, player: dict, *, kind: str, template: str, subject: str, key: str, **ctx) -> None:
         """Mail another player of the game (press): not an answer to this message."""
-        letters.queue_message(self.svc, kind=kind, game_id=self.game_id, player=player, to_addr=player["email"], lang=player["lang"],
-                              subject=subject, template=template, key=key, **ctx)
+        self.svc.mail_writer.queue_message(kind=kind, game_id=self.game_id, player=player, to_addr=player["email"], lang=player["lang"],
+                                           subject=subject, template=template, key=key, **ctx)
 
     def tell_every_player(self, msgid: str, *, serial: str, args: dict) -> None:
         """A notice from the server to every active player of the game, each in their language."""
-        letters.queue_notice(self.svc, self.game_id, msgid, serial=serial, args=args)
+        self.svc.mail_writer.queue_notice(self.game_id, msgid, serial=serial, args=args)
 
     def deadline_text(self, phase: dict) -> str:
         """A phase's deadline as the player reads it (their time zone and language)."""
-        return letters._deadline_text(self.svc, phase, self.player)
+        return self.svc.mail_writer.deadline_text(phase, self.player)
 
     def game_help_text(self) -> str:
         """The engine's help for the game (its order syntax), in the player's language."""
-        return letters._help_text(self.svc, self.game["engine"], letters._game(self.svc, self.game_id), self.player["lang"])
+        return self.svc.mail_writer.help_text(self.game["engine"], self.svc.mail_writer.game_header(self.game_id), self.player["lang"])
 
     @staticmethod
     def hosted_engines() -> list[tuple[str, str, list[str]]]:
@@ -220,22 +232,21 @@ class MessageHandling:
 
     # -- changes a command makes ---------------------------------------------------------------------
     def update_player(self, **fields) -> None:
-        self.store.update("players", self.player["id"], fields)
-        self.player = self.store.one("SELECT * FROM players WHERE id = ?", (self.player["id"],))
+        self.svc.records.update("players", self.player["id"], fields)
+        self.player = self.svc.records.player(self.player["id"])
 
     def add_unconfirmed_address(self, email: str) -> str:
         """Register a second address for the player; it counts once confirmed with the code returned."""
         code = secrets.token_hex(4)
-        self.store.insert("addresses", {"player_id": self.player["id"], "email": email, "confirm_code": code, "created_at": to_iso(self.now)})
+        self.svc.records.insert("addresses", {"player_id": self.player["id"], "email": email, "confirm_code": code, "created_at": to_iso(self.now)})
         return code
 
     def confirm_address(self, code: str) -> bool:
         """CONFIRM <code> for a second address; False when no address of the player waits for it."""
-        address = self.store.one("SELECT * FROM addresses WHERE player_id = ? AND confirm_code = ? AND confirmed_at IS NULL",
-                                 (self.player["id"], code))
+        address = self.svc.records.unconfirmed_address(self.player["id"], code)
         if address is None:
             return False
-        self.store.execute("UPDATE addresses SET confirmed_at = ?, confirm_code = NULL WHERE id = ?", (to_iso(self.now), address["id"]))
+        self.svc.records.confirm_address(address["id"])
         self.mail_reply("ack", "mail/settings.txt.j2", gettext_for(self.player["lang"])(N_("Address confirmed")), player=self.player)
         return True
 
@@ -248,7 +259,7 @@ class MessageHandling:
 
     def join_game(self, game_id: str, code: str, *, role: str | None) -> None:
         try:
-            player = self.svc.join_game(game_id, code, self.sender, role=role)
+            player = self.svc.games.join(game_id, code, self.sender, role=role)
         except ServiceError as exc:
             self.refuse()
             self.mail_problem_to_sender(N_("Could not join: %(reason)s."), reason=str(exc))
@@ -259,10 +270,7 @@ class MessageHandling:
         """Active players, in any game, whose confirmed address sent this message."""
         if not self.sender:
             return []
-        return self.store.all(
-            "SELECT p.* FROM players p JOIN addresses a ON a.player_id = p.id WHERE a.email = ? AND a.confirmed_at IS NOT NULL AND p.status = 'active'",
-            (self.sender,),
-        )
+        return self.svc.records.registered_players(self.sender)
 
     # -- the decision ----------------------------------------------------------------------------------
     def run(self) -> None:
@@ -317,8 +325,8 @@ class MessageHandling:
     def _identify_token_owner(self, game_id: str, token: str) -> bool:
         """Set the player whose valid token the message was sent with; False (refused, and the
         registered player told where there is one) when the token is unknown or withdrawn."""
-        tok = self.store.one("SELECT * FROM tokens WHERE token = ?", (token,))
-        game = self.game = self.store.one("SELECT * FROM games WHERE id = ?", (game_id,))
+        tok = self.svc.records.token(token)
+        game = self.game = self.svc.records.game_row(game_id)
         if game is None or tok is None or tok["game_id"] != game_id:
             self.refuse("unknown token" if game else "unknown game")
             self.game_id = game["id"] if game else None
@@ -331,19 +339,17 @@ class MessageHandling:
                     break
             return False
         self.game_id = game_id
-        player = self.store.one("SELECT * FROM players WHERE id = ?", (tok["player_id"],))
+        player = self.svc.records.player(tok["player_id"])
         if tok["revoked_at"] or player["status"] != "active":
             self._refuse_withdrawn_token(tok, player)
             return False
         self.player = player
         self.authenticated = True
-        self.sender_confirmed = bool(self.store.one("SELECT 1 FROM addresses WHERE player_id = ? AND email = ? AND confirmed_at IS NOT NULL",
-                                                    (player["id"], self.sender or "")))
+        self.sender_confirmed = self.svc.records.address_confirmed(player["id"], self.sender or "")
         return True
 
     def _refuse_withdrawn_token(self, tok: dict, player: dict) -> None:
-        current = self.store.one("SELECT * FROM players WHERE game_id = ? AND role = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
-                                 (self.game_id, player["role"]))
+        current = self.svc.records.active_player(self.game_id, player["role"])
         self.refuse("revoked token")
         if current:
             self.player = current

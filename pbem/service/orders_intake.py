@@ -15,7 +15,6 @@ import traceback
 from datetime import timedelta
 
 from pbem.i18n import N_, gettext_for
-from pbem.service import letters
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import dumps, loads
 
@@ -39,8 +38,9 @@ def take_orders(room, cmd, *, held: bool) -> None:
         return
     new_orders = False
     if status in ("accepted", "partial"):
-        new_orders = not _stands_already(room.store, submission, phase)
-        _make_stand(room.store, submission, phase)
+        new_orders = not room.svc.records.same_orders_stand(submission)
+        room.svc.records.make_standing(submission["id"], phase["id"], submission["role"])
+        submission["stands"] = 1
     _acknowledge(room, cmd, submission, phase, new_orders=new_orders)
     close_when_all_ordered(room, room.game, phase)
 
@@ -58,7 +58,7 @@ def _open_phase_named(room, cmd) -> dict | None:
         room.mail_problem(player, N_("The ORDERS line must name the game and the phase, as in 'ORDERS %(game)s T3'."), game=game_id)
         return None
     named_game, named_phase = cmd.args[0].lower(), cmd.args[1]
-    phase = room.svc.current_phase(game_id)
+    phase = room.svc.records.current_phase(game_id)
     if named_game != game_id:
         room.refuse()
         room.mail_problem(player, N_("This block names game %(named)s but was sent to your address for game %(game)s; it was not used."),
@@ -76,8 +76,7 @@ def _open_phase_named(room, cmd) -> dict | None:
 def _answer_other_phase(room, named_phase: str, phase: dict) -> None:
     """A block for a phase already resolved (quoted from an old mail) or for no phase at all."""
     game_id = room.game_id
-    old = room.store.one("SELECT label, resolved_at FROM phases WHERE game_id = ? AND lower(label) = lower(?) AND status = 'resolved'",
-                         (game_id, named_phase))
+    old = room.svc.records.resolved_phase_labelled(game_id, named_phase)
     room.refuse()
     if old:
         room.note("stale orders block")
@@ -137,31 +136,20 @@ def record_submission(room, phase: dict, cmd, *, status, errors, orders, canonic
         "errors": dumps(errors), "missing": dumps(missing), "status": status, "stands": 0,
         "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(), "received_at": to_iso(room.now),
     }
-    row["id"] = room.store.insert("submissions", row)
+    row["id"] = room.svc.records.insert("submissions", row)
     return row
 
 
 def _hold(room, submission: dict, phase: dict, canonical: str | None) -> None:
     """Orders from another address wait for the registered player's CONFIRM <code>."""
     code = secrets.token_hex(4)
-    room.store.update("submissions", submission["id"], {"confirm_code": code})
+    room.svc.records.update("submissions", submission["id"], {"confirm_code": code})
     room.status = "held"
     _ = gettext_for(room.player["lang"])
     room.mail_reply("error", "mail/held.txt.j2", _("Orders held: please confirm"), player=room.player,
                     sender=room.sender or "?", phase=phase, canonical=canonical, code=code)
 
 
-def _make_stand(store, submission: dict, phase: dict) -> None:
-    """These orders stand for the role; the ones sent before no longer do."""
-    store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ? AND stands != (id = ?)",
-                  (submission["id"], phase["id"], submission["role"], submission["id"]))
-    submission["stands"] = 1
-
-
-def _stands_already(store, submission: dict, phase: dict) -> bool:
-    """The same orders text already stands for the role (a script re-sending what it sent)."""
-    return bool(store.one("SELECT 1 FROM submissions WHERE phase_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
-                          (phase["id"], submission["role"], submission["sha256"], submission["id"])))
 
 
 def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) -> None:
@@ -176,29 +164,29 @@ def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) 
     notes = cmd.problems_in(_) + list(room.msg.problems)
     if room.read_from:
         notes.insert(0, _(N_("Your orders were read from the attached file %(name)s.")) % {"name": room.read_from})
-    letters.queue_ack(room.svc, room.game_id, player, submission, phase, room.msg.message_id, notes=notes)
+    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes)
     room.replies += 1
 
 
 def confirm_held_orders(room, code: str) -> bool:
     """CONFIRM <code> for held orders: they are used as if sent from the registered address.
     False when no held orders of this player wait for that code."""
-    store, player = room.store, room.player
-    submission = store.one("SELECT * FROM submissions WHERE player_id = ? AND status = 'held' AND confirm_code = ?", (player["id"], code))
+    records, player = room.svc.records, room.player
+    submission = records.held_submission(player["id"], code)
     if submission is None:
         return False
-    phase = store.one("SELECT * FROM phases WHERE id = ?", (submission["phase_id"],))
+    phase = records.phase(submission["phase_id"])
     if phase["status"] != "open":
         room.mail_problem(player, N_("Those held orders were for phase %(phase)s, which is closed."), phase=phase["label"])
         return True
     status = _status_of(loads(submission["errors"], []), submission["canonical"])
-    store.execute("UPDATE submissions SET status = ?, confirm_code = NULL WHERE id = ?", (status, submission["id"]))
+    records.set_submission_status(submission["id"], status)
     if status != "rejected":
-        store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ?", (submission["id"], phase["id"], submission["role"]))
-    submission = store.one("SELECT * FROM submissions WHERE id = ?", (submission["id"],))
+        records.make_standing(submission["id"], phase["id"], submission["role"])
+    submission = records.submission(submission["id"])
     if room.may_reply_to(player["email"], acknowledging_orders=status != "rejected"):
-        letters.queue_ack(room.svc, room.game_id, player, submission, phase, room.msg.message_id)
-    close_when_all_ordered(room, store.one("SELECT * FROM games WHERE id = ?", (room.game_id,)), phase)
+        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id)
+    close_when_all_ordered(room, records.game_row(room.game_id), phase)
     return True
 
 
@@ -206,7 +194,7 @@ def close_when_all_ordered(room, game: dict, phase: dict) -> None:
     """Once every awaited role's orders stand: an immediate phase closes now; otherwise the
     deadline moves up to the game's early-close delay, if it has one."""
     awaited = set(loads(phase["awaited"]))
-    ordered = {r["role"] for r in room.store.all("SELECT role FROM submissions WHERE phase_id = ? AND stands = 1", (phase["id"],))}
+    ordered = room.svc.records.ordered_roles(phase["id"])
     if not awaited <= ordered or game["status"] != "active":
         return
     if phase["immediate"]:
@@ -217,5 +205,5 @@ def close_when_all_ordered(room, game: dict, phase: dict) -> None:
         early = room.now + timedelta(seconds=delay)
         deadline = from_iso(phase["deadline"])
         if deadline is None or early < deadline:
-            room.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(early), phase["id"]))
+            room.svc.records.set_deadline(phase["id"], to_iso(early))
             room.deadline_moved = True

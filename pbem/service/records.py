@@ -236,6 +236,12 @@ class Records:
         return self.store.all("SELECT * FROM submissions WHERE game_id = ? AND player_id = ? ORDER BY id DESC LIMIT ?",
                               (game_id, player_id, limit))
 
+    def same_orders_stand(self, submission: dict) -> bool:
+        """Whether the same orders text already stands for the submission's role and phase
+        (a script sending again what it sent)."""
+        return self.store.one("SELECT 1 FROM submissions WHERE phase_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
+                              (submission["phase_id"], submission["role"], submission["sha256"], submission["id"])) is not None
+
     def count_submissions(self, phase_row_id: int) -> int:
         return self.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_id = ?", (phase_row_id,))["n"]
 

@@ -31,9 +31,9 @@ from pbem.config import Settings
 from pbem.engines import Engine, get_engine
 from pbem.service.clock import utcnow
 from pbem.service.disputes import Disputes
-from pbem.service.errors import ServiceError  # noqa: F401  (the mail room imports it from here until it is rebuilt)
 from pbem.service.games import Games
 from pbem.service.mail_writer import MailWriter
+from pbem.service.mailroom import MailRoom
 from pbem.service.moderators import Moderators
 from pbem.service.pages.console import ConsolePages
 from pbem.service.pages.player import PlayerPages
@@ -54,10 +54,6 @@ class Service:
         self._stores: list[Store] = []
         self._lock = threading.Lock()
         self.listeners: list[Callable[[str, str | None], None]] = []
-        # In `pbem serve` a phase that every awaited role has ordered is resolved by the
-        # scheduler, so the SMTP answer does not wait for the turn's reports to be drawn;
-        # alone (tests, `pbem ingest`) it is resolved before receive() returns.
-        self.defer_immediate_closes = False
         # Tests and `init()` may replace the settings and the clock, and tests may stand a test
         # engine in for an installed one: the parts read all three through these.
         common = {"engine": lambda name: self.engine(name), "now": self.now}
@@ -73,6 +69,8 @@ class Service:
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)
         self.public = PublicPages(records=records, mail=mail, **common)
+        self.mailroom = MailRoom(records=records, phases=self.phases, notify=self.notify, service=self,
+                                 settings_source=settings_source, **common)
         self.player_pages = PlayerPages(records=records, mail=mail, **common)
 
     # -- plumbing --------------------------------------------------------------
@@ -136,25 +134,3 @@ class Service:
                 listener(what, game_id)
             except Exception:  # a listener's fault must not undo committed work
                 log.exception("listener failed on %s %s", what, game_id)
-
-    # -- what the mail room calls until it is rebuilt on the command registry -----------
-    # (pbem/service/mailroom.py is being rewritten by another change; these go with it)
-    from pbem.service.mailroom import receive  # noqa: E402
-
-    def current_phase(self, game_id: str) -> dict | None:
-        return self.records.current_phase(game_id)
-
-    def players(self, game_id: str) -> list[dict]:
-        return self.records.players(game_id)
-
-    def audit(self, *args, **kwargs) -> None:
-        self.records.audit(*args, **kwargs)
-
-    def game_summary(self, game_id: str) -> dict:
-        return self.games.summary(game_id)
-
-    def join_game(self, *args, **kwargs) -> dict:
-        return self.games.join(*args, **kwargs)
-
-    def close_ready_phases(self, game_id: str) -> None:
-        self.phases.close_ready(game_id)

@@ -16,7 +16,7 @@ def test_every_corpus_message_is_kept_and_handled(svc):
     registered = {p["email"] for p in svc.records.players(gid)}
     for path in MESSAGES:
         raw = path.read_bytes()
-        result = svc.receive(raw, envelope_to=[token_address])
+        result = svc.mailroom.receive(raw, envelope_to=[token_address])
         assert result["status"] in ("processed", "refused", "ignored", "held", "duplicate"), (path.name, result)
         row = svc.store.one("SELECT raw FROM inbound WHERE id = ?", (result["inbound_id"],))
         assert row["raw"] == raw

@@ -26,7 +26,7 @@ def _turn_mail(svc, gid, role="p1", sender=P1) -> bytes:
 def test_alone_the_service_resolves_the_turn_before_receive_returns(svc):
     gid = _rummy(svc)
     first = svc.records.current_phase(gid)["label"]
-    svc.receive(_turn_mail(svc, gid))
+    svc.mailroom.receive(_turn_mail(svc, gid))
     assert svc.records.current_phase(gid)["label"] != first
     assert svc.phases.ready_to_close(gid) == []
 
@@ -50,8 +50,8 @@ def test_under_the_server_the_scheduler_resolves_the_turn_after_the_answer(setti
 def test_a_turn_left_ready_by_a_crash_is_resolved_when_the_clock_starts(svc):
     gid = _rummy(svc)
     first = svc.records.current_phase(gid)
-    svc.defer_immediate_closes = True  # as under the server, but nobody is listening: the "crash"
-    svc.receive(_turn_mail(svc, gid))
+    svc.mailroom.defer_immediate_closes = True  # as under the server, but nobody is listening: the "crash"
+    svc.mailroom.receive(_turn_mail(svc, gid))
     assert svc.records.current_phase(gid)["id"] == first["id"], "answered, not yet resolved"
     assert [r["id"] for r in svc.phases.ready_to_close()] == [first["id"]]
     clock = Clockwork(svc)

@@ -6,15 +6,15 @@ from tests.support import mail
 
 def test_help_sends_the_games_order_syntax(svc):
     gid = new_game(svc)
-    svc.receive(mail(US, address_of(svc, gid, "us"), "HELP\n"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), "HELP\n"))
     text = raw_text(outbox(svc, kind="ack")[-1])
     assert "ORDERS" in text and "ON " in text and "MOVE" in text
 
 
 def test_status_names_who_has_ordered_without_revealing_orders(svc):
     gid = new_game(svc)
-    svc.receive(orders_mail(svc, gid, "us"))
-    svc.receive(mail(IND, address_of(svc, gid, "indians"), "STATUS\n"))
+    svc.mailroom.receive(orders_mail(svc, gid, "us"))
+    svc.mailroom.receive(mail(IND, address_of(svc, gid, "indians"), "STATUS\n"))
     text = raw_text(outbox(svc, kind="ack", to_addr=IND)[-1])
     assert "Have ordered: us" in text
     assert "HOLD" not in text
@@ -22,7 +22,7 @@ def test_status_names_who_has_ordered_without_revealing_orders(svc):
 
 def test_press_is_relayed_without_the_senders_address(svc):
     gid = new_game(svc)
-    svc.receive(mail(US, address_of(svc, gid, "us"), "PRESS TO indians\nYou will never cross the river.\nEND\n"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), "PRESS TO indians\nYou will never cross the river.\nEND\n"))
     [press] = outbox(svc, kind="press")
     assert press["to_addr"] == IND
     raw = press["raw"].decode("utf-8", "replace")
@@ -32,7 +32,7 @@ def test_press_is_relayed_without_the_senders_address(svc):
 
 def test_set_changes_language_zone_and_reminders(svc):
     gid = new_game(svc)
-    svc.receive(mail(US, address_of(svc, gid, "us"), "SET TZ America/Denver\nSET REMINDERS off\n"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), "SET TZ America/Denver\nSET REMINDERS off\n"))
     p = next(p for p in svc.records.players(gid) if p["role"] == "us")
     assert p["tz"] == "America/Denver" and p["reminder_hours"] == 0
 
@@ -40,7 +40,7 @@ def test_set_changes_language_zone_and_reminders(svc):
 def test_join_with_the_invitation_code_takes_an_open_role(svc):
     gid = svc.games.create("custer", "little_bighorn", {"us": US})
     code = svc.records.game(gid)["invitation_code"]
-    svc.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} {code}\n"))
+    svc.mailroom.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} {code}\n"))
     p = next(p for p in svc.records.players(gid) if p["role"] == "indians")
     assert p["email"] == "newcomer@players.example" and p["status"] == "active"
     assert outbox(svc, kind="welcome", to_addr="newcomer@players.example")
@@ -48,14 +48,14 @@ def test_join_with_the_invitation_code_takes_an_open_role(svc):
 
 def test_join_with_a_wrong_code_is_refused(svc):
     gid = svc.games.create("custer", "little_bighorn", {"us": US})
-    svc.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} deadbeef\n"))
+    svc.mailroom.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} deadbeef\n"))
     assert next(p for p in svc.records.players(gid) if p["role"] == "indians")["status"] == "open"
     assert "Could not join" in raw_text(outbox(svc, kind="error", to_addr="newcomer@players.example")[-1])
 
 
 def test_resign_leaves_the_role_to_defaults_and_tells_everyone(svc):
     gid = new_game(svc)
-    svc.receive(mail(IND, address_of(svc, gid, "indians"), "RESIGN\n"))
+    svc.mailroom.receive(mail(IND, address_of(svc, gid, "indians"), "RESIGN\n"))
     assert next(p for p in svc.records.players(gid) if p["role"] == "indians")["status"] == "resigned"
     assert outbox(svc, kind="press", to_addr=US)
     assert svc.phases.close(gid)["defaulted"] == ["us", "indians"]

@@ -14,7 +14,7 @@ def _general_address(svc) -> str:
 
 
 def test_general_help_lists_every_command_the_general_address_reads(svc):
-    svc.receive(mail(STRANGER, _general_address(svc), "HELP\n"))
+    svc.mailroom.receive(mail(STRANGER, _general_address(svc), "HELP\n"))
     [answer] = outbox(svc, to_addr=STRANGER)
     text = raw_text(answer)
     _ = gettext_for("en")
@@ -27,13 +27,13 @@ def test_general_help_lists_every_command_the_general_address_reads(svc):
 def test_at_the_general_address_a_join_is_answered_before_help(svc):
     """JOIN has the lowest rank of the general commands: a mail holding JOIN and HELP gets the JOIN's answer only."""
     gid = new_game(svc)
-    svc.receive(mail(STRANGER, _general_address(svc), f"HELP\nJOIN {gid} deadbeef\n"))
+    svc.mailroom.receive(mail(STRANGER, _general_address(svc), f"HELP\nJOIN {gid} deadbeef\n"))
     [answer] = outbox(svc, to_addr=STRANGER)
     assert answer["kind"] == "error" and "Could not join" in raw_text(answer)
 
 
 def test_a_command_only_for_game_addresses_is_not_read_at_the_general_address(svc):
-    result = svc.receive(mail(STRANGER, _general_address(svc), "STATUS\n"))
+    result = svc.mailroom.receive(mail(STRANGER, _general_address(svc), "STATUS\n"))
     assert result["status"] == "refused"
     # Not answered either: without a token only HELP and JOIN are (the From may be forged).
     assert outbox(svc, to_addr=STRANGER) == []
@@ -41,14 +41,14 @@ def test_a_command_only_for_game_addresses_is_not_read_at_the_general_address(sv
 
 def test_join_sent_to_a_game_address_says_the_player_already_plays(svc):
     gid = new_game(svc)
-    svc.receive(mail(US, address_of(svc, gid, "us"), f"JOIN {gid} deadbeef\n"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), f"JOIN {gid} deadbeef\n"))
     [answer] = outbox(svc, kind="error", to_addr=US)
     assert "You already play the role us" in raw_text(answer)
 
 
 def test_a_command_read_with_problems_is_answered_with_them_and_not_carried_out(svc):
     gid = new_game(svc)
-    svc.receive(mail(US, address_of(svc, gid, "us"), "SET LANG de\n"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), "SET LANG de\n"))
     [answer] = outbox(svc, kind="error", to_addr=US)
     assert "unknown language 'de'" in raw_text(answer)
     assert not outbox(svc, kind="ack", to_addr=US)

@@ -19,7 +19,7 @@ from tests.support import mail
 def test_automatic_mail_is_kept_and_never_answered(svc, headers, envelope_from):
     gid = new_game(svc)
     before = len(outbox(svc))
-    result = svc.receive(mail(US, address_of(svc, gid, "us"), "I am out of the office.", **headers), envelope_from=envelope_from)
+    result = svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), "I am out of the office.", **headers), envelope_from=envelope_from)
     assert result["status"] == "ignored"
     assert len(outbox(svc)) == before
     assert svc.store.one("SELECT raw FROM inbound WHERE id = ?", (result["inbound_id"],))["raw"]
@@ -31,7 +31,7 @@ def test_out_of_office_without_headers_is_answered_a_bounded_number_of_times(svc
     gid = new_game(svc)
     before = len(outbox(svc, to_addr=US))
     for i in range(60):
-        svc.receive(mail(US, address_of(svc, gid, "us"), f"Thank you for your mail ({i}). I will read it later."))
+        svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), f"Thank you for your mail ({i}). I will read it later."))
     replies = len(outbox(svc, to_addr=US)) - before
     assert 0 < replies <= svc.settings.replies_per_address_per_hour
 

@@ -20,7 +20,7 @@ def test_orders_in_an_attached_file_are_taken_and_the_ack_says_so(svc):
     gid = new_game(svc)
     phase = svc.records.current_phase(gid)["label"]
     orders = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\nEND\n"
-    result = svc.receive(_with_attachment(svc, gid, "Orders attached.\n\n-- \nGeorge", orders))
+    result = svc.mailroom.receive(_with_attachment(svc, gid, "Orders attached.\n\n-- \nGeorge", orders))
     assert result["status"] == "processed", result
     [sub] = submissions(svc, gid)
     assert sub["status"] == "accepted" and sub["role"] == "us"
@@ -33,7 +33,7 @@ def test_a_command_in_the_body_wins_over_the_attachment(svc):
     phase = svc.records.current_phase(gid)["label"]
     body = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\nEND\n"
     attached = f"ORDERS {gid} {phase}\nthis line is nonsense\nEND\n"
-    svc.receive(_with_attachment(svc, gid, body, attached))
+    svc.mailroom.receive(_with_attachment(svc, gid, body, attached))
     [sub] = submissions(svc, gid)
     assert sub["status"] == "accepted" and sub["errors"] == []
     assert "attached file" not in raw_text(outbox(svc, kind="ack")[-1])
@@ -41,7 +41,7 @@ def test_a_command_in_the_body_wins_over_the_attachment(svc):
 
 def test_an_attachment_without_orders_still_gets_the_no_command_answer(svc):
     gid = new_game(svc)
-    svc.receive(_with_attachment(svc, gid, "See attached.", "just a letter, no orders at all\n"))
+    svc.mailroom.receive(_with_attachment(svc, gid, "See attached.", "just a letter, no orders at all\n"))
     assert submissions(svc, gid) == []
     error = raw_text(outbox(svc, kind="error")[-1])
     assert "No command was found in your mail" in error
@@ -65,7 +65,7 @@ def test_a_too_large_orders_file_is_named_in_the_answer(svc):
     gid = new_game(svc)
     phase = svc.records.current_phase(gid)["label"]
     orders = f"ORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\n" + "# padding\n" * 8000 + "END\n"
-    svc.receive(_with_attachment(svc, gid, "Orders attached.", orders, filename="big-orders.txt"))
+    svc.mailroom.receive(_with_attachment(svc, gid, "Orders attached.", orders, filename="big-orders.txt"))
     assert submissions(svc, gid) == []
     error = raw_text(outbox(svc, kind="error")[-1])
     assert "No command was found in your mail" in error and "big-orders.txt is larger than 64000 bytes" in error

@@ -32,7 +32,7 @@ def test_phase_closes_exactly_once_when_two_closers_race(svc, settings):
 
 def test_missing_orders_get_the_default_and_the_report_says_so(svc):
     gid = new_game(svc)
-    svc.receive(orders_mail(svc, gid, "us"))
+    svc.mailroom.receive(orders_mail(svc, gid, "us"))
     result = svc.phases.close(gid)
     assert result["defaulted"] == ["indians"]
     report = _msg(outbox(svc, kind="report", to_addr=US)[0])
@@ -75,7 +75,7 @@ def test_the_order_template_sent_back_unchanged_is_accepted(svc):
     block = block[: block.index("\nEND") + 4]
     from tests.support import mail
     from tests.core.helpers import address_of, submissions
-    svc.receive(mail(US, address_of(svc, gid, "us"), block))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), block))
     assert submissions(svc, gid)[-1]["status"] == "accepted"
 
 
@@ -91,7 +91,7 @@ def test_messages_thread_and_carry_stable_ids(svc):
 def test_verify_agrees_after_several_phases(svc):
     gid = new_game(svc)
     for _ in range(3):
-        svc.receive(orders_mail(svc, gid, "us"))
+        svc.mailroom.receive(orders_mail(svc, gid, "us"))
         svc.phases.close(gid)
     result = svc.verifier.verify_game(gid)
     assert result["ok"], result["problems"]

@@ -28,7 +28,7 @@ def _parts_text(row) -> str:
 def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
     gid = svc.games.create("rummy", "two", {"p1": P1, "p2": P2})
     phase = svc.records.current_phase(gid)["label"]
-    svc.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {phase}\nDRAW DECK\nEND\n"))
+    svc.mailroom.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {phase}\nDRAW DECK\nEND\n"))
     after = svc.records.current_phase(gid)
     assert after["label"] != phase and after["awaited"] == '["p1"]', "the same player's turn goes on, at once"
     drawn = [r for r in outbox(svc, kind="report") if r["to_addr"] == P1][-1]
@@ -37,7 +37,7 @@ def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
                 if ev["type"] == "drawn")["args"]["id"]
     assert card in _parts_text(drawn)
     assert card not in _parts_text(other), "the card drawn is private to its drawer"
-    svc.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {after['label']}\nDISCARD drawn\nEND\n"))
+    svc.mailroom.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {after['label']}\nDISCARD drawn\nEND\n"))
     assert svc.records.current_phase(gid)["awaited"] == '["p2"]'
     assert svc.verifier.verify_game(gid)["ok"]
 
@@ -54,7 +54,7 @@ def test_a_french_player_gets_the_acknowledgement_in_french(svc):
     gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
     phase = svc.records.current_phase(gid)["label"]
-    svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nDÉPLACER XYZ A1\nFIN\n"))
+    svc.mailroom.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nDÉPLACER XYZ A1\nFIN\n"))
     ack = outbox(svc, kind="ack", to_addr=P1)[-1]
     text = _parts_text(ack)
     assert "Vos ordres" in text and "Your orders" not in text
@@ -66,10 +66,10 @@ def test_a_french_player_missing_fin_is_told_in_french(svc):
     gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
     phase = svc.records.current_phase(gid)["label"]
-    svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nCONSIGNES RIPOSTE oui\n"))
+    svc.mailroom.receive(mail(P1, _address(svc, gid, "longs_couteaux"), f"ORDRES {gid} {phase}\nCONSIGNES RIPOSTE oui\n"))
     text = _parts_text(outbox(svc, kind="ack", to_addr=P1)[-1])
     assert "FIN manque après" in text and "is missing" not in text
-    svc.receive(mail(P1, _address(svc, gid, "longs_couteaux"), "REGLER FUSEAU Mars/Olympus\n"))
+    svc.mailroom.receive(mail(P1, _address(svc, gid, "longs_couteaux"), "REGLER FUSEAU Mars/Olympus\n"))
     text = _parts_text(outbox(svc, kind="error", to_addr=P1)[-1])
     assert "fuseau horaire inconnu" in text and "unknown time zone" not in text
 
@@ -77,6 +77,6 @@ def test_a_french_player_missing_fin_is_told_in_french(svc):
 def test_a_resignation_is_announced_in_each_players_language(svc):
     gid = svc.games.create("peaux_rouges", "little_big_horn", {"longs_couteaux": P1, "peaux_rouges": P2},
                           languages={"longs_couteaux": "fr", "peaux_rouges": "en"})
-    svc.receive(mail(P2, _address(svc, gid, "peaux_rouges"), "RESIGN\n"))
+    svc.mailroom.receive(mail(P2, _address(svc, gid, "peaux_rouges"), "RESIGN\n"))
     text = _parts_text(outbox(svc, kind="press", to_addr=P1)[-1])
     assert "joueur peaux_rouges a abandonné" in text and "has resigned" not in text

@@ -96,7 +96,7 @@ def test_a_resent_message_with_the_same_id_but_other_bytes_is_still_one_submissi
     """Relays add headers (Received:, a footer); the Message-ID decides."""
     gid = new_game(svc)
     raw = orders_mail(svc, gid, "us")
-    first = svc.receive(raw)
-    again = svc.receive(b"Received: from relay.example by mx.example; Mon, 1 Jan 2026 00:00:00 +0000\r\n" + raw)
+    first = svc.mailroom.receive(raw)
+    again = svc.mailroom.receive(b"Received: from relay.example by mx.example; Mon, 1 Jan 2026 00:00:00 +0000\r\n" + raw)
     assert first["status"] == "processed" and again["status"] == "duplicate"
     assert len(svc.store.all("SELECT * FROM submissions WHERE game_id = ?", (gid,))) == 1

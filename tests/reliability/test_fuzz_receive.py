@@ -67,7 +67,7 @@ class World:
         svc = self.svc
         started = time.perf_counter()
         try:
-            result = svc.receive(raw, via="ingest")
+            result = svc.mailroom.receive(raw, via="ingest")
         except Exception as exc:  # noqa: BLE001 - any exception is a failure to record
             self._fail(f"{source}: receive raised {exc!r}", raw)
             return

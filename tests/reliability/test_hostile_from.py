@@ -60,5 +60,5 @@ def test_a_well_formed_from_still_reads_as_its_address(from_value):
 def test_orders_with_a_tricky_from_do_not_stand(svc, from_value):
     gid = new_game(svc)
     body = f"ORDERS {gid} T1\r\n{template_for(svc, gid, 'us')}\r\nEND\r\n".replace("\n", "\r\n").replace("\r\r", "\r")
-    svc.receive(_raw(from_value, address_of(svc, gid, "us"), body))
+    svc.mailroom.receive(_raw(from_value, address_of(svc, gid, "us"), body))
     assert [s for s in submissions(svc, gid) if s["stands"]] == [], f"orders from {from_value!r} stood"

@@ -33,7 +33,7 @@ def test_forged_mail_without_a_command_gets_no_answer(svc):
     new_game(svc)
     victims = [f"victim{n}@victims.example" for n in range(30)]
     for n, victim in enumerate(victims):
-        svc.receive(mail(victim, _general(svc), f"Hello, visit {BAIT}\n", subject=f"{BAIT} {n}"))
+        svc.mailroom.receive(mail(victim, _general(svc), f"Hello, visit {BAIT}\n", subject=f"{BAIT} {n}"))
     assert [r for r in outbox(svc) if r["to_addr"] in victims] == [], "a forged sender is not answered"
     rows = svc.store.all("SELECT status, note FROM inbound")
     assert len(rows) == 30 and all(r["status"] == "refused" for r in rows), "every mail is kept, refused"
@@ -41,12 +41,12 @@ def test_forged_mail_without_a_command_gets_no_answer(svc):
 
 def test_tokenless_orders_from_a_stranger_get_no_answer(svc):
     gid = new_game(svc)
-    svc.receive(mail("victim@victims.example", _general(svc), f"ORDERS {gid} T1\nHOLD\nEND\n", subject=BAIT))
+    svc.mailroom.receive(mail("victim@victims.example", _general(svc), f"ORDERS {gid} T1\nHOLD\nEND\n", subject=BAIT))
     assert _answers_to(svc, "victim@victims.example") == []
 
 
 def test_a_strangers_help_is_answered_without_quoting_the_mail(svc):
-    svc.receive(mail("newcomer@players.example", _general(svc), f"HELP\n\n{BAIT}\n", subject=BAIT))
+    svc.mailroom.receive(mail("newcomer@players.example", _general(svc), f"HELP\n\n{BAIT}\n", subject=BAIT))
     [answer] = _answers_to(svc, "newcomer@players.example")
     assert b"pills" not in answer["raw"].lower() and "pills" not in raw_text(answer).lower()
 
@@ -55,7 +55,7 @@ def test_answers_to_mail_without_a_token_are_limited_for_all_addresses_together(
     svc.settings = svc.settings.with_(stranger_replies_per_hour=5)
     senders = [f"forged{n}@victims.example" for n in range(30)]
     for sender in senders:
-        svc.receive(mail(sender, _general(svc), "HELP\n", subject="help"))
+        svc.mailroom.receive(mail(sender, _general(svc), "HELP\n", subject="help"))
     answered = [r for r in outbox(svc) if r["to_addr"] in senders]
     assert len(answered) == 5, f"{len(answered)} answers to 30 forged senders"
 
@@ -63,7 +63,7 @@ def test_answers_to_mail_without_a_token_are_limited_for_all_addresses_together(
 def test_a_warning_caused_by_unauthenticated_mail_never_quotes_it(svc):
     gid = new_game(svc)
     raw = orders_mail(svc, gid, "us", to_addr=_general(svc), subject=BAIT)  # From says Custer; no token
-    svc.receive(raw)
+    svc.mailroom.receive(raw)
     [warning] = _answers_to(svc, US)
     assert "pills" not in raw_text(warning).lower() and b"pills" not in warning["raw"].lower()
 
@@ -71,18 +71,18 @@ def test_a_warning_caused_by_unauthenticated_mail_never_quotes_it(svc):
 # -- 3 --------------------------------------------------------------------------------------
 def _forge_tokenless_orders(svc, gid, n):
     for _ in range(n):
-        svc.receive(orders_mail(svc, gid, "us", to_addr=_general(svc)))  # anyone can write Custer's From
+        svc.mailroom.receive(orders_mail(svc, gid, "us", to_addr=_general(svc)))  # anyone can write Custer's From
 
 
 def test_forged_warnings_do_not_use_up_a_players_answers(svc):
     gid = new_game(svc)
     _forge_tokenless_orders(svc, gid, svc.settings.replies_per_address_per_hour + 5)
-    result = svc.receive(orders_mail(svc, gid, "us"))
+    result = svc.mailroom.receive(orders_mail(svc, gid, "us"))
     assert result["status"] == "processed"
     acks = [r for r in outbox(svc, to_addr=US, kind="ack")]
     assert len(acks) == 1, "the real orders are acknowledged"
     # Orders from the player's phone (a valid token, an address not yet registered): the code still goes out.
-    svc.receive(orders_mail(svc, gid, "us", from_addr="custer.phone@players.example"))
+    svc.mailroom.receive(orders_mail(svc, gid, "us", from_addr="custer.phone@players.example"))
     assert any("CONFIRM" in raw_text(r) for r in outbox(svc, to_addr=US, kind="error")[-1:]), "the confirmation code is sent"
 
 
@@ -90,9 +90,9 @@ def test_the_acknowledgement_of_accepted_orders_is_never_withheld(svc):
     gid = new_game(svc)
     address = address_of(svc, gid, "us")
     for _ in range(svc.settings.replies_per_address_per_hour):
-        svc.receive(mail(US, address, "STATUS\n", subject="status?"))
+        svc.mailroom.receive(mail(US, address, "STATUS\n", subject="status?"))
     assert len(_answers_to(svc, US)) == svc.settings.replies_per_address_per_hour
-    svc.receive(orders_mail(svc, gid, "us"))
+    svc.mailroom.receive(orders_mail(svc, gid, "us"))
     [stood] = [s for s in submissions(svc, gid) if s["stands"]]
     assert stood["status"] == "accepted"
     acks = outbox(svc, to_addr=US, kind="ack")
@@ -105,7 +105,7 @@ def test_two_press_blocks_to_one_recipient_are_both_delivered(svc):
     gid = new_game(svc)
     body = ("PRESS TO indians\nFirst: meet at the ford.\nEND\n\n"
             "PRESS TO indians\nSecond: bring the ponies.\nEND\n")
-    svc.receive(mail(US, address_of(svc, gid, "us"), body, subject="two notes"))
+    svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), body, subject="two notes"))
     texts = [raw_text(r) for r in outbox(svc, to_addr=IND, kind="press")]
     assert len(texts) == 2, texts
     assert any("meet at the ford" in t for t in texts) and any("bring the ponies" in t for t in texts)
@@ -119,7 +119,7 @@ def test_orders_after_the_deadline_are_taken_while_the_phase_is_still_open(svc):
     phase = svc.store.one("SELECT * FROM phases WHERE game_id = ? AND status = 'open'", (gid,))
     with svc.store.write():
         svc.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(svc.now() - timedelta(minutes=5)), phase["id"]))
-    svc.receive(orders_mail(svc, gid, "us"))
+    svc.mailroom.receive(orders_mail(svc, gid, "us"))
     [sub] = submissions(svc, gid)
     assert sub["status"] == "accepted" and sub["stands"] == 1
     assert not any("after the deadline" in raw_text(r) for r in outbox(svc, to_addr=US))

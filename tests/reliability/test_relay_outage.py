@@ -42,8 +42,8 @@ def test_mail_waits_with_backoff_and_is_all_delivered_after_the_outage(settings,
         games = [svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                                  timing={"phase": {"kind": "duration", "seconds": 3600}})]
         for gid in games:
-            svc.receive(orders_mail(svc, gid, "us"))
-            svc.receive(orders_mail(svc, gid, "indians"))
+            svc.mailroom.receive(orders_mail(svc, gid, "us"))
+            svc.mailroom.receive(orders_mail(svc, gid, "indians"))
             svc.phases.close(gid, reason="test", actor="test")
         queued = outbox_rows(svc.store)
         assert len(queued) >= 6

@@ -234,7 +234,7 @@ class Game:
                 extra = ""
                 if n % 17 == 3:  # now and then a command whose answer is a mail of another kind
                     extra = "STATUS\n" if n % 2 else "PRESS ALL\nHow goes it?\nEND\n"
-                svc.receive(mail(p["email"], addr, f"{extra}ORDERS {self.gid} {ph['label']}\n{orders.rstrip()}\nEND\n"))
+                svc.mailroom.receive(mail(p["email"], addr, f"{extra}ORDERS {self.gid} {ph['label']}\n{orders.rstrip()}\nEND\n"))
                 self.check_new_mail()
             current = svc.records.current_phase(self.gid)
             if current is not None and current["id"] == ph["id"]:

@@ -89,7 +89,7 @@ def test_the_mail_room_refuses_an_oversized_message_from_an_mta_pipe(settings):
     try:
         gid = new_game(svc)
         raw = _padded(svc, gid, LIMIT + 10_000)
-        result = svc.receive(raw, via="ingest")
+        result = svc.mailroom.receive(raw, via="ingest")
         assert result["status"] == "refused"
         assert svc.store.all("SELECT * FROM submissions") == []
         [err] = svc.store.all("SELECT * FROM outbox WHERE kind = 'error'")

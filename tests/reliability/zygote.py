@@ -38,7 +38,7 @@ def warm_up() -> None:
             raw = (f"From: {p['email']}\r\nTo: {orders_address(gid, svc.records.token_for(p['id']), 'warm.test')}\r\n"
                    f"Subject: o\r\nMessage-ID: <w{p['id']}@warm.test>\r\n\r\n"
                    f"ORDERS {gid} {svc.records.current_phase(gid)['label']}\r\n{body}\r\nEND\r\n").encode()
-            svc.receive(raw)
+            svc.mailroom.receive(raw)
         svc.phases.close(gid)
         svc.close()
     finally:

@@ -52,7 +52,7 @@ def send_orders(svc, game_id: str, role: str, body: str, *, subject: str = "orde
     phase = svc.records.current_phase(game_id)["label"]
     sender = player_email(role) if from_name is None else f"{from_name} <{player_email(role)}>"
     raw = mail(sender, address_of(svc, game_id, role), f"My orders.\n\nORDERS {game_id} {phase}\n{body}\nEND\n", subject=subject)
-    return svc.receive(raw)
+    return svc.mailroom.receive(raw)
 
 
 def bot_text(svc, game_id: str, role: str, salt: str) -> str:

@@ -77,7 +77,7 @@ def test_player_supplied_text_is_always_shown_escaped(logged_in, svc, game):
     send_orders(svc, game, "us", SECRET_ORDERS + SCRIPT, subject=SCRIPT, from_name=SCRIPT)
     # press between players
     raw = mail(player_email("indians"), address_of(svc, game, "indians"), f"PRESS ALL\n{SCRIPT}\nEND\n", subject="press " + SCRIPT)
-    assert svc.receive(raw)["status"] == "processed"
+    assert svc.mailroom.receive(raw)["status"] == "processed"
     inbound = [r["id"] for r in svc.store.all("SELECT id FROM inbound WHERE game_id = ? ORDER BY id DESC LIMIT 2", (game,))]
     seq = svc.records.current_phase(game)["seq"]
     us = next(p for p in svc.records.players(game) if p["role"] == "us")

@@ -36,7 +36,7 @@ def send_press(ctx, cmd: Command) -> None:
         ctx.mail_problem(sender, N_("The PRESS message is empty."), N_("Write PRESS, your message, then END."))
         return
     targets = [a.lower() for a in cmd.args if a.lower() not in ("to", "all")]
-    recipients = [p for p in ctx.svc.players(ctx.game_id) if p["status"] == "active" and p["id"] != sender["id"]
+    recipients = [p for p in ctx.svc.records.players(ctx.game_id) if p["status"] == "active" and p["id"] != sender["id"]
                   and (not targets or p["role"].lower() in targets)]
     if not recipients:
         ctx.mail_problem(sender, N_("No player matches %(targets)s."), N_("Write PRESS TO <role>, or PRESS ALL."), targets=", ".join(targets))
@@ -48,7 +48,7 @@ def send_press(ctx, cmd: Command) -> None:
                         # one mail may hold several blocks to the same player: each is its own mail
                         key=f"press/{ctx.game_id}/in{ctx.inbound_id}/L{cmd.line}/{p['id']}", sender_role=sender["role"],
                         text=body, to_roles=[q["role"] for q in recipients])
-    ctx.svc.audit(ctx.game_id, sender["role"], "press", "", {"to": [p["role"] for p in recipients]}, public=False)
+    ctx.svc.records.audit(ctx.game_id, sender["role"], "press", "", {"to": [p["role"] for p in recipients]}, public=False)
 
 
 COMMAND = MailCommand(

@@ -12,7 +12,7 @@ from pbem.mail.command_syntax import HelpLine, MailCommand, read_optional_game
 def resign(ctx, cmd) -> None:
     player = ctx.player
     ctx.update_player(status="resigned")
-    ctx.svc.audit(ctx.game_id, player["role"], "resign", "", {"player": player["id"]})
+    ctx.svc.records.audit(ctx.game_id, player["role"], "resign", "", {"player": player["id"]})
     ctx.tell_every_player(N_("The %(role)s player has resigned; a moderator may replace them. Until then that role's orders are the defaults."),
                           serial=f"resign{player['id']}", args={"role": player["role"]})
 

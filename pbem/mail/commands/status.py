@@ -11,8 +11,8 @@ from pbem.mail.command_syntax import Command, HelpLine, MailCommand, read_option
 
 def send_status(ctx, cmd: Command) -> None:
     player = ctx.player
-    summary = ctx.svc.game_summary(ctx.game_id)
-    phase = ctx.svc.current_phase(ctx.game_id)
+    summary = ctx.svc.games.summary(ctx.game_id)
+    phase = ctx.svc.records.current_phase(ctx.game_id)
     _ = gettext_for(player["lang"])
     ctx.mail_reply("ack", "mail/status.txt.j2", _("Status of %(game)s") % {"game": ctx.game_id}, player=player,
                    summary=summary, deadline=ctx.deadline_text(phase) if phase else "")
