@@ -69,3 +69,25 @@ def test_initiative_goes_to_the_higher_total_and_ties_to_the_higher_cv():
     ctx = ctx_with({"test initiative csa 1": 4, "test initiative usa 1": 3})
     turn.initiative(ctx)
     assert ctx.state["order"] == ["usa", "csa"]  # 8 all, Meade's CV 5 beats Lee's 4
+
+
+def test_an_acting_army_commander_serves_until_a_senior_has_him_in_range():
+    """Rule 20.12: with the army commander off the map the highest-ranked commander present
+    acts for him, until a higher-ranked one comes within 8 hexes and takes over."""
+    from pbem.engines.lfm.command import acting_army_commander
+
+    commanders = [
+        {"id": "meade", "name": "Meade", "side": "usa", "rank": "army", "cv": 5, "enter": {"turn": 9, "hex": "1010"}},
+        {"id": "reynolds", "name": "Reynolds", "side": "usa", "rank": "corps", "cv": 5, "hex": "1010"},
+        {"id": "buford", "name": "Buford", "side": "usa", "rank": "division", "cv": 5, "hex": "0101"},
+        {"id": "ub", "name": "Gamble", "side": "usa", "rank": "brigade", "superior": "buford", "hex": "0101"},
+        {"id": "lee", "name": "Lee", "side": "csa", "rank": "army", "cv": 5, "hex": "0110"},
+        {"id": "cb", "name": "Archer", "side": "csa", "rank": "brigade", "superior": "lee", "hex": "0110"}]
+    units = [{"id": "u1", "side": "usa", "type": "cavalry", "hex": "0101", "brigade": "ub"},
+             {"id": "c1", "side": "csa", "type": "infantry", "hex": "0110", "brigade": "cb"}]
+    ctx = context(fragment("acting_board", units=units, commanders=commanders, columns=12, rows=12))
+    ctx.state["acting"] = {"usa": "buford"}
+    assert acting_army_commander(ctx, "usa") == "buford"  # Reynolds is 11 hexes away
+    ctx.sit.place_commander("reynolds", "0505")
+    assert acting_army_commander(ctx, "usa") == "reynolds"
+    assert of_type(ctx.events, "acting_commander")[-1]["args"]["name"] == "Reynolds"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 
 from pbem.engines.base import event
+from pbem.engines.hexgrid import distance
 
 from .messages import N_
 from .situation import ON_MAP, Context
@@ -19,14 +20,34 @@ ARMY_RANGE, CORPS_RANGE, BRIGADE_CAVALRY_RANGE, REGIMENT_RANGE = 8, 5, 8, 2
 
 
 def acting_army_commander(ctx: Context, side: str) -> str | None:
-    """The army commander on the map, else the highest-ranked one (rule 20.12; ties: the one
-    listed first in the scenario, which lists lower-numbered corps first)."""
-    sit = ctx.sit
-    on_map = [c for c in ctx.sc.commanders.values() if c.side == side and sit.cmds[c.id]["status"] == ON_MAP]
+    """Who commands the army (rule 20.12): the army commander once he is on the map and has the
+    acting commander in his range; until then the acting commander, relieved only when a
+    higher-ranked commander (or, between corps commanders, the lower-numbered corps, listed
+    first) has him within 8 hexes. The first acting commander is the highest-ranked on the map,
+    the one nearest an enemy unit if several. Kept in ``state["acting"]``."""
+    sc, sit = ctx.sc, ctx.sit
+    on_map = [c for c in sc.commanders.values() if c.side == side and sit.cmds[c.id]["status"] == ON_MAP]
     if not on_map:
         return None
-    best = max(c.stars for c in on_map)
-    return next(c.id for c in on_map if c.stars == best)
+    order = {c.id: i for i, c in enumerate(sc.commanders.values())}
+    where = {c.id: sit.cmds[c.id]["hex"] for c in on_map}
+    acting = ctx.state.setdefault("acting", {}).get(side)
+    if acting not in where:
+        best = max(c.stars for c in on_map)
+        top = [c.id for c in on_map if c.stars == best]
+        foes = sit.hexes_of(sc.enemy(side))
+        acting = min(top, key=lambda cid: (min((distance(where[cid], f) for f in foes), default=0), order[cid]))
+    for c in sorted(on_map, key=lambda c: (-c.stars, order[c.id])):
+        senior = c.stars > sc.commanders[acting].stars or (
+            c.stars == sc.commanders[acting].stars and order[c.id] < order[acting])
+        if senior and distance(where[c.id], where[acting]) <= ARMY_RANGE:
+            acting = c.id
+            break
+    if ctx.state["acting"].get(side) != acting:
+        ctx.state["acting"][side] = acting
+        ctx.emit(event("acting_commander", N_("%(name)s now commands the %(side)s army."),
+                       commander=acting, name=sit.commander_name(acting), side=ctx.side_name(side)))
+    return acting
 
 
 def traced_distance(ctx: Context, side: str, a: str, b: str, limit: int) -> int | None:
