@@ -1,13 +1,14 @@
 """Turn close: from the deadline to every report queued, for a whole Custer's Last Stand
-game (Little Big Horn, two players) and a four-player Little Bighorn Rummy game, split
-into engine (adjudication), rendering (pictures, templates, MIME composing) and storage
-(everything else in the close: queries, views, JSON, the transaction and its commit).
+game (Little Big Horn, two players), a four-player Little Bighorn Rummy game and a
+Peaux-Rouges game, split into engine (adjudication), rendering (pictures, templates, MIME
+composing) and storage (everything else in the close: queries, views, JSON, the
+transaction and its commit); each stage's share of the time is reported too.
 
 Each close is `Service.close_phase`, as the scheduler calls it when a deadline fires
 (how late the scheduler fires is measured by the scale benchmark). Orders come in by
-mail beforehand (bot orders through `Service.receive`), not timed. Rummy resolves a
-turn as soon as its one awaited player has sent orders, so there the close runs
-inside `receive`; it is timed alone all the same.
+mail beforehand (bot orders through `MailRoom.receive`), not timed. Rummy and
+Peaux-Rouges resolve a turn as soon as its one awaited player has sent orders, so there
+the close runs inside `receive`; it is timed alone all the same.
 """
 
 from __future__ import annotations
@@ -20,7 +21,14 @@ from benchmarks.common import play_with_bots, scratch, service
 ENGINES = {
     "custer": ("little_bighorn", {}, {"us": "custer@players.example", "indians": "bull@players.example"}),
     "rummy": ("four", {}, {f"p{i}": f"rummy{i}@players.example" for i in range(1, 5)}),
+    "peaux_rouges": ("little_big_horn", {}, {"longs_couteaux": "custer@players.example", "peaux_rouges": "gall@players.example"}),
 }
+LABELS = {
+    "custer": "Custer's Last Stand, Little Big Horn (2 players)",
+    "rummy": "Little Bighorn Rummy, four players",
+    "peaux_rouges": "Peaux-Rouges contre Longs-Couteaux (2 players)",
+}
+STAGES = ("engine", "pictures", "templates", "composing", "storage")
 
 
 class Split:
@@ -28,17 +36,20 @@ class Split:
 
     def __init__(self):
         self.active = False
+        self.inside = False  # a timed piece calling another (pictures -> picture) counts once
         self.parts = {"engine": 0.0, "pictures": 0.0, "templates": 0.0, "composing": 0.0}
 
     def wrap(self, part: str, fn):
         def timed(*args, **kwargs):
-            if not self.active:
+            if not self.active or self.inside:
                 return fn(*args, **kwargs)
+            self.inside = True
             t = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
                 self.parts[part] += time.perf_counter() - t
+                self.inside = False
         return timed
 
 
@@ -54,7 +65,8 @@ def _instrument(split: Split, closes: list[dict]):
     outbox.compose = split.wrap("composing", outbox.compose)
     engines = list(all_engines().values())
     for e in engines:
-        e.picture = split.wrap("pictures", type(e).picture.__get__(e))
+        for method in ("picture", "pictures"):
+            setattr(e, method, split.wrap("pictures", getattr(type(e), method).__get__(e)))
     original = phases.Phases.close
 
     def close(self, *args, **kwargs):
@@ -84,6 +96,7 @@ def _instrument(split: Split, closes: list[dict]):
             setattr(obj, name, value)
         for e in engines:
             e.__dict__.pop("picture", None)
+            e.__dict__.pop("pictures", None)
     return undo
 
 
@@ -104,13 +117,13 @@ def _summary(closes: list[dict]) -> dict:
         "engine_ms_median": med("engine"), "rendering_ms_median": med("rendering"),
         "pictures_ms_median": med("pictures"), "templates_ms_median": med("templates"), "composing_ms_median": med("composing"),
         "storage_ms_median": med("storage"),
-        "share": {k: round(sum(c[k] for c in closes) / sum(c["total"] for c in closes), 3) for k in ("engine", "rendering", "storage")},
+        "share": {k: round(sum(c[k] for c in closes) / sum(c["total"] for c in closes), 3) for k in (*STAGES, "rendering")},
     }
 
 
-def run(rummy_closes: int = 60) -> dict:
+def run(rummy_closes: int = 60, peaux_rouges_closes: int = 60) -> dict:
     out = {}
-    for engine_name, limit in (("custer", 100), ("rummy", rummy_closes)):
+    for engine_name, limit in (("custer", 100), ("rummy", rummy_closes), ("peaux_rouges", peaux_rouges_closes)):
         with scratch(f"close-{engine_name}") as path:
             svc = service(path)
             split, closes = Split(), []
@@ -126,13 +139,15 @@ def run(rummy_closes: int = 60) -> dict:
 
 def table(result: dict) -> list[tuple[str, str]]:
     rows = []
-    for name, label in (("custer", "Custer's Last Stand, Little Big Horn (2 players)"), ("rummy", "Little Bighorn Rummy, four players")):
+    for name, label in LABELS.items():
         r = result[name]
+        share = ", ".join(f"{k} {round(r['share'][k] * 100)} %" for k in STAGES)
         rows.append((f"turn close, {label}: deadline to every report queued",
                      f"median {r['total_ms_median']} ms over {r['closes']} closes (max {r['total_ms_max']} ms): "
                      f"engine {r['engine_ms_median']} ms, rendering {r['rendering_ms_median']} ms "
                      f"(pictures {r['pictures_ms_median']}, templates {r['templates_ms_median']}, composing {r['composing_ms_median']}), "
-                     f"storage {r['storage_ms_median']} ms; {r['mails_per_close']} mails per close"))
+                     f"storage {r['storage_ms_median']} ms; {r['mails_per_close']} mails per close; "
+                     f"share of the time: {share}"))
     return rows
 
 

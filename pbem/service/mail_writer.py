@@ -19,6 +19,7 @@ from pbem.service.outbox import Outgoing, message_id
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
 from pbem.service.store import loads
+from pbem.service.upgrades import result_state, starting_state
 
 
 def _safe_msgid(value: str | None) -> bool:
@@ -177,14 +178,14 @@ class MailWriter(ConfiguredPart):
         """Everything one role's report on a resolved phase shows (also used by the web pages)."""
         g = self.game_header(game_id)
         engine = self.engine(g["engine"])
-        result = loads(phase["result_state"])
+        result = result_state(engine, phase)  # an old phase's, in the installed format
         view = engine.view(result, role)
         record = loads(phase["events"], {"events": [], "rolls": []})
         events = visible_events(record["events"], role, lang)
-        picture = engine.picture(view, gettext_for(lang))
+        pictures = engine.pictures(view, gettext_for(lang))
         orders = self.revealed_orders(phase, lang) if engine.reveals_orders else {}
         outcome = engine.outcome(result)
-        public = engine.public_state(loads(phase["state"]))
+        public = engine.public_state(starting_state(engine, phase))
         sealed = phase["label"] in sealed_labels(engine, result)
         attachment = {
             "game": g, "role": role,
@@ -200,7 +201,8 @@ class MailWriter(ConfiguredPart):
             "state_after": engine.public_state(result),
             "next_phase": {"label": next_phase["label"], "commitment": next_phase["commitment"], "deadline": next_phase["deadline"]} if next_phase else None,
         }
-        return {"game": g, "view": view, "events": events, "picture": picture, "orders": orders, "outcome": outcome, "attachment": attachment}
+        return {"game": g, "view": view, "events": events, "picture": pictures.get("map"), "pictures": pictures,
+                "orders": orders, "outcome": outcome, "attachment": attachment}
 
     def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
         lang = player["lang"]
@@ -210,12 +212,14 @@ class MailWriter(ConfiguredPart):
         template = ""
         if awaited_next:
             template = self.orders_form(game_id, g["engine"], next_phase, player["role"], lang)
-        shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase, lang))
+        engine = self.engine(g["engine"])
+        shown_phase = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
             "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
             "deadline": self.deadline_text(next_phase, player), "view": parts["view"], "events": parts["events"],
             "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,
+            "picture_cids": {name: name for name in parts["pictures"]},
             # An engine without report templates of its own gets the plain event list.
             "engine_txt": _engine_template(g["engine"], "report.txt.j2", "mail/_events.txt.j2"),
             "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
@@ -236,7 +240,7 @@ class MailWriter(ConfiguredPart):
         return outbox.queue(self.records.store, Outgoing(
             kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
             text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
-            images={"map": parts["picture"]} if parts["picture"] else {},
+            images=dict(parts["pictures"]),
             attachments=[(f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))],
             calendar=self._calendar(g, next_phase, player) if awaited_next else None,
             key=key, game_id=game_id, player_id=player["id"], **env,

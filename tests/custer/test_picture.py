@@ -1,4 +1,6 @@
-"""The Custer map picture: a valid palette PNG of the map's size, drawn from the view only."""
+"""The Custer map pictures: a palette PNG of the whole map, drawn from the view only, with
+place names that cover no counter and no other name; and a close-up of the turn's combats,
+cut from the same map at full scale."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import pytest
 from PIL import Image
 
 from pbem.dice import Dice
-from pbem.engines.custer import picture
+from pbem.engines.custer import picture, picture_layers
 from pbem.resources import load_json
 
 
@@ -51,15 +53,22 @@ def test_a_valid_palette_png_of_the_expected_size(map_name):
     m = load_json("custer", "maps", f"{map_name}.json")
     im = png_image(picture.draw_map(view(map_name)))
     assert im.format == "PNG" and im.mode == "P"
-    assert im.size == picture._size(m["columns"], m["rows"])
+    assert im.size == picture.map_size(m["columns"], m["rows"])
     assert 900 <= im.size[0] <= 1400 and 900 <= im.size[1] <= 1400
 
 
-def test_the_same_view_gives_the_same_bytes_even_after_the_cache_is_dropped():
-    first = picture.draw_map(view())
-    assert picture.draw_map(view()) == first
-    picture._BASE.clear()
-    assert picture.draw_map(view()) == first
+def test_the_same_view_gives_the_same_bytes_even_after_the_caches_are_dropped():
+    first = picture.draw_pictures(view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}]))
+    assert set(first) == {"map", "fighting"}
+    for cache in (picture._FINISHED, picture_layers._BASE, picture_layers._TILES):
+        cache.clear()
+    assert picture.draw_pictures(view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])) == first
+
+
+def test_a_reader_changing_the_returned_pictures_does_not_change_the_next_ones():
+    first = picture.draw_pictures(view())
+    first["map"] = b"changed"
+    assert picture.draw_pictures(view())["map"][:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_different_units_give_different_pixels():
@@ -99,3 +108,105 @@ def test_the_engine_view_draws():
         v = engine.view(state, "us")
         im = png_image(picture.draw_map(v))
         assert im.mode == "P"
+
+
+def crowded_view() -> dict:
+    """Counters on and around Reno Hill (2016) and Weir Point (1812), and a stack of four
+    with a leader on Medicine Tail ford (0909)."""
+    v = view()
+    extra = [("2016", "co_a"), ("2016", "co_b"), ("2015", "co_g"), ("2017", "co_h"), ("2116", "co_k"),
+             ("1812", "co_l"), ("1813", "co_m"), ("0909", "co_f"), ("0909", "co_i"), ("0909", "co_j"), ("0909", "co_n")]
+    for hx, uid in extra:
+        v["units"].append({"id": uid, "name": f"Co. {uid[-1].upper()}", "side": "us", "type": "cavalry", "hex": hx,
+                           "status": "on_board", "strength": "full", "cf": 4, "mounted": True})
+    v["units"].append({"id": "reno", "name": "Reno", "side": "us", "type": "us_leader", "hex": "0909",
+                       "status": "on_board", "strength": "full", "cf": 2, "mounted": None})
+    return v
+
+
+def test_place_names_cover_no_counter_and_no_other_name():
+    """A place name is drawn where it covers no counter, no leader's marker and no other
+    name: on a crowded hex it moves beside its hex instead of hiding under a counter."""
+    v = crowded_view()
+    units = [u for u in v["units"]]
+    pieces = picture._place_units(units, picture_layers.US_YELLOW)
+    taken = [picture._footprint(t, at) for t, _, at in pieces]
+    _, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture.LEGEND_KEYS))
+    w, h = info["size"]
+    labels = picture._place_labels(info["labels"], taken, (2, picture.TOP + 2, w - 2, h - picture.LEGEND - 2))
+    rects = [picture._footprint(t, at) for t, _, at in labels]
+    assert len(rects) == len(info["labels"]), "every name found a free spot"
+    for i, r in enumerate(rects):
+        assert not any(picture._overlaps(r, c) for c in taken), info["labels"][i]
+        assert not any(picture._overlaps(r, o) for o in rects[i + 1:]), info["labels"][i]
+    # Reno Hill's name sits near its hex (within two hexes), not across the map
+    reno = rects[[text for _, text in info["labels"]].index("Reno Hill")]
+    x, y = picture_layers.hex_xy("2016")
+    assert abs((reno[0] + reno[2]) / 2 - x) <= 2 * picture.S and abs((reno[1] + reno[3]) / 2 - y) <= 1.5 * picture.H
+
+
+def test_a_place_name_is_drawn_whole_on_the_map():
+    """The pixels of "Reno Hill" on the crowded map are exactly its lettering (nothing
+    drawn over it)."""
+    v = crowded_view()
+    im = png_image(picture.draw_map(v)).convert("RGB")
+    pieces = picture._place_units(v["units"], picture_layers.US_YELLOW)
+    _, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture.LEGEND_KEYS))
+    w, h = info["size"]
+    labels = picture._place_labels(info["labels"], [picture._footprint(t, at) for t, _, at in pieces],
+                                   (2, picture.TOP + 2, w - 2, h - picture.LEGEND - 2))
+    tile, mask, at = labels[[text for _, text in info["labels"]].index("Reno Hill")]
+    drawn = im.crop((at[0], at[1], at[0] + tile.width, at[1] + tile.height))
+    lettering = tile.convert("RGB")
+    for px in range(tile.width):
+        for py in range(tile.height):
+            if mask.getpixel((px, py)):
+                assert drawn.getpixel((px, py)) == lettering.getpixel((px, py)), (px, py)
+
+
+def test_the_close_up_is_the_map_where_the_combats_were():
+    """With combats this turn, a second picture is the part of the map around them, at
+    the map's own scale (no resampling: its pixels are the map's), at most a mail column
+    wide; without combats there is none."""
+    assert set(picture.draw_pictures(view())) == {"map"}
+    busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
+    pics = picture.draw_pictures(busy)
+    full, close = png_image(pics["map"]), png_image(pics["fighting"])
+    assert close.mode == "P" and close.size[0] <= picture.FIGHTING_MAX[0] and close.size[1] <= picture.FIGHTING_MAX[1]
+    assert close.size[0] >= picture.FIGHTING_MIN[0] and close.size[1] >= picture.FIGHTING_MIN[1]
+    fights = picture._combat_hexes(busy["last_combats"])
+    w, h = full.size
+    box = picture._fighting_window(fights, (0, picture.TOP, w, h - picture.LEGEND))
+    assert close.convert("RGB").tobytes() == full.convert("RGB").crop(box).tobytes()
+    for hx in ("1417", "1517", "1418"):
+        x, y = picture_layers.hex_xy(hx)
+        assert box[0] <= x <= box[2] and box[1] <= y <= box[3], hx
+
+
+def test_combats_far_apart_get_the_window_holding_the_most_of_them():
+    """Combats spread wider than a mail column: the close-up is the window, centred on one
+    combat, that holds the most of them whole."""
+    far = [{"hex": "0303", "attackers": ["0304"]}, {"hex": "2520", "attackers": ["2521"]},
+           {"hex": "2620", "attackers": ["2720"]}]
+    fights = picture._combat_hexes(far)
+    m = load_json("custer", "maps", "little_bighorn.json")
+    w, h = picture.map_size(m["columns"], m["rows"])
+    box = picture._fighting_window(fights, (0, picture.TOP, w, h - picture.LEGEND))
+    assert box[2] - box[0] <= picture.FIGHTING_MAX[0] and box[3] - box[1] <= picture.FIGHTING_MAX[1]
+    inside = [hx for hx in ("0303", "2520", "2620") if box[0] <= picture_layers.hex_xy(hx)[0] <= box[2]
+              and box[1] <= picture_layers.hex_xy(hx)[1] <= box[3]]
+    assert inside == ["2520", "2620"]
+
+
+def test_both_sides_share_one_drawing_of_the_same_map():
+    """The two sides' views draw the same map: the second is the first's PNG, not a
+    second drawing (the finished pictures are kept by what they show)."""
+    from pbem.engines.custer import CusterEngine
+
+    engine = CusterEngine()
+    state = engine.setup("little_bighorn", {}, Dice("cd" * 32))
+    picture._FINISHED.clear()
+    us = engine.pictures(engine.view(state, "us"))
+    assert len(picture._FINISHED) == 1
+    assert engine.pictures(engine.view(state, "indians")) == us
+    assert len(picture._FINISHED) == 1

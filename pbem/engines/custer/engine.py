@@ -169,6 +169,11 @@ class CusterEngine(Engine):
 
         return draw_map(view, gettext)
 
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        from .picture import draw_pictures  # Pillow is loaded only when a picture is wanted
+
+        return draw_pictures(view, gettext)
+
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))
 

@@ -1,11 +1,20 @@
-"""The Custer's Last Stand map as a PNG, drawn from a view (never from the state).
+"""The Custer's Last Stand map as PNGs, drawn from a view (never from the state).
 
-``draw_map(view, gettext=None) -> bytes``.  The static layer (terrain, hexsides,
-hex numbers, labels, exit arrows, legend) depends only on the map and the legend's
-words, so it is drawn once per map and language and kept in ``_BASE``; a turn's
-picture copies it, draws the title, the counters, this turn's moves and combats, and
-is quantised to a fixed palette ("P" PNG: about half the bytes of RGB, and the same
-bytes on every run).
+``draw_pictures(view, gettext=None) -> {"map": png, "fighting": png}``: the whole map
+with the units and this turn's moves and combats; and, when the turn had combats, a
+close-up of where they were, cut from the same map at full scale. A mail column shows
+the whole map shrunk to about two thirds; the close-up is narrow enough to be shown as
+drawn, hex numbers readable. ``draw_map`` is the whole map alone (the web pages).
+
+A picture is composed from layers drawn once (``picture_layers``): the map's terrain and
+legend in the reader's language, copied; the title; this turn's moves, drawn by palette
+index; counters, leaders' markers and place names pasted as cached tiles; the combats.
+Place names go where they cover no counter and no other name (the nearest free spot
+around their hex), or are left out for the turn when none is free. Everything is on one
+fixed palette, so the picture is a "P" PNG and is never quantised as a whole.
+
+Both sides see the same map: the finished PNGs are kept, bounded, by everything drawn,
+so the second reader of a turn gets the first one's.
 
 Words (title, legend) are English message ids marked ``N_`` and drawn through the
 reader's ``gettext``; place names on the map and unit names are names, drawn as they are.
@@ -15,462 +24,118 @@ Pure: Pillow and in-memory buffers only (no files, clock or randomness).
 
 from __future__ import annotations
 
-import io
+import json
 import math
 
 from PIL import Image, ImageDraw
 
 from pbem.engines.base import format_message
-from pbem.engines.fonts import font as _font
-from pbem.engines.lettering import draw_text, text_length
-from pbem.resources import load_json
+from pbem.engines.pictures import BoundedCache, encode_png
 
-from pbem.engines.hexgrid import center, corners, parse_hex
 from .messages import N_
+from .picture_layers import (
+    COMBAT, H, INK_INDEX, LEGEND, LEGEND_KEYS, MARGIN, MOVE_IND, MOVE_US, PAPER, S, TOP, base, counter_tile,
+    hex_xy, label_tile, leader_tile, map_size, title_strip, us_colour,
+)
 
-S = 24                      # hex circumradius in pixels
-H = S * math.sqrt(3)        # hex height (flat to flat)
-MARGIN = 22                 # room for exit arrows around the board
-TOP = 34                    # title banner
-LEGEND = 34                 # legend strip at the bottom
+__all__ = ["draw_map", "draw_pictures", "LEGEND", "LEGEND_KEYS", "PAPER", "map_size"]
 
 TITLE_TURN = N_("%(title)s - turn %(turn)s")
 TITLE_TURN_OF = N_("%(title)s - turn %(turn)s of %(turns)s")
 
-# ---------------------------------------------------------------- colours
+FIGHTING = "fighting"       # the close-up's name (its Content-ID in a mail)
+FIGHTING_MAX = (720, 520)   # the close-up at most: a mail column's width
+FIGHTING_MIN = (360, 240)
 
-CLEAR = (236, 230, 203)
-GRID = (196, 186, 156)
-HEXNUM = (150, 138, 108)
-WOODS = (150, 186, 118)
-TREE = (86, 130, 66)
-COULEE = (214, 188, 142)
-COULEE_LINE = (176, 142, 96)
-RIVER = (52, 112, 190)
-FORD = (150, 196, 236)
-RIDGE = (150, 100, 52)
-STEEP = (92, 56, 26)
-LABEL = (60, 44, 30)
-EXIT = (140, 86, 40)
-PAPER = (250, 247, 236)
-INK = (30, 30, 30)
-WHITE = (255, 255, 255)
-US_YELLOW = (244, 206, 62)
-US_BLUE = (58, 92, 168)
-US_TEXT_ON_YELLOW = (24, 40, 96)
-TAN = (222, 196, 150)
-TAN_REDUCED = (240, 226, 198)
-YELLOW_REDUCED = (250, 236, 170)
-BLUE_REDUCED = (150, 170, 214)
-LEADER_US = (24, 40, 96)
-LEADER_IND = (120, 52, 30)
-MOVE_US = (20, 60, 160)
-MOVE_IND = (170, 40, 30)
-COMBAT = (214, 30, 30)
-REDUCED_MARK = (200, 30, 30)
-
-TRIBE_COLOURS = {
-    "hunkpapa": (196, 40, 40),
-    "oglala": (40, 90, 180),
-    "miniconjou": (40, 140, 70),
-    "sans_arc": (230, 130, 20),
-    "cheyenne": (130, 60, 160),
-    "blackfeet": (30, 30, 30),
-    "brule": (150, 110, 20),
-    "a": (196, 40, 40),
-    "b": (40, 90, 180),
-    "c": (40, 140, 70),
-    "d": (130, 60, 160),
-    "e": (230, 130, 20),
-    "f": (30, 30, 30),
-}
-TRIBE_SHORT = {
-    "hunkpapa": "Hun", "oglala": "Ogl", "miniconjou": "Min", "sans_arc": "SA",
-    "cheyenne": "Chy", "blackfeet": "Blk", "brule": "Bru",
-}
-
-_FIXED = [
-    CLEAR, GRID, HEXNUM, WOODS, TREE, COULEE, COULEE_LINE, RIVER, FORD, RIDGE, STEEP, LABEL,
-    EXIT, PAPER, INK, WHITE, US_YELLOW, US_BLUE, US_TEXT_ON_YELLOW, TAN, TAN_REDUCED,
-    YELLOW_REDUCED, BLUE_REDUCED, LEADER_US, LEADER_IND, MOVE_US, MOVE_IND, COMBAT, REDUCED_MARK,
-    *TRIBE_COLOURS.values(),
-]
-
-
-def _palette_image() -> Image.Image:
-    """A fixed palette: every colour drawn above, a grey ramp and a 6x6x6 cube for
-    the anti-aliased edges of text and lines."""
-    colours: list[tuple[int, int, int]] = []
-    for c in _FIXED:
-        if c not in colours:
-            colours.append(c)
-    for v in range(0, 256, 16):
-        g = (v, v, v)
-        if g not in colours:
-            colours.append(g)
-    for r in range(6):
-        for g in range(6):
-            for b in range(6):
-                c = (r * 51, g * 51, b * 51)
-                if c not in colours and len(colours) < 256:
-                    colours.append(c)
-    flat = [v for c in colours[:256] for v in c]
-    flat += [0] * (768 - len(flat))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat)
-    return pal
-
-
-_PALETTE = _palette_image()
-
-
-# -------------------------------------------------------------- geometry
-
-
-def _xy(hex_id: str) -> tuple[float, float]:
-    x, y = center(hex_id, S)
-    return x + MARGIN, y + MARGIN + TOP
-
-
-def _corners(hex_id: str) -> list[tuple[float, float]]:
-    return [(x + MARGIN, y + MARGIN + TOP) for x, y in corners(hex_id, S)]
-
-
-def _side_segment(a: str, b: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The hexside's two end points: the corners ``a`` and ``b`` share."""
-    ca, cb = _corners(a), _corners(b)
-    shared = [p for p in ca if any(abs(p[0] - q[0]) < 0.01 and abs(p[1] - q[1]) < 0.01 for q in cb)]
-    if len(shared) == 2:
-        return shared[0], shared[1]
-    # not neighbours (bad data): draw nothing visible
-    p = _xy(a)
-    return p, p
-
-
-def _size(columns: int, rows: int) -> tuple[int, int]:
-    w = int(S * (1.5 * (columns - 1) + 2)) + 2 * MARGIN
-    h = int(H * rows + H / 2) + 2 * MARGIN + TOP + LEGEND
-    return w, h
-
-
-# ------------------------------------------------------------ static layer
-
-_BASE: dict[tuple[str, tuple[str, ...]], tuple[Image.Image, dict]] = {}  # (map, legend words)
-
-
-def _load_map(name: str) -> dict:
-    return load_json("custer", "maps", f"{name}.json")
-
-
-def _text_centered(d: ImageDraw.ImageDraw, xy, text, font, fill, **kw):
-    d.text(xy, text, font=font, fill=fill, anchor="mm", **kw)
-
-
-def _draw_hexside(d: ImageDraw.ImageDraw, kind: str, a: str, b: str):
-    p, q = _side_segment(a, b)
-    if kind == "river":
-        d.line([p, q], fill=RIVER, width=6)
-        for pt in (p, q):
-            d.ellipse([pt[0] - 2.6, pt[1] - 2.6, pt[0] + 2.6, pt[1] + 2.6], fill=RIVER)
-    elif kind == "ford":
-        d.line([p, q], fill=FORD, width=6)
-        for pt in (p, q):
-            d.ellipse([pt[0] - 2.6, pt[1] - 2.6, pt[0] + 2.6, pt[1] + 2.6], fill=FORD)
-        # stepping stones across the ford
-        mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        n = math.hypot(dx, dy) or 1.0
-        ux, uy = dx / n, dy / n
-        for t in (-5, 0, 5):
-            cx, cy = mx + ux * t, my + uy * t
-            d.ellipse([cx - 1.3, cy - 1.3, cx + 1.3, cy + 1.3], fill=RIVER)
-    elif kind == "ridge":
-        d.line([p, q], fill=RIDGE, width=3)
-    elif kind == "steep_ridge":
-        dx, dy = q[0] - p[0], q[1] - p[1]
-        n = math.hypot(dx, dy) or 1.0
-        ox, oy = -dy / n * 2.2, dx / n * 2.2
-        for sgn in (1, -1):
-            d.line([(p[0] + sgn * ox, p[1] + sgn * oy), (q[0] + sgn * ox, q[1] + sgn * oy)], fill=STEEP, width=2)
-
-
-def _exit_arrow(d: ImageDraw.ImageDraw, h: str, columns: int, rows: int):
-    c, r = parse_hex(h)
-    x, y = _xy(h)
-    if c == 1:
-        vx, vy = -1.0, 0.0
-    elif c == columns:
-        vx, vy = 1.0, 0.0
-    elif r == 1:
-        vx, vy = 0.0, -1.0
-    elif r == rows:
-        vx, vy = 0.0, 1.0
-    else:
-        vx, vy = 0.0, -1.0
-    # the arrow sits across the board edge, pointing off the map
-    base = S * 0.55
-    tip = S * 1.35
-    px, py = -vy, vx
-    bx, by = x + vx * base, y + vy * base
-    tx, ty = x + vx * tip, y + vy * tip
-    w = 6
-    shaft_end = (x + vx * (tip - 7), y + vy * (tip - 7))
-    d.line([(bx, by), shaft_end], fill=EXIT, width=4)
-    d.polygon([(tx, ty), (shaft_end[0] + px * w, shaft_end[1] + py * w),
-               (shaft_end[0] - px * w, shaft_end[1] - py * w)], fill=EXIT)
-
-
-def _key_woods(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    d.rectangle([x, y - 7, x + 18, y + 7], fill=WOODS, outline=GRID)
-    d.ellipse([x + 6, y - 3, x + 12, y + 3], fill=TREE)
-
-
-def _key_coulee(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    d.rectangle([x, y - 7, x + 18, y + 7], fill=COULEE, outline=GRID)
-    for k in range(0, 18, 5):
-        d.line([(x + k, y + 7), (x + k + 5, y - 7)], fill=COULEE_LINE, width=1)
-
-
-def _key_line(colour, width: int, stones: bool = False):
-    def key(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-        d.line([(x, y), (x + 22, y)], fill=colour, width=width)
-        if stones:
-            for t in (6, 11, 16):
-                d.ellipse([x + t - 1.3, y - 1.3, x + t + 1.3, y + 1.3], fill=RIVER)
-    return key
-
-
-def _key_steep_ridge(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    d.line([(x, y - 2.2), (x + 22, y - 2.2)], fill=STEEP, width=2)
-    d.line([(x, y + 2.2), (x + 22, y + 2.2)], fill=STEEP, width=2)
-
-
-def _key_exit(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    d.line([(x, y), (x + 10, y)], fill=EXIT, width=4)
-    d.polygon([(x + 18, y), (x + 10, y - 6), (x + 10, y + 6)], fill=EXIT)
-
-
-def _key_counter(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    d.rectangle([x, y - 8, x + 16, y + 8], fill=us_colour, outline=INK)
-
-
-def _key_reduced(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    _key_counter(d, x, y, us_colour)
-    d.line([(x + 1, y + 7), (x + 15, y - 7)], fill=REDUCED_MARK, width=2)
-
-
-def _key_dismounted(d: ImageDraw.ImageDraw, x: float, y: float, us_colour):
-    _key_counter(d, x, y, us_colour)
-    d.polygon([(x + 16, y + 8), (x + 7, y + 8), (x + 16, y - 1)], fill=INK)
-
-
-# The legend, left to right: (word, its key, the key's width, the gap after the word).
-LEGEND_KEYS = (
-    (N_("woods"), _key_woods, 22, 14),
-    (N_("coulee"), _key_coulee, 22, 14),
-    (N_("river"), _key_line(RIVER, 6), 26, 14),
-    (N_("ford"), _key_line(FORD, 6, stones=True), 26, 14),
-    (N_("ridge"), _key_line(RIDGE, 3), 26, 14),
-    (N_("steep ridge"), _key_steep_ridge, 26, 14),
-    (N_("exit"), _key_exit, 22, 14),
-    (N_("full"), _key_counter, 20, 8),
-    (N_("reduced"), _key_reduced, 20, 8),
-    (N_("dismounted"), _key_dismounted, 20, 0),
-)
-
-
-def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour, words: tuple[str, ...]):
-    """The legend strip; a font a size smaller while the words would run off the map."""
-    y = height - LEGEND / 2
-    for size in (11, 10, 9, 8):
-        f = _font(size)
-        need = sum(key_w + int(text_length(d, word, f)) + gap for word, (_, _, key_w, gap) in zip(words, LEGEND_KEYS))
-        if MARGIN + need <= width - MARGIN:
-            break
-    x = MARGIN
-    for word, (_, key, key_w, gap) in zip(words, LEGEND_KEYS):
-        key(d, x, y, us_colour)
-        x += key_w
-        draw_text(d, (x, y), word, f, INK, anchor="lm")
-        x += int(text_length(d, word, f)) + gap
-
-
-def _us_colour(map_name: str):
-    return US_BLUE if map_name == "rosebud" else US_YELLOW
-
-
-def _base(map_name: str, words: tuple[str, ...]) -> tuple[Image.Image, dict]:
-    cached = _BASE.get((map_name, words))
-    if cached is not None:
-        return cached
-    data = _load_map(map_name)
-    cols, rows = int(data["columns"]), int(data["rows"])
-    w, h = _size(cols, rows)
-    im = Image.new("RGB", (w, h), PAPER)
-    d = ImageDraw.Draw(im)
-    terrain = {}
-    for kind, hexes in (data.get("hexes") or {}).items():
-        for x in hexes:
-            terrain[x] = kind
-    all_hexes = [f"{c:02d}{r:02d}" for c in range(1, cols + 1) for r in range(1, rows + 1)]
-    # board frame
-    for hx in all_hexes:
-        kind = terrain.get(hx, "clear")
-        fill = {"woods": WOODS, "coulee": COULEE}.get(kind, CLEAR)
-        d.polygon(_corners(hx), fill=fill)
-    for hx in all_hexes:
-        kind = terrain.get(hx)
-        x, y = _xy(hx)
-        if kind == "woods":
-            for dx, dy in ((-7, 1), (0, -4), (7, 1), (-3, 7), (4, 7)):
-                d.ellipse([x + dx - 3.2, y + dy - 3.2, x + dx + 3.2, y + dy + 3.2], fill=TREE)
-        elif kind == "coulee":
-            for k in range(-3, 4):
-                ox = k * 5
-                d.line([(x + ox - 3, y + 8), (x + ox + 3, y - 8)], fill=COULEE_LINE, width=1)
-    for hx in all_hexes:
-        d.polygon(_corners(hx), outline=GRID)
-    fnum = _font(8)
-    for hx in all_hexes:
-        x, y = _xy(hx)
-        d.text((x, y - H / 2 + 2), hx, font=fnum, fill=HEXNUM, anchor="mt")
-    sides = data.get("hexsides") or {}
-    for kind in ("ridge", "steep_ridge", "river", "ford"):
-        for a, b in sides.get(kind, []):
-            _draw_hexside(d, kind, a, b)
-    for kind, hexes in (data.get("exits") or {}).items():
-        for hx in hexes:
-            _exit_arrow(d, hx, cols, rows)
-    flab = _font(12)
-    for lab in data.get("labels") or []:
-        x, y = _xy(lab["hex"])
-        d.text((x, y + H * 0.22), lab["text"], font=flab, fill=LABEL, anchor="mm",
-               stroke_width=2, stroke_fill=PAPER)
-    _legend(d, w, h, _us_colour(map_name), words)
-    info = {"title": data.get("title", map_name), "columns": cols, "rows": rows, "size": (w, h)}
-    _BASE[map_name, words] = (im, info)
-    return im, info
+Rect = tuple[float, float, float, float]
 
 
 # ----------------------------------------------------------------- units
 
 
-def _short_name(u: dict) -> str:
-    name = str(u.get("short") or u.get("name") or u.get("id") or "?")
-    t = u.get("type")
-    if name.lower().startswith("co. "):
-        return name[4:].split()[0][:3]
-    if t == "warriors":
-        tribe = u.get("tribe") or ""
-        if tribe not in TRIBE_SHORT:
-            return name[:5]
-        num = "".join(ch for ch in name if ch.isdigit())
-        return (TRIBE_SHORT[tribe] + num)[:5]
-    if t == "village":
-        num = "".join(ch for ch in name if ch.isdigit())
-        return ("V" + num)[:4]
-    if t in ("us_leader", "tribe_leader"):
-        words = name.split()
-        if len(words) == 1:
-            return name[:9]
-        return ".".join(w[0] for w in words[:-1]) + "." + words[-1][:7]
-    words = name.split()
-    num = words[-1] if len(words) > 1 and words[-1].isdigit() else ""
-    return (words[0][:4] + num)[:5]
+def _on_board(u: dict) -> bool:
+    return bool(u.get("hex")) and not u.get("eliminated") and u.get("status") not in ("eliminated", "exited", "captured")
 
 
-def _cf(u: dict) -> str:
-    cf = u.get("cf")
-    reduced = u.get("strength") == "reduced"
-    if isinstance(cf, (list, tuple)) and cf:
-        return str(cf[1] if reduced and len(cf) > 1 else cf[0])
-    if cf is None:
-        return ""
-    return str(cf)
-
-
-def _fit(d: ImageDraw.ImageDraw, text: str, width: float):
-    """The largest of the counter fonts in which ``text`` fits ``width`` pixels."""
-    for size in (10, 9, 8):
-        if d.textlength(text, font=_font(size)) <= width:
-            return _font(size)
-    return _font(7)
-
-
-def _counter(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour, size: int = 21):
-    side = u.get("side")
-    reduced = u.get("strength") == "reduced"
-    half = size / 2
-    box = [cx - half, cy - half, cx + half, cy + half]
-    if side == "us":
-        body = (BLUE_REDUCED if us_colour == US_BLUE else YELLOW_REDUCED) if reduced else us_colour
-        text = WHITE if us_colour == US_BLUE and not reduced else US_TEXT_ON_YELLOW
-    else:
-        body = TAN_REDUCED if reduced else TAN
-        text = INK
-    d.rectangle(box, fill=body, outline=INK)
-    bar = TRIBE_COLOURS.get(u.get("tribe") or "", None) if side != "us" else None
-    if bar:
-        d.rectangle([box[0] + 1, box[1] + 1, box[2] - 1, box[1] + 4], fill=bar)
-    if u.get("type") == "village":
-        # a tipi
-        d.polygon([(cx, cy - half + 5), (cx - 5, cy + 2), (cx + 5, cy + 2)], fill=(160, 120, 70), outline=INK)
-    else:
-        label = _short_name(u)
-        font = _fit(d, label, size - 2)
-        d.text((cx, cy - 3 + (1 if bar else 0)), label, font=font, fill=text, anchor="mm")
-    d.text((cx - 1 if u.get("mounted") is False else cx, cy + 6), _cf(u), font=_font(10), fill=text, anchor="mm")
-    if reduced:
-        d.line([(box[0] + 1, box[3] - 1), (box[0] + 6, box[3] - 6)], fill=REDUCED_MARK, width=2)
-    if u.get("mounted") is False:
-        d.polygon([(box[2], box[3]), (box[2] - 7, box[3]), (box[2], box[3] - 7)], fill=INK)
-
-
-def _leader(d: ImageDraw.ImageDraw, cx: float, cy: float, u: dict, us_colour):
-    side = u.get("side")
-    hit = u.get("strength") == "reduced"
-    name = _short_name(u)
-    f = _font(10)
-    w = d.textlength(name, font=f) + 8
-    box = [cx - w / 2, cy - 6.5, cx + w / 2, cy + 6.5]
-    if side == "us":
-        fill = LEADER_US if not hit else (130, 130, 150)
-    else:
-        fill = LEADER_IND if not hit else (170, 140, 120)
-    d.rounded_rectangle(box, radius=5, fill=fill, outline=us_colour if side == "us" else TAN)
-    d.text((cx, cy), name, font=f, fill=WHITE, anchor="mm")
-
-
-def _draw_units(d: ImageDraw.ImageDraw, units: list[dict], us_colour):
+def _place_units(units: list[dict], us) -> list[tuple[Image.Image, Image.Image | None, tuple[int, int]]]:
+    """Each counter and leader marker as (tile, mask, top-left corner): a stack's
+    counters side by side (smaller from three on), its leaders above them."""
     by_hex: dict[str, list[dict]] = {}
     for u in units:
-        hx = u.get("hex")
-        if not hx or u.get("eliminated") or u.get("status") in ("eliminated", "exited", "captured"):
-            continue
-        by_hex.setdefault(hx, []).append(u)
+        if _on_board(u):
+            by_hex.setdefault(u["hex"], []).append(u)
+    out = []
     for hx in sorted(by_hex):
         try:
-            x, y = _xy(hx)
+            x, y = hex_xy(hx)
         except ValueError:
             continue
         stack = sorted(by_hex[hx], key=lambda u: str(u.get("id")))
         leaders = [u for u in stack if u.get("type") in ("us_leader", "tribe_leader")]
         others = [u for u in stack if u.get("type") not in ("us_leader", "tribe_leader")]
         oy = 3 if leaders else 0
-        if len(others) == 1:
-            _counter(d, x, y + oy, others[0], us_colour)
-        elif others:
-            n = len(others)
-            step = 22 if n == 2 else 44 / n
-            x0 = x - step * (n - 1) / 2
-            for i, u in enumerate(others):
-                _counter(d, x0 + i * step, y + oy, u, us_colour, size=21 if n <= 2 else 15)
+        n = len(others)
+        size = 21 if n <= 2 else 15
+        step = 22 if n == 2 else 44 / max(n, 1)
+        x0 = x - step * (n - 1) / 2
+        for i, u in enumerate(others):
+            cx, cy = x0 + i * step, y + oy
+            out.append((counter_tile(u, us, size), None, (round(cx - size / 2), round(cy - size / 2))))
         for i, u in enumerate(leaders):
             ly = y - H / 2 + 7 + i * 12 if others else y + i * 12
-            _leader(d, x, ly, u, us_colour)
+            tile, mask = leader_tile(u, us)
+            out.append((tile, mask, (round(x - (tile.width - 1) / 2), round(ly - 6.5))))
+    return out
 
 
-def _arrow(d: ImageDraw.ImageDraw, pts, colour):
+def _footprint(tile: Image.Image, at: tuple[int, int]) -> Rect:
+    return (at[0], at[1], at[0] + tile.width, at[1] + tile.height)
+
+
+# ------------------------------------------------------------ place names
+
+# Where a name may go around its hex's centre, nearest first: under the middle (where it
+# stood when the hex is empty), above it, then further out and to the sides.
+_OFFSETS = sorted(
+    ((dx * S, dy * H) for dy in (0.22, -0.25, 0.5, -0.5, 0.75, -0.75, 1.0, -1.0) for dx in (0, -1, 1, -2, 2)),
+    key=lambda o: abs(o[0]) / S + abs(o[1] - 0.22 * H) / H,
+)
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _place_labels(labels: list[tuple[str, str]], taken: list[Rect], board: Rect) -> list[tuple[Image.Image, Image.Image, tuple[int, int]]]:
+    """Each place name at the first spot around its hex that stays on the board and
+    covers no counter, marker or name already placed; a name with no free spot is left
+    out (it comes back when the counters move on)."""
+    out, placed = [], []
+    for hx, text in labels:
+        try:
+            x, y = hex_xy(hx)
+        except ValueError:
+            continue
+        tile, mask = label_tile(text)
+        w, h = tile.size
+        near = [r for r in taken if abs((r[0] + r[2]) / 2 - x) < 3 * S + w / 2 and abs((r[1] + r[3]) / 2 - y) < 2 * H]
+        for dx, dy in _OFFSETS:
+            at = (round(x + dx - w / 2), round(y + dy - h / 2))
+            rect = (at[0], at[1], at[0] + w, at[1] + h)
+            if rect[0] < board[0] or rect[1] < board[1] or rect[2] > board[2] or rect[3] > board[3]:
+                continue
+            if any(_overlaps(rect, r) for r in near) or any(_overlaps(rect, r) for r in placed):
+                continue
+            out.append((tile, mask, at))
+            placed.append(rect)
+            break
+    return out
+
+
+# ------------------------------------------------------- moves and combats
+
+
+def _arrow(d: ImageDraw.ImageDraw, pts, colour: int):
     if len(pts) < 2:
         return
     d.line(pts, fill=colour, width=3, joint="curve")
@@ -488,10 +153,10 @@ def _draw_moves(d: ImageDraw.ImageDraw, moves: list[dict], sides: dict[str, str]
         if len(path) < 2:
             continue
         try:
-            pts = [_xy(h) for h in path]
+            pts = [hex_xy(h) for h in path]
         except ValueError:
             continue
-        colour = MOVE_US if sides.get(mv.get("unit")) == "us" else MOVE_IND
+        colour = INK_INDEX[MOVE_US if sides.get(mv.get("unit")) == "us" else MOVE_IND]
         # stop the arrow short of the last centre so the counter stays readable
         (x1, y1), (x2, y2) = pts[-2], pts[-1]
         k = 0.55
@@ -499,52 +164,127 @@ def _draw_moves(d: ImageDraw.ImageDraw, moves: list[dict], sides: dict[str, str]
         _arrow(d, pts, colour)
 
 
-def _draw_combats(d: ImageDraw.ImageDraw, combats: list[dict]):
+def _combat_hexes(combats: list[dict]) -> list[list[tuple[float, float]]]:
+    """Each combat's hex centre first, then its attackers' (the ones on the map)."""
+    out = []
     for cb in combats or []:
         hx = cb.get("hex")
         if not isinstance(hx, str):
             continue
         try:
-            x, y = _xy(hx)
+            pts = [hex_xy(hx)]
         except ValueError:
             continue
         for a in cb.get("attackers") or []:
             try:
-                ax, ay = _xy(a)
+                pts.append(hex_xy(a))
             except (ValueError, TypeError):
                 continue
+        out.append(pts)
+    return out
+
+
+def _draw_combats(d: ImageDraw.ImageDraw, combats: list[list[tuple[float, float]]]):
+    red = INK_INDEX[COMBAT]
+    for (x, y), *attackers in combats:
+        for ax, ay in attackers:
             mx, my = (ax + x) / 2, (ay + y) / 2
             # a short red dart from the attacker's side of the hexside into the defender
             sx, sy = ax + (x - ax) * 0.3, ay + (y - ay) * 0.3
-            _arrow(d, [(sx, sy), (mx + (x - mx) * 0.4, my + (y - my) * 0.4)], COMBAT)
-        d.ellipse([x - S * 0.92, y - S * 0.92, x + S * 0.92, y + S * 0.92], outline=COMBAT, width=3)
+            _arrow(d, [(sx, sy), (mx + (x - mx) * 0.4, my + (y - my) * 0.4)], red)
+        d.ellipse([x - S * 0.92, y - S * 0.92, x + S * 0.92, y + S * 0.92], outline=red, width=3)
+
+
+# --------------------------------------------------------------- close-up
+
+
+def _around(points: list[tuple[float, float]]) -> Rect:
+    """The hexes at ``points`` and one hex all round."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return (min(xs) - 2.5 * S, min(ys) - 1.5 * H, max(xs) + 2.5 * S, max(ys) + 1.5 * H)
+
+
+def _union(rects: list[Rect]) -> Rect:
+    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
+
+
+def _fighting_window(combats: list[list[tuple[float, float]]], board: Rect) -> tuple[int, int, int, int]:
+    """Where the close-up is cut: around every combat of the turn when they fit in
+    ``FIGHTING_MAX``; else the window of that size, centred on one combat, that holds
+    the most combats whole (the first such combat in the turn's order)."""
+    areas = [_around(pts) for pts in combats]
+    whole = _union(areas)
+    max_w, max_h = FIGHTING_MAX
+    if whole[2] - whole[0] > max_w or whole[3] - whole[1] > max_h:
+        def window(a: Rect) -> Rect:
+            cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+            return (cx - max_w / 2, cy - max_h / 2, cx + max_w / 2, cy + max_h / 2)
+
+        def held(w: Rect) -> int:
+            return sum(1 for a in areas if a[0] >= w[0] and a[1] >= w[1] and a[2] <= w[2] and a[3] <= w[3])
+
+        whole = max((window(a) for a in areas), key=held)  # max keeps the first of equals
+    w = min(max(whole[2] - whole[0], FIGHTING_MIN[0]), max_w, board[2] - board[0])
+    h = min(max(whole[3] - whole[1], FIGHTING_MIN[1]), max_h, board[3] - board[1])
+    cx, cy = (whole[0] + whole[2]) / 2, (whole[1] + whole[3]) / 2
+    left = min(max(cx - w / 2, board[0]), board[2] - w)
+    top = min(max(cy - h / 2, board[1]), board[3] - h)
+    return round(left), round(top), round(left + w), round(top + h)
+
+
+# ------------------------------------------------------------------- pictures
+
+_FINISHED: BoundedCache[dict[str, bytes]] = BoundedCache(16)
+_DRAWN_UNIT_FIELDS = ("id", "name", "short", "side", "type", "tribe", "hex", "status", "strength", "cf", "mounted", "eliminated")
+
+
+def _title(view: dict, map_title: str, gettext) -> str:
+    title = gettext(map_title)  # marked in scenario.MAP_TITLES (a literal inside gettext() would be extracted)
+    turn, turns = view.get("turn"), view.get("turns")
+    if turn is not None:
+        title = format_message(TITLE_TURN_OF if turns else TITLE_TURN, {"title": title, "turn": turn, "turns": turns}, gettext)
+    return title
+
+
+def draw_pictures(view: dict, gettext=None) -> dict[str, bytes]:
+    """The map (``"map"``) and, when this turn had combats, the close-up of where
+    (``"fighting"``), as PNGs with their words in the reader's language (``gettext``;
+    None: English)."""
+    gettext = gettext or N_  # N_ returns the English id as it is
+    map_name = _map_name(view)
+    words = tuple(gettext(word) for word, *_ in LEGEND_KEYS)
+    layer, info = base(map_name, words)
+    title = _title(view, info["title"], gettext)
+    units = [{k: u.get(k) for k in _DRAWN_UNIT_FIELDS} for u in (view.get("units") or []) if isinstance(u, dict)]
+    moves, combats = view.get("last_moves") or [], view.get("last_combats") or []
+    key = json.dumps([map_name, words, title, units, moves, [(c.get("hex"), c.get("attackers")) for c in combats if isinstance(c, dict)]],
+                     sort_keys=True, default=str)
+    return dict(_FINISHED.get(key, lambda: _compose(map_name, layer, info, title, units, moves, combats)))
+
+
+def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: list[dict], moves: list, combats: list) -> dict[str, bytes]:
+    im = layer.copy()
+    w, h = im.size
+    im.paste(title_strip(w, title), (0, 0))
+    d = ImageDraw.Draw(im)
+    _draw_moves(d, moves, {u.get("id"): u.get("side") for u in units})
+    pieces = _place_units(units, us_colour(map_name))
+    for tile, mask, at in pieces:
+        im.paste(tile, at, mask)
+    board = (2, TOP + 2, w - 2, h - LEGEND - 2)
+    for tile, mask, at in _place_labels(info["labels"], [_footprint(t, at) for t, _, at in pieces], board):
+        im.paste(tile, at, mask)
+    fights = _combat_hexes([c for c in combats if isinstance(c, dict)])
+    _draw_combats(d, fights)
+    out = {"map": encode_png(im)}
+    if fights:
+        out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, (0, TOP, w, h - LEGEND))))
+    return out
 
 
 def draw_map(view: dict, gettext=None) -> bytes:
-    """The PNG of the map with the units and this turn's moves and combats, its words
-    in the reader's language (``gettext``; None: English)."""
-    gettext = gettext or N_  # N_ returns the English id as it is
-    map_name = _map_name(view)
-    base, info = _base(map_name, tuple(gettext(word) for word, *_ in LEGEND_KEYS))
-    im = base.copy()
-    d = ImageDraw.Draw(im)
-    us_colour = _us_colour(map_name)
-    title = info["title"]
-    title = gettext(title)  # marked in scenario.MAP_TITLES (a literal inside gettext() would be extracted)
-    turn = view.get("turn")
-    turns = view.get("turns")
-    if turn is not None:
-        title = format_message(TITLE_TURN_OF if turns else TITLE_TURN, {"title": title, "turn": turn, "turns": turns}, gettext)
-    draw_text(d, (MARGIN, TOP / 2 + 4), title, _font(16), INK, anchor="lm")
-    units = [u for u in (view.get("units") or []) if isinstance(u, dict)]
-    sides = {u.get("id"): u.get("side") for u in units}
-    _draw_moves(d, view.get("last_moves") or [], sides)
-    _draw_units(d, units, us_colour)
-    _draw_combats(d, view.get("last_combats") or [])
-    out = im.quantize(palette=_PALETTE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    out.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    """The PNG of the whole map with the units and this turn's moves and combats."""
+    return draw_pictures(view, gettext)["map"]
 
 
 def _map_name(view: dict) -> str:
