@@ -3,6 +3,7 @@ player's orders, carried out as far as the position allows, and every shortfall 
 
 from __future__ import annotations
 
+from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from pbem.engines.base import event
@@ -233,7 +234,7 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
     tl = ctx.layout(target)
     tfp = tl.footprint
     halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
-    near = nearest_points(tfp, ctx.layout(uid).front)[0]
+    near = nearest_points(tfp, Point(u["x"], u["y"]))[0]
     want = bearing_to(u["x"], u["y"], near.x, near.y)
     if not mover.turn_to(want):
         _short(ctx, uid, op, "not enough move left to turn")

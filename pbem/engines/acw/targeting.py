@@ -8,14 +8,14 @@ inside woods or a town, or within ``cover_behind_obstacle`` inches behind a fenc
 or hedge that the line of fire crosses (16 C). A target counts as a column when it is
 one, when another infantry or cavalry regiment stands within 2 inches in front of or
 behind it (7.6), or when the fire enfilades it (a 2-inch path from the centre of the
-firer's front, straight ahead, passes over every stand of a line).
+firer's front, straight ahead, passes over the centre of every stand of a line).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shapely.geometry import LineString
+from shapely.geometry import LineString, Point
 
 from .formations import COLUMN_LIKE
 from .geometry import angle_between, bearing_to, direction, fire_cone, rectangle, share_inside, union
@@ -57,13 +57,17 @@ def closest(firer, candidates: list[tuple[str, object]], reach: float) -> list[C
 
 
 def cover_share(table, scale: str, firer, target) -> float:
-    """The share of the target's footprint in cover from this firer (7.3, 16 C)."""
-    shape = target.footprint
-    mid = firer.front.interpolate(0.5, normalized=True)
-    line = LineString([(mid.x, mid.y), target.centre])
+    """The share of the target's footprint in cover from this firer (7.3, 16 C): what lies
+    in woods or towns, and every stand whose line of fire crosses a fence, wall or hedge
+    within ``cover_behind_obstacle`` inches of it."""
+    eye = firer.at(0.0, 0.0)
     behind = scale_rules(scale)["cover_behind_obstacle"]
-    shelters = [f.shape.buffer(behind) for f in table.obstacles_crossed(line)]
-    return share_inside(shape, union([table.cover] + shelters))
+    sheltered = []
+    for centre, stand in zip(target.stand_centres(), target.stand_shapes()):
+        line = LineString([eye, centre])
+        if any(f.shape.distance(stand) <= behind for f in table.obstacles_crossed(line)):
+            sheltered.append(stand)
+    return share_inside(target.footprint, union([table.cover] + sheltered))
 
 
 def in_cover(table, scale: str, firer, target) -> tuple[bool, float]:
@@ -93,9 +97,9 @@ def enfilades(firer, target) -> bool:
     mid = firer.front.interpolate(0.5, normalized=True)
     fx, fy = direction(firer.facing)
     reach = 200.0
-    path = LineString([(mid.x, mid.y), (mid.x + fx * reach, mid.y + fy * reach)]).buffer(
-        rules_table("fire")["enfilade_path_width"] / 2.0, cap_style="flat")
-    return all(path.intersects(s) for s in target.stand_shapes())
+    path = LineString([(mid.x, mid.y), (mid.x + fx * reach, mid.y + fy * reach)])
+    half = rules_table("fire")["enfilade_path_width"] / 2.0
+    return all(path.distance(Point(c)) <= half for c in target.stand_centres())
 
 
 def target_kind(scale: str, target_unit: dict, target, others, firer) -> tuple[str, str | None]:

@@ -1,0 +1,95 @@
+"""Small tables built in tests, and dice that roll what a test scripts."""
+
+from __future__ import annotations
+
+import copy
+
+from pbem.dice import Dice
+from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
+from pbem.engines.acw.situation import Context
+
+SEED = "00" * 31 + "0a"
+
+
+class ScriptedDice(Dice):
+    """Real dice, except that a label found in ``script`` rolls the scripted value (a list
+    gives successive values, the last one repeating); a shuffle whose label is scripted
+    returns the scripted order."""
+
+    def __init__(self, script: dict | None = None, seed: str = SEED):
+        super().__init__(seed)
+        self.script = {k: (list(v) if isinstance(v, list) else [v]) for k, v in (script or {}).items()}
+
+    def _scripted(self, label: str):
+        values = self.script.get(label)
+        if values:
+            return values.pop(0) if len(values) > 1 else values[0]
+        return None
+
+    def roll(self, sides: int, label: str) -> int:
+        value = self._scripted(label)
+        if value is None:
+            return super().roll(sides, label)
+        self.rolls.append({"for": label, "kind": f"d{sides}", "value": value})
+        return value
+
+    def shuffle(self, items: list, label: str) -> list:
+        if label in self.script:
+            order = list(self.script[label])
+            return [x for x in order if x in items] + [x for x in items if x not in order]
+        return super().shuffle(items, label)
+
+
+def small_scenario(name: str, *, units: list[dict], terrain: list | None = None, officers: list | None = None,
+                   cards: list | None = None, width: float = 48, height: float = 36, landmarks: dict | None = None,
+                   entries: dict | None = None, turns: int = 3, objectives: list | None = None,
+                   commanders: dict | None = None, brigades: list | None = None, scale: str = "25mm") -> str:
+    """Register a table of ``units`` (one brigade a side, ``blue`` and ``grey``, unless given)
+    and return its name. Units default to veteran infantry in line, 6 stands."""
+    units = [dict({"arm": "infantry", "stands": 6, "formation": "line", "quality": "veterans"}, **u) for u in units]
+    for u in units:
+        u.setdefault("name", u["id"])
+        u.setdefault("brigade", f"{u['side']}_bde")
+    brigades = brigades or [{"id": f"{side}_bde", "name": f"{side.title()} Brigade", "side": side, "general": None, "division": None}
+                            for side in ("union", "confederate")]
+    cards = cards or [{"id": f"{b['id']}_card", "name": b["name"], "side": b["side"], "brigades": [b["id"]]} for b in brigades]
+    data = {
+        "name": name, "title": name, "roles": ["union", "confederate"],
+        "side_names": {"union": "Union", "confederate": "Confederate"},
+        "edges": {"union": "right", "confederate": "left"}, "scale": scale, "turns": turns,
+        "table": {"width": width, "height": height, "terrain": copy.deepcopy(terrain or []),
+                  "landmarks": landmarks or {}, "entries": entries or {}},
+        "objectives": objectives or [], "officers": officers or [], "brigades": brigades, "divisions": [],
+        "commanders": commanders or {}, "cards": cards, "units": units,
+    }
+    return scenarios.register(data)
+
+
+def play_turn(name: str, orders: dict[str, str] | None = None, script: dict | None = None,
+              state: dict | None = None, options: dict | None = None):
+    """Set up ``name`` (initial morale from the script or the seed), parse each role's orders
+    (no errors allowed) and resolve one turn."""
+    engine = ACWMiniaturesEngine()
+    dice = ScriptedDice(script)
+    if state is None:
+        state = engine.setup(name, options or {}, dice)
+    parsed = {}
+    for role, text in (orders or {}).items():
+        result = engine.parse_orders(state, role, text)
+        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
+        parsed[role] = result.orders
+    new_state, events = engine.resolve(state, parsed, dice)
+    assert engine.validate_state(new_state) == []
+    return new_state, events
+
+
+def context(name: str, script: dict | None = None, state: dict | None = None) -> Context:
+    """A context at the start of turn 1, for asking one rule directly."""
+    engine = ACWMiniaturesEngine()
+    dice = ScriptedDice(script)
+    state = state or engine.setup(name, {}, dice)
+    return Context(scenarios.load(name), state, dice, [])
+
+
+def of_type(events: list[dict], kind: str) -> list[dict]:
+    return [e for e in events if e["type"] == kind]
