@@ -201,6 +201,18 @@ class Records:
             "AND p.deadline IS NOT NULL AND p.deadline > ? AND p.deadline <= ? AND (? IS NULL OR p.game_id = ?)",
             (after_iso, until_iso, game_id, game_id))
 
+    def timed_open_phases(self) -> list[dict]:
+        """(id, game_id, deadline, opened_at) of every open phase of an active game that has a deadline (the scheduler's timers)."""
+        return self.store.all(
+            "SELECT p.id, p.game_id, p.deadline, p.opened_at FROM phases p JOIN games g ON g.id = p.game_id "
+            "WHERE p.status = 'open' AND g.status = 'active' AND p.deadline IS NOT NULL")
+
+    def open_phases_with_game_status(self, game_id: str) -> list[dict]:
+        """A game's open phase rows (id, game_id, deadline, opened_at, status) with the game's status as game_status."""
+        return self.store.all(
+            "SELECT p.id, p.game_id, p.deadline, p.opened_at, g.status AS game_status, p.status FROM phases p JOIN games g ON g.id = p.game_id "
+            "WHERE p.game_id = ? AND p.status = 'open'", (game_id,))
+
     def ready_phases(self, game_id: str | None = None) -> list[dict]:
         """(game_id, id) of open immediate phases of active games whose every awaited role has standing orders."""
         return self.store.all(

@@ -116,10 +116,7 @@ class Clockwork:
             log.exception("sweeping overdue phases failed")
 
     def sync_all(self) -> None:
-        rows = self.svc.store.all(
-            "SELECT p.id, p.game_id, p.deadline, p.opened_at FROM phases p JOIN games g ON g.id = p.game_id "
-            "WHERE p.status = 'open' AND g.status = 'active' AND p.deadline IS NOT NULL"
-        )
+        rows = self.svc.records.timed_open_phases()
         live = set()
         for ph in rows:
             live.add(ph["id"])
@@ -129,10 +126,7 @@ class Clockwork:
                 self._unschedule(gone)
 
     def sync_game(self, game_id: str) -> None:
-        rows = self.svc.store.all(
-            "SELECT p.id, p.game_id, p.deadline, p.opened_at, g.status AS game_status, p.status FROM phases p JOIN games g ON g.id = p.game_id "
-            "WHERE p.game_id = ? AND p.status = 'open'", (game_id,)
-        )
+        rows = self.svc.records.open_phases_with_game_status(game_id)
         live = set()
         for ph in rows:
             if ph["deadline"] and ph["game_status"] == "active":
