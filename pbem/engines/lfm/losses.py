@@ -93,6 +93,8 @@ def nearest_home(ctx: Context, cid: str, h: str) -> str | None:
     sit = ctx.sit
     info = ctx.sc.commanders[cid]
     mine = [u for u in ctx.sc.brigades.get(cid, []) if sit.units[u]["status"] == ON_MAP]
+    if not mine and info.rank == "brigade" and info.superior and sit.cmds[info.superior]["status"] == ON_MAP:
+        return sit.cmds[info.superior]["hex"]  # rule 20.8: no regiment left, to his superior
     if not mine:
         mine = [u.id for u in ctx.sc.units.values() if u.side == info.side and sit.units[u.id]["status"] == ON_MAP]
     if not mine:

@@ -84,6 +84,14 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
         if second:
             path.append(second)
     end = path[-1]
+    if into_zoc and not forced and sit.side_at(end) != side:
+        for u in [x for x in moving if ctx.sc.units[x].is_artillery]:
+            # rule 12.4: artillery falling back may enter a ZOC only into a friendly-held hex
+            eliminate(ctx, u, "artillery may retreat into an enemy ZOC only where friends hold the hex")
+            moving.remove(u)
+        if not moving:
+            rehome_commanders(ctx, frm)
+            return None
     for u in moving:
         sit.place(u, end)
         if sit.units[u].get("build"):
@@ -98,7 +106,7 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
         sit.disorganize(end)  # joining a disorganized stack (14.3)
     ctx.state["last"]["retreats"].append({"units": moving, "path": [frm] + path})
     ctx.emit(event("retreat", N_("%(names)s retreat %(frm)s -> %(path)s (%(why)s)%(d_text)s."),
-                   units=moving, names=names, frm=frm, path=" -> ".join(path), dest=end, why=why,
+                   units=moving, names=", ".join(ctx.name(u) for u in moving), frm=frm, path=" -> ".join(path), dest=end, why=why,
                    into_zoc=into_zoc, disorganized=disorganized, d_text=", disorganized" if disorganized else ""))
     terrain = board.terrain[end]
     for u in list(moving):
