@@ -332,6 +332,8 @@ def template(sc: Scenario, state: dict, role: str, phase: str, gettext=None) -> 
         lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | BURN <hex> | ENTER AT <edge hex> | <brigade commander> RECOVER"))
         if state.get("mails", 2) == 1:
             lines.append("#   " + _("ATTACK <hex> [FROM <hex> <hex>] (this game plays one mail per player turn)"))
+        if not sc.is_night(turn):
+            lines.append("# " + _("Command is rolled when these orders run; units out of command may not enter an enemy ZOC (the report names them)."))
     in_command = set(state.get("in_command") or [])
     units = state["units"]
     for cid, c in sc.commanders.items():
