@@ -1,0 +1,91 @@
+"""Orders by mail: places as landmarks, grid squares or inches, bearings, brigades,
+officers and standing orders; clear errors with suggestions; the template holds
+everything and parses clean; canonical text reads back to the same orders."""
+
+from pbem.dice import Dice
+from pbem.engines.acw import ACWMiniaturesEngine
+from pbem.engines.base import ILLEGAL, SYNTAX
+
+
+def setup():
+    engine = ACWMiniaturesEngine()
+    return engine, engine.setup("herbst_woods", {}, Dice("ab" * 32))
+
+
+def test_places_are_landmarks_grid_squares_or_inches():
+    engine, state = setup()
+    r = engine.parse_orders(state, "union", "2nd Wisconsin: MOVE TO Herbst Woods\n7th Wisconsin: MOVE TO c4\n"
+                                            "19th Indiana: MOVE TO 40.5, 30\n24th Michigan: MOVE 6 BEARING SW")
+    assert r.ok, r.errors
+    units = r.orders["units"]
+    assert units["wis2"] == [{"op": "move", "to": [41.0, 24.0], "ref": "Herbst Woods"}]
+    assert units["wis7"] == [{"op": "move", "to": [15.0, 21.0], "ref": "C4"}]
+    assert units["ind19"][0]["to"] == [40.5, 30.0]
+    assert units["mich24"] == [{"op": "bearing", "distance": 6.0, "bearing": 225.0}]
+
+
+def test_a_brigade_line_orders_its_regiments_and_a_unit_line_overrides_it():
+    from pbem.engines.acw.orders import unit_ops
+    from pbem.engines.acw.scenario import load
+
+    engine, state = setup()
+    r = engine.parse_orders(state, "union", "Iron Brigade: LINE; MOVE TO McPherson's Ridge\n19th Indiana: HOLD")
+    assert r.ok
+    sc = load("herbst_woods")
+    assert unit_ops(sc, r.orders, "wis2")[1]["group"] == "iron"
+    assert unit_ops(sc, r.orders, "ind19") == [{"op": "hold"}]
+
+
+def test_officers_attach_and_standing_orders_are_read():
+    engine, state = setup()
+    r = engine.parse_orders(state, "union", "Meredith: ATTACH TO 2nd Wisconsin\n"
+                                            "STANDING Iron Brigade: opportunity fire, support\nSTANDING 19th Indiana: NONE")
+    assert r.ok, r.errors
+    assert r.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2"}]
+    assert r.orders["standing"]["wis2"] == {"opportunity": True, "pull_away": False, "countercharge": False, "support": True}
+    assert r.orders["standing"]["ind19"]["opportunity"] is False
+
+
+def test_bad_lines_get_a_reason_and_a_suggestion_and_lose_nothing_else():
+    engine, state = setup()
+    r = engine.parse_orders(state, "union", "2nd Wisconson: HOLD\n7th Wisconsin: MOVE TO Herbst Wood\n"
+                                            "19th Indiana: SQUARE\n1st Tennessee: HOLD\nCalef's Battery: CHARGE 1st Tennessee\n"
+                                            "24th Michigan: MOVE TO 90,10\n6th Wisconsin: ENTER AT Pike East")
+    by_line = {e.line: e for e in r.errors}
+    assert by_line[1].kind == SYNTAX and by_line[1].args["suggestion"] == "2nd Wisconsin"
+    assert by_line[2].args["suggestion"] == "Herbst Woods"
+    assert 3 not in by_line
+    assert by_line[4].kind == ILLEGAL
+    assert by_line[5].kind == ILLEGAL
+    assert by_line[6].kind == ILLEGAL
+    assert r.orders["units"]["wis6"] == [{"op": "enter", "at": "Pike East"}]
+    assert r.orders["units"]["ind19"] == [{"op": "formation", "to": "square"}]
+
+
+def test_canonical_text_reads_back_to_the_same_orders():
+    engine, state = setup()
+    text = ("Iron Brigade: LINE; MOVE TO E4; FACE W; WHEEL LEFT 30\n24th Michigan: ROAD TO McPherson Farm; ADVANCE 2; RETIRE 1\n"
+            "Calef's Battery: LIMBER; MOVE TO 60,8; UNLIMBER; FACE Herr Ridge\n2nd Wisconsin: CHARGE NEAREST FRONT\n"
+            "7th Wisconsin: SUPPORT 2nd Wisconsin\nReynolds: MOVE TO J3\nSTANDING 2nd Wisconsin: COUNTERCHARGE, PULL AWAY")
+    r = engine.parse_orders(state, "union", text)
+    assert r.ok, [(e.text, e.reason % e.args) for e in r.errors]
+    again = engine.parse_orders(state, "union", r.canonical)
+    assert again.ok and again.orders == r.orders
+
+
+def test_the_template_parses_clean_and_holds_everything():
+    engine, state = setup()
+    for role in ("union", "confederate"):
+        text = engine.order_template(state, role)
+        r = engine.parse_orders(state, role, text)
+        assert r.ok, r.errors
+        assert all(ops == [{"op": "hold"}] for ops in r.orders["units"].values())
+        assert not r.orders["brigades"]
+    union = engine.order_template(state, "union")
+    assert "2nd Wisconsin: HOLD" in union and "J4 (58,22) facing 270, column" in union
+
+
+def test_the_template_translates_its_comments_only():
+    engine, state = setup()
+    text = engine.order_template(state, "union", gettext=lambda s: s.replace("Landmarks", "Repères"))
+    assert "Repères:" in text and engine.parse_orders(state, "union", text).ok

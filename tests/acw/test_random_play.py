@@ -1,0 +1,66 @@
+"""Seeded random play: whole games of Herbst Woods with the bot on both sides, no exception,
+no stuck turn, every order text the bot writes parses, and the state stays valid after
+every turn. A sample runs in the normal suite; the 200-game run is marked slow
+(``pytest -m slow tests/acw``)."""
+
+import hashlib
+
+import pytest
+
+from pbem.dice import Dice
+from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
+
+SAMPLE = 6
+FULL = 200
+
+
+def seed(*parts) -> str:
+    return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
+
+
+def play(engine: ACWMiniaturesEngine, name: str, game: int) -> dict:
+    state = engine.setup(name, {}, Dice(seed(name, game, "setup")))
+    turns = scenarios.load(name).turns
+    seen = set()
+    for _ in range(turns + 1):
+        if engine.outcome(state) is not None:
+            return state
+        phase = engine.phase(state)
+        assert phase.id not in seen, f"stuck on {phase.id}"
+        seen.add(phase.id)
+        orders = {}
+        for role in phase.awaited:
+            text = engine.bot_orders(state, role, Dice(seed(name, game, phase.id, role)))
+            parsed = engine.parse_orders(state, role, text)
+            assert parsed.ok, (text, [(e.text, e.reason % e.args) for e in parsed.errors])
+            orders[role] = parsed.orders
+        state, _ = engine.resolve(state, orders, Dice(seed(name, game, phase.id)))
+        assert engine.validate_state(state) == []
+    raise AssertionError("the game did not end by its last turn")
+
+
+def check_games(games: range) -> set:
+    engine = ACWMiniaturesEngine()
+    winners = set()
+    for game in games:
+        state = play(engine, "herbst_woods", game)
+        outcome = engine.outcome(state)
+        assert outcome["winner"] in ("union", "confederate", None)
+        assert state["turn"] <= scenarios.load("herbst_woods").turns
+        winners.add(outcome["winner"])
+    return winners
+
+
+def test_a_seeded_sample_of_games_ends_without_error():
+    check_games(range(SAMPLE))
+
+
+@pytest.mark.slow
+def test_two_hundred_games_of_the_small_scenario():
+    winners = check_games(range(FULL))
+    assert len(winners) >= 2, "both sides should win some games"
+
+
+def test_the_same_seed_replays_the_same_game():
+    engine = ACWMiniaturesEngine()
+    assert play(engine, "herbst_woods", 3) == play(engine, "herbst_woods", 3)

@@ -1,0 +1,103 @@
+"""What each side sees (2 B, 16): its own units, and enemy units only in its troops' line of
+sight; concealed and reserve units appear to nobody else, in the view, the events a
+report shows, the order template or the picture (drawn from the view only)."""
+
+import json
+
+from pbem.engines.acw import ACWMiniaturesEngine
+from pbem.engines.base import MODERATOR, event_visible
+
+from .fixtures import ScriptedDice, play_turn, small_scenario
+
+RIDGE = {"kind": "hill", "name": "Ridge", "level": 1, "polygon": [[20, 0], [28, 0], [28, 36], [20, 36]],
+         "crest": [[24, 0], [24, 36]]}
+WOOD = {"kind": "woods", "name": "Wood", "polygon": [[30, 20], [40, 20], [40, 30], [30, 30]]}
+
+
+def table():
+    return small_scenario(
+        "view_table", terrain=[RIDGE, WOOD], entries={"Road": {"side": "confederate", "at": [47, 4], "facing": 270}},
+        units=[{"id": "blue1", "name": "First Blue", "side": "union", "x": 10, "y": 10, "facing": 90},
+               {"id": "grey_seen", "name": "Grey Seen", "side": "confederate", "x": 18, "y": 30, "facing": 270},
+               {"id": "grey_behind", "name": "Grey Behind Ridge", "side": "confederate", "x": 34, "y": 8, "facing": 270},
+               {"id": "grey_hidden", "name": "Grey In The Wood", "side": "confederate", "x": 36, "y": 25, "facing": 270,
+                "concealed": True},
+               {"id": "grey_reserve", "name": "Grey Reserve", "side": "confederate", "x": 47, "y": 4, "facing": 270,
+                "reserve": True}])
+
+
+def strings(view) -> str:
+    return json.dumps(view)
+
+
+def test_a_side_sees_only_enemies_in_its_line_of_sight():
+    engine = ACWMiniaturesEngine()
+    state = engine.setup(table(), {}, ScriptedDice())
+    union = engine.view(state, "union")
+    ids = {u["id"] for u in union["units"]}
+    assert ids == {"blue1", "grey_seen"}
+    text = strings(union)
+    for hidden in ("Grey Behind Ridge", "Grey In The Wood", "Grey Reserve", "grey_behind", "grey_hidden", "grey_reserve"):
+        assert hidden not in text
+    grey = engine.view(state, "confederate")
+    assert {"grey_seen", "grey_behind", "grey_hidden", "grey_reserve"} <= {u["id"] for u in grey["units"]}
+
+
+def test_the_observer_sees_only_what_the_other_side_sees_of_each():
+    engine = ACWMiniaturesEngine()
+    state = engine.setup(table(), {}, ScriptedDice())
+    observer = {u["id"] for u in engine.view(state, None)["units"]}
+    assert "grey_hidden" not in observer and "grey_reserve" not in observer and "grey_behind" not in observer
+    assert {u["id"] for u in engine.view(state, MODERATOR)["units"]} >= {"grey_hidden", "grey_reserve"}
+
+
+def test_the_enemys_morale_ratings_and_standing_orders_are_not_shown():
+    engine = ACWMiniaturesEngine()
+    name = table()
+    state, _ = play_turn(name, {"confederate": "STANDING Grey Seen: PULL AWAY"})
+    union = engine.view(state, "union")
+    seen = next(u for u in union["units"] if u["id"] == "grey_seen")
+    assert "rating" not in seen and "concealed" not in seen
+    assert union["standing"] == {"union": {}}
+
+
+def test_hidden_units_moves_stay_out_of_the_other_sides_events_and_template():
+    engine = ACWMiniaturesEngine()
+    name = table()
+    state, events = play_turn(name, {"confederate": "Grey Behind Ridge: MOVE 3 BEARING 0\nGrey Reserve: ENTER AT Road"},
+                              {"T1 response confederate_bde": 1, "T1 response union_bde": 1})
+    union_events = " ".join(json.dumps(e) for e in events if event_visible(e, "union"))
+    assert "Grey Behind Ridge" not in union_events and "Grey Reserve" not in union_events
+    assert any(e["type"] == "move" and e["args"]["unit"] == "Grey Behind Ridge" for e in events if event_visible(e, "confederate"))
+    template = engine.order_template(state, "union")
+    assert "Grey Behind Ridge" not in template and "Grey Reserve" not in template and "Grey Seen" in template
+    assert "Grey Behind Ridge" not in strings(engine.view(state, "union"))
+
+
+def test_a_concealed_unit_that_fires_is_revealed():
+    engine = ACWMiniaturesEngine()
+    name = small_scenario("view_fire", units=[
+        {"id": "b", "side": "union", "x": 10, "y": 18, "facing": 90},
+        {"id": "g", "side": "confederate", "x": 20, "y": 18, "facing": 270, "concealed": True}])
+    state = engine.setup(name, {}, ScriptedDice())
+    assert "g" not in {u["id"] for u in engine.view(state, "union")["units"]}
+    state, events = play_turn(name, {}, {"T1 fire standing g": 1}, state=state)
+    assert any(e["type"] == "revealed" for e in events)
+    assert "g" in {u["id"] for u in engine.view(state, "union")["units"]}
+
+
+def test_the_picture_is_drawn_from_the_view():
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {}, ScriptedDice())
+    png = engine.picture(engine.view(state, "confederate"))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert engine.picture(engine.view(state, "confederate")) == png
+    assert engine.picture(engine.view(state, "union")) != png
+
+
+def test_resolve_does_not_mutate_its_input():
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {}, ScriptedDice())
+    before = json.dumps(state, sort_keys=True)
+    engine.resolve(state, {"union": engine.parse_orders(state, "union", "Iron Brigade: LINE; ADVANCE").orders}, ScriptedDice())
+    assert json.dumps(state, sort_keys=True) == before
