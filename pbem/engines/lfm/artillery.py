@@ -146,3 +146,6 @@ def artillery_phase(ctx: Context, side: str, orders: list[dict], limber: list[st
             continue
         u["limbered"] = True
         ctx.emit(event("limber", N_("%(name)s limbers at %(hex)s."), unit=uid, name=ctx.name(uid), hex=u["hex"]))
+    for u in sit.units.values():  # the phase's own bookkeeping does not outlive it
+        u.pop("fired", None)
+        u.pop("fire_retreated", None)

@@ -257,12 +257,10 @@ class MovementPhase:
         ctx, sit = self.ctx, self.sit
         end = path[-1]
         for u in units:
-            was_d = sit.units[u]["d"]
             sit.place(u, end)
             self.spent[u] = self.spent.get(u, 0) + cost
             if used:
                 self.used_road.add(u)
-            sit.units[u]["d"] = was_d
             sit.units[u].pop("return", None)
         for c in cmds:
             sit.place_commander(c, end)
