@@ -247,11 +247,17 @@ def verify(db_path, game_id, offline):
     if not game_id:
         fail("name a game, or use --offline PREVIOUS.json THIS.json")
     result = service(db_path).verifier.verify_game(game_id)
-    for note in result.get("notes", []):
+    if not result["exists"]:
+        fail(f"there is no game {game_id!r} in this database (`pbem game list` lists them)")
+    for note in result["notes"]:
         click.echo(f"note: {note}")
+    for phase in result["not_replayed"]:
+        click.echo(f"NOT REPLAYED: {phase}")
     for problem in result["problems"]:
         click.echo(f"DIFFERENCE: {problem}")
-    click.echo(f"{game_id}: {result['phases']} phase(s) replayed, {'all agree' if result['ok'] else str(len(result['problems'])) + ' difference(s)'}")
+    verdict = "all agree" if result["ok"] else ", ".join(
+        f"{n} {what}" for n, what in ((len(result["problems"]), "difference(s)"), (len(result["not_replayed"]), "not replayed")) if n)
+    click.echo(f"{game_id}: {result['phases']} phase(s) replayed, {verdict}")
     sys.exit(0 if result["ok"] else 1)
 
 

@@ -39,6 +39,7 @@ from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors
 from pbem.service.store import dumps, loads
 from pbem.service.timing import deadline_after, deadline_spec
+from pbem.service.upgrades import result_state, starting_state, versions_of
 
 log = logging.getLogger("pbem.disputes")
 
@@ -175,7 +176,8 @@ class Disputes(ConfiguredPart):
                 raise ServiceError(f"phase {ph['label']} took no orders from {role!r} (it awaited: {', '.join(awaited) or 'nobody'})")
             engine_name = records.game_row(game_id)["engine"]
             try:
-                result = self.engine(engine_name).parse_orders(loads(ph["state"]), role, text)
+                engine = self.engine(engine_name)
+                result = engine.parse_orders(starting_state(engine, ph), role, text)
             except Exception as exc:  # an engine bug must not become a 500
                 log.exception("engine %s failed to parse amended orders", engine_name)
                 raise ServiceError(f"the engine failed while reading these orders ({type(exc).__name__}: {exc})") from exc
@@ -232,8 +234,8 @@ class Disputes(ConfiguredPart):
         ph = records.phase(d["phase_id"])
         engine = self.engine(records.game_row(d["game_id"])["engine"])
         try:
-            new_state, events, rolls = _adjudicate(engine, loads(ph["state"]), d["orders"], ph["seed"])
-            diff = compute_diff(engine, loads(ph["result_state"]), loads(ph["events"], {}).get("events", []),
+            new_state, events, rolls = _adjudicate(engine, starting_state(engine, ph), d["orders"], ph["seed"])
+            diff = compute_diff(engine, result_state(engine, ph), loads(ph["events"], {}).get("events", []),
                                 new_state, events, MODERATOR,
                                 rolls_before=loads(ph["events"], {}).get("rolls", []), rolls_after=rolls)
         except Exception as exc:
@@ -273,7 +275,7 @@ class Disputes(ConfiguredPart):
             g = records.game_row(game_id)
             engine = self.engine(g["engine"])
             ph = records.phase(d["phase_id"])
-            old_result = loads(ph["result_state"])
+            old_result = result_state(engine, ph)
             old_events = loads(ph["events"], {}).get("events", [])
             corrected, new_state, events, rolls = self._correct_phase(engine, d, ph)
             after = self._rerun_later_phases(engine, ph, new_state)
@@ -311,14 +313,15 @@ class Disputes(ConfiguredPart):
         """Step 1: the phase re-adjudicated with the draft's orders as its next revision,
         the amendments filed as the moderator's submissions. Returns (row, state, events, rolls)."""
         now = to_iso(self.now())
+        state = starting_state(engine, ph)  # a correction is resolved by the rules installed now
         try:
-            new_state, events, rolls = _adjudicate(engine, loads(ph["state"]), d["orders"], ph["seed"])
+            new_state, events, rolls = _adjudicate(engine, state, d["orders"], ph["seed"])
         except Exception as exc:
             raise ServiceError(f"the engine refused to re-adjudicate {ph['label']} ({type(exc).__name__}: {exc}); nothing was published") from exc
         amended = d["amendments"]
         defaulted = [r for r in (loads(ph["defaulted"], []) or []) if r not in amended]
         corrected = self._replace_row(ph, {
-            "orders": dumps(d["orders"]), "defaulted": dumps(defaulted),
+            "state": dumps(state), **versions_of(engine), "orders": dumps(d["orders"]), "defaulted": dumps(defaulted),
             "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": now,
         })
         for role, amendment in amended.items():
@@ -347,7 +350,7 @@ class Disputes(ConfiguredPart):
                 after.rolled_back_from = row["label"]
                 break
             self._replace_row(row, {
-                "state": dumps(after.state), "orders": dumps(orders), "defaulted": dumps(row_defaulted),
+                "state": dumps(after.state), **versions_of(engine), "orders": dumps(orders), "defaulted": dumps(row_defaulted),
                 "events": dumps({"events": ev, "rolls": rl}), "result_state": dumps(ns), "resolved_at": to_iso(self.now()),
             })
             for sub, result in parsed.values():
@@ -355,8 +358,8 @@ class Disputes(ConfiguredPart):
             after.rerun.append(row["label"])
             after.state = ns
         if after.rolled_back_from is not None:
-            # Every later phase goes; the corrected phase's successor opens again.
-            for row in later:
+            # Every later phase goes (the revisions just re-run too); the corrected phase's successor opens again.
+            for row in records.later_phases(game_id, ph["seq"]):
                 records.supersede_phase(row["id"])
             after.rerun, after.state = [], new_state
             after.open_row = self._open_again(game_id, after.state, ph["seq"] + 1)
@@ -400,7 +403,7 @@ class Disputes(ConfiguredPart):
     def _restart_open_phase(self, engine, old: dict, state: dict) -> tuple[dict, list[str]]:
         """The open phase from a corrected starting state (same seed and deadline); its standing
         orders read again, those that no longer parse set aside. Returns (row, roles set aside)."""
-        row = self._replace_row(old, {"state": dumps(state)})
+        row = self._replace_row(old, {"state": dumps(state), **versions_of(engine)})
         return row, self._reparse_standing(engine, state, row["id"])
 
     def _file_amendment(self, row: dict, role: str, amendment: dict, orders, now: str) -> None:

@@ -77,6 +77,7 @@ class Games(ServicePart):
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(options),
                 "title": title or f"{engine.title}: {info.title}", "status": "active", "timing": dumps(timing),
                 "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
+                "rules_version": engine.rules_version, "state_format": engine.state_format,
             })
             for role in info.roles:
                 email = (players.get(role) or "").strip().lower() or None

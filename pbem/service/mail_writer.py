@@ -19,6 +19,7 @@ from pbem.service.outbox import Outgoing, message_id
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
 from pbem.service.store import loads
+from pbem.service.upgrades import result_state, starting_state
 
 
 def _safe_msgid(value: str | None) -> bool:
@@ -177,14 +178,14 @@ class MailWriter(ConfiguredPart):
         """Everything one role's report on a resolved phase shows (also used by the web pages)."""
         g = self.game_header(game_id)
         engine = self.engine(g["engine"])
-        result = loads(phase["result_state"])
+        result = result_state(engine, phase)  # an old phase's, in the installed format
         view = engine.view(result, role)
         record = loads(phase["events"], {"events": [], "rolls": []})
         events = visible_events(record["events"], role, lang)
         pictures = engine.pictures(view, gettext_for(lang))
         orders = self.revealed_orders(phase, lang) if engine.reveals_orders else {}
         outcome = engine.outcome(result)
-        public = engine.public_state(loads(phase["state"]))
+        public = engine.public_state(starting_state(engine, phase))
         sealed = phase["label"] in sealed_labels(engine, result)
         attachment = {
             "game": g, "role": role,
@@ -211,7 +212,8 @@ class MailWriter(ConfiguredPart):
         template = ""
         if awaited_next:
             template = self.orders_form(game_id, g["engine"], next_phase, player["role"], lang)
-        shown_phase = dict(phase, seed=shown_seed(self.engine(g["engine"]), loads(phase["result_state"]), phase, lang))
+        engine = self.engine(g["engine"])
+        shown_phase = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
             "next_phase": next_phase, "awaited_next": awaited_next, "template": template,

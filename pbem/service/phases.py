@@ -60,6 +60,7 @@ class Phases(ServicePart):
             "game_id": game_id, "seq": seq, "label": info.id, "mode": info.mode, "immediate": int(info.immediate),
             "awaited": dumps(list(info.awaited)), "state": dumps(state), "commitment": commitment(seed), "seed": seed,
             "opened_at": to_iso(now), "deadline": to_iso(deadline) if deadline else None, "status": "open", "revision": revision,
+            "rules_version": engine.rules_version, "state_format": engine.state_format,
         }
         row["id"] = self.records.insert("phases", row)
         return row
@@ -124,6 +125,7 @@ class Phases(ServicePart):
             records.update("phases", ph["id"], {
                 "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
                 "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
+                "rules_version": engine.rules_version,
             })
             next_phase = self.open(game_id, new_state, seq=ph["seq"] + 1, now=now)
             if reason != "deadline":

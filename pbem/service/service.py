@@ -14,6 +14,7 @@ it calls), so that modules import each other only downward:
 * ``games``: games, players, tokens and a moderator's actions (pbem.service.games);
 * ``disputes``: corrections of resolved phases, hand adjustment (pbem.service.disputes);
 * ``verifier``: replaying a game (pbem.service.verify);
+* ``upgrades``: running games brought to a new release's state format (pbem.service.upgrades);
 * ``moderators``: accounts and the console's login (pbem.service.moderators);
 * ``console``, ``public``, ``player_pages``: the web pages' read models (pbem.service.pages);
 * ``mailroom``: mail in (pbem.service.mailroom).
@@ -41,6 +42,7 @@ from pbem.service.pages.public import PublicPages
 from pbem.service.phases import Phases
 from pbem.service.records import Records
 from pbem.service.store import Store
+from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
 
 log = logging.getLogger("pbem")
@@ -64,7 +66,8 @@ class Service:
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
                                  notify=self.notify, **common)
-        self.verifier = Verifier(records=records)
+        self.verifier = Verifier(records=records, **common)
+        self.upgrades = Upgrades(records=records, **common)
         self.moderators = Moderators(records=records, now=self.now)
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)
@@ -86,6 +89,7 @@ class Service:
 
     def init(self) -> "Service":
         self.store.migrate()
+        self.upgrades.upgrade_all()  # running games to the installed engines' state formats
         if not self.settings.secret_key:
             # Read first: only the very first start writes, so a busy database does not
             # stop `pbem ingest` before it can answer "try again later".

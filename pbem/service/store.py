@@ -295,6 +295,22 @@ def m006_long_games(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m007_rules_versions(db: sqlite_utils.Database) -> None:
+    """Games that outlast a release (issue 16): the engine's rules version and state format
+    each game is played under, and each phase's (what it was resolved with, what shape its
+    states are in), so a state is brought forward on upgrade and `pbem verify` replays a
+    phase with its own rules. Rows older than this were made by every engine's first ones."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN rules_version TEXT NOT NULL DEFAULT '1';
+        ALTER TABLE games ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE phases ADD COLUMN rules_version TEXT NOT NULL DEFAULT '1';  -- resolved with (open: would be)
+        ALTER TABLE phases ADD COLUMN state_format INTEGER NOT NULL DEFAULT 1;  -- of state and result_state
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

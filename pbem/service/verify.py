@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 from pbem.dice import commitment
 from pbem.engines import get_engine
+from pbem.engines.base import StateFormatError
 from pbem.service.adjudication import adjudicate, state_hash
-from pbem.service.records import Records
+from pbem.service.part import ServicePart
 from pbem.service.store import dumps, loads
 
 
@@ -26,10 +27,9 @@ def _explained_by_adjustments(before: dict, after: dict, adjustments: list[dict]
 
 
 @dataclass(kw_only=True, eq=False)
-class Verifier:
-    """`pbem verify GAME`: replays a game's resolved phases from the store."""
-
-    records: Records
+class Verifier(ServicePart):
+    """`pbem verify GAME`: replays a game's resolved phases from the store, each with the
+    rules version it was resolved with."""
 
     def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
         """Hand adjustments made in the open, by phase seq, in order: who, when, why,
@@ -44,43 +44,76 @@ class Verifier:
     def verify_game(self, game_id: str) -> dict:
         """Re-run every resolved phase; report each difference found. A phase that starts
         from a state a moderator adjusted in the open (recorded in the public log, with the
-        hashes of the state before and after) is noted, not reported as a difference."""
+        hashes of the state before and after) is noted, not reported as a difference; so is
+        a state brought to a new format when pbem was upgraded. ``exists`` is False for a
+        game id the store does not know."""
         g = self.records.game(game_id)
         if g is None:
-            return {"game": game_id, "ok": False, "phases": 0, "problems": [f"no game {game_id}"], "notes": []}
-        return _replay_phases(get_engine(g["engine"]), self.records.phase_rows(game_id), self._adjustments(game_id), game_id)
+            return {"game": game_id, "exists": False, "ok": False, "phases": 0, "problems": [], "notes": [], "not_replayed": []}
+        return {"exists": True, **_replay_phases(self.engine(g["engine"]), self.records.phase_rows(game_id),
+                                                 self._adjustments(game_id), game_id)}
+
+
+def _same_position(engine, earlier: dict, earlier_format: int, later: dict, later_format: int) -> bool:
+    """Whether two states, each in its own format, are the same position (compared in the
+    installed engine's format when they differ)."""
+    if earlier_format == later_format:
+        return dumps(earlier) == dumps(later)
+    try:
+        return dumps(engine.migrate_state(earlier, earlier_format)) == dumps(engine.migrate_state(later, later_format))
+    except StateFormatError:
+        return False
 
 
 def _replay_phases(engine, rows: list[dict], adjustments: dict[int, list[dict]], game_id: str) -> dict:
-    """Each resolved phase row replayed from its stored state, orders and revealed seed."""
+    """Each resolved phase row replayed from its stored state, orders and revealed seed, with
+    the rules it was resolved with (``engine.rules(version)``). A phase whose rules this
+    release no longer carries is named in ``not_replayed`` (and the game does not verify)."""
     problems: list[str] = []
     notes: list[str] = []
+    not_replayed: list[str] = []
     checked = 0
-    previous_result = None
+    previous = None  # (result, format) of the previous resolved phase
     for ph in rows:
         state = loads(ph["state"])
-        if previous_result is not None and dumps(previous_result) != dumps(state):
-            chain = _explained_by_adjustments(previous_result, state, adjustments.get(ph["seq"], []))
+        if previous is not None and not _same_position(engine, previous[0], previous[1], state, ph["state_format"]):
+            chain = _explained_by_adjustments(previous[0], state, adjustments.get(ph["seq"], []))
             if chain is None:
                 problems.append(f"{ph['label']}: its starting state is not the previous phase's result")
             for adj in chain or []:
                 notes.append(f"{ph['label']}: starts from a state adjusted by {adj['actor']} on {adj['at']} "
                              f"({adj.get('changes', '?')} change(s)); reason: {adj['reason']}")
+        elif previous is not None and previous[1] != ph["state_format"]:
+            notes.append(f"{ph['label']}: its starting state was brought from state format {previous[1]} "
+                         f"to {ph['state_format']} when pbem was upgraded")
         if commitment(ph["seed"]) != ph["commitment"]:
             problems.append(f"{ph['label']}: the seed does not match the commitment published before the phase")
         if ph["status"] != "resolved":
             continue
+        previous = (loads(ph["result_state"]), ph["state_format"])
+        rules = engine.rules(ph["rules_version"])
+        if rules is None:
+            not_replayed.append(f"{ph['label']}: resolved under {engine.name} rules version {ph['rules_version']}, "
+                                f"which this release no longer carries (it has version {engine.rules_version}); not replayed")
+            continue
+        try:
+            start = rules.migrate_state(state, ph["state_format"])
+            stored_result = rules.migrate_state(previous[0], ph["state_format"])
+        except StateFormatError as exc:
+            not_replayed.append(f"{ph['label']}: its state (format {ph['state_format']}) cannot be read by "
+                                f"rules version {ph['rules_version']} ({exc}); not replayed")
+            continue
         record = loads(ph["events"], {"events": [], "rolls": []})
-        new_state, events, rolls = adjudicate(engine, state, loads(ph["orders"]), ph["seed"])
-        if dumps(new_state) != ph["result_state"]:
+        new_state, events, rolls = adjudicate(rules, start, loads(ph["orders"]), ph["seed"])
+        if dumps(new_state) != dumps(stored_result):
             problems.append(f"{ph['label']}: replaying gives a different result")
         if dumps(events) != dumps(record["events"]):
             problems.append(f"{ph['label']}: replaying gives different events")
         if dumps(rolls) != dumps(record["rolls"]):
             problems.append(f"{ph['label']}: replaying gives different dice")
-        previous_result = loads(ph["result_state"])
         checked += 1
-    return {"game": game_id, "ok": not problems, "phases": checked, "problems": problems, "notes": notes}
+    return {"game": game_id, "ok": not problems and not not_replayed, "phases": checked, "problems": problems,
+            "notes": notes, "not_replayed": not_replayed}
 
 
 def verify_attachments(previous: dict | None, current: dict) -> dict:

@@ -10,6 +10,7 @@ from pbem.service.mail_writer import MailWriter
 from pbem.service.pages.common import audit_log, engine_title, outcome_text, picture, resolved_phase, time_left
 from pbem.service.part import ServicePart
 from pbem.service.store import loads
+from pbem.service.upgrades import result_state, starting_state
 
 
 @dataclass(kw_only=True, eq=False)
@@ -59,4 +60,5 @@ class PublicPages(ServicePart):
         ph = self.records.live_phase(game_id, seq)
         if g is None or ph is None:
             return None
-        return picture(self.engine(g["engine"]), loads(ph["result_state"] if ph["status"] == "resolved" else ph["state"]), None)
+        engine = self.engine(g["engine"])
+        return picture(engine, result_state(engine, ph) if ph["status"] == "resolved" else starting_state(engine, ph), None)
