@@ -157,7 +157,7 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
         if not ctx.state["standing"].get(side, {}).get(uid, {}).get("support"):
             continue
         if ctx.layout(uid).footprint.distance(fp) <= radius:
-            if morale.passes(ctx, uid, f"to support {ctx.name(defender)}"):
+            if morale.passes(ctx, uid, f"to support {ctx.name(defender)}", about=defender):
                 if u["formation"] == "square":
                     ctx.emit(event("square_leaves", N_("%(unit)s leaves its square to support and loses its square bonus."),
                                    unit=ctx.name(uid)))
@@ -206,7 +206,7 @@ def close_combats(ctx) -> None:
         lost = au.get("stands_lost_turn", 0)
         if lost:
             mods.append(("stands lost this turn", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost)))
-        if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods):
+        if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods, about=d):
             ctx.emit(event("charge_stalls", N_("%(unit)s will not close and stops an inch from %(target)s."),
                            unit=ctx.name(a), target=ctx.name(d)))
             continue
@@ -231,7 +231,7 @@ def countercharge(ctx, d: str, a: str, contact: int) -> None:
         return
     if not half_plane_front(du["x"], du["y"], du["facing"]).contains(point(au["x"], au["y"])):
         return
-    if morale.passes(ctx, d, f"to countercharge {ctx.name(a)}"):
+    if morale.passes(ctx, d, f"to countercharge {ctx.name(a)}", about=a):
         ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(d), target=ctx.name(a)))
         fight(ctx, [d], [a], False, f"{contact}c")
 
@@ -254,7 +254,7 @@ def _defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
         else:
             rout(ctx, d, "failed to pull away")
         return False
-    result = morale.check(ctx, d, f"charged by {ctx.name(a)}")
+    result = morale.check(ctx, d, f"charged by {ctx.name(a)}", about=a)
     if result == "stand":
         return True
     if result == "fall_back":

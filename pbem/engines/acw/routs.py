@@ -126,7 +126,7 @@ def panic(ctx, router: str, res: dict) -> None:
         fp = ctx.layout(uid).footprint
         if fp.distance(start) <= radius or (path is not None and path.intersects(fp)):
             done.append([router, uid])
-            result = morale.check(ctx, uid, f"{ctx.name(router)} routs nearby")
+            result = morale.check(ctx, uid, f"{ctx.name(router)} routs nearby", about=router)
             if result == "fall_back":
                 fall_back(ctx, uid, "a router nearby")
             elif result == "rout":
