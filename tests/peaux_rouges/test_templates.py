@@ -86,3 +86,33 @@ def test_report_lists_the_games_rule_options_and_the_fire_filters(engine, lang, 
         assert w in txt and w in html
     plain = engine.setup("little_big_horn", {}, None)
     assert words[0] not in report(engine, plain, [], LC, lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_under_the_picture_the_key_is_the_pictures_not_the_text_maps(engine, lang):
+    """With the picture, the HTML explains the picture's colours and shapes; the text map's
+    symbols (". & @") are explained only where the text map is shown."""
+    state, events = a_turn(engine)
+    with_picture = report(engine, state, events, LC, lang, "html")
+    without = report(engine, state, events, LC, lang, "html", cid=None)
+    text_key = {"en": "Key: . open ground", "fr": "Légende : . terrain découvert"}[lang]
+    picture_key = {"en": "On the picture: pale ground is open", "fr": "Sur l'image : le sol clair"}[lang]
+    assert text_key not in with_picture and picture_key in with_picture
+    assert text_key in without and picture_key not in without
+    assert text_key in report(engine, state, events, LC, lang, "txt")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_players_report_names_their_side(engine, lang):
+    """A player's own report says which side they command, by the side's name, never by
+    its code; an observer's says neither."""
+    state, events = a_turn(engine)
+    names = {"en": {LC: "You command the Long Knives.", PR: "You command the Indians."},
+             "fr": {LC: "Vous commandez les Longs-Couteaux.", PR: "Vous commandez les Peaux-Rouges."}}[lang]
+    for role in (LC, PR):
+        for kind in ("txt", "html"):
+            out = report(engine, state, events, role, lang, kind)
+            assert names[role] in out and names[LC if role == PR else PR] not in out
+            assert LC not in out and PR not in out
+    observer = report(engine, state, events, None, lang)
+    assert not any(n in observer for n in names.values())
