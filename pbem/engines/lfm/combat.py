@@ -45,6 +45,30 @@ def required_targets(ctx: Context, side: str) -> dict[str, list[str]]:
     return out
 
 
+def combined_drms(per_hex: list[list[dict]]) -> list[dict]:
+    """The DRMs of an attack on several hexes (rule 8.4): a DRM for the attacker counts when it
+    holds against every defending hex, one for the defender when it holds for any of them; the
+    -1 for disorganized or shattered defenders counts once for each such hex (rule 16.2)."""
+    if len(per_hex) == 1:
+        return per_hex[0]
+    out: list[dict] = []
+    whys = []
+    for drms in per_hex:
+        for d in drms:
+            if d["why"] not in whys:
+                whys.append(d["why"])
+    for why in whys:
+        found = [next((d for d in drms if d["why"] == why), None) for drms in per_hex]
+        sample = next(d for d in found if d)
+        if why == "defenders disorganized or shattered":
+            out += [dict(sample) for d in found if d]
+        elif sample["drm"] < 0 and all(found):
+            out.append(dict(sample))
+        elif sample["drm"] > 0:
+            out.append(dict(sample))
+    return out
+
+
 def flanked(attackers: list[str]) -> bool:
     """Rule 8.7: attacked from 3 or more hexes, or from two that are not adjacent."""
     if len(attackers) >= 3:
@@ -99,6 +123,7 @@ class CombatPhase:
         self.ctx, self.side = ctx, side
         self.enemy = ctx.sc.enemy(side)
         self.sit = ctx.sit
+        self.vacated_by_evasion: str | None = None
 
     def skip(self, text: str, why: str) -> None:
         self.ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=self.side))
@@ -122,8 +147,8 @@ class CombatPhase:
             ctx.emit(event("combat_round", N_("Combat round %(round)s: %(n)s enemy hex(es) must be attacked."),
                            round=rnd, n=len(targets), targets=sorted(targets)))
             plan = self.assign(targets, ops if rnd == 1 else [])
-            for target, attackers, advance in plan:
-                self.resolve_one(target, attackers, advance)
+            for hexes, attackers, advance in plan:
+                self.resolve_one(hexes, attackers, advance)
             self.voluntary_retreats()
         ctx.emit(event("combat_guard", N_("Combat stops after %(n)s rounds."), n=MAX_ROUNDS))
 
@@ -136,85 +161,102 @@ class CombatPhase:
                 foes = [n for n in self.ctx.sc.board.neighbours[h] if sit.side_at(n) == self.enemy]
                 retreat(self.ctx, h, foes, forced=False, why="charged cavalry still in a ZOC", units=here)
 
-    def assign(self, targets: dict[str, list[str]], ops: list[dict]) -> list[tuple[str, list[str], bool | None]]:
+    def assign(self, targets: dict[str, list[str]], ops: list[dict]) -> list[tuple[tuple[str, ...], list[str], bool | None]]:
         """The attacker's orders that still fit, then the standing order for every required
-        target nobody attacks (and, by default, every idle stack in a ZOC)."""
-        ctx, sit = self.ctx, self.sit
+        target nobody attacks (and, by default, every idle stack in a ZOC). An attack may take
+        several enemy hexes at once (rule 8.4); its stacks must then be next to each of them."""
+        ctx = self.ctx
         used: set[str] = set()
-        plan: list[tuple[str, list[str], bool | None]] = []
+        attacked: set[str] = set()
+        plan: list[tuple[tuple[str, ...], list[str], bool | None]] = []
         for op in ops:
-            target = op["target"]
-            if target not in targets:
-                self.skip(op["text"], f"no enemy at {target} next to a stack able to attack")
+            hexes = tuple(op.get("targets") or [op["target"]])
+            missing = [t for t in hexes if t not in targets]
+            if missing:
+                self.skip(op["text"], f"no enemy at {', '.join(missing)} next to a stack able to attack")
                 continue
-            if any(p[0] == target for p in plan):
-                self.skip(op["text"], f"{target} is already attacked")
+            if attacked.intersection(hexes):
+                self.skip(op["text"], f"{', '.join(sorted(attacked.intersection(hexes)))} already attacked")
                 continue
-            frm = op.get("from") or [h for h in targets[target] if h not in used]
-            bad = [h for h in frm if h not in targets[target] or h in used]
+            able = [h for h in targets[hexes[0]] if all(h in targets[t] for t in hexes)]
+            frm = op.get("from") or [h for h in able if h not in used]
+            bad = [h for h in frm if h not in able or h in used]
             if bad:
-                self.skip(op["text"], f"{', '.join(bad)} cannot attack {target} (not adjacent, not able, or already attacking)")
+                self.skip(op["text"], f"{', '.join(bad)} cannot attack {', '.join(hexes)} (not adjacent to each, not able, or already attacking)")
                 continue
             if not frm:
-                self.skip(op["text"], f"no free stack next to {target}")
+                self.skip(op["text"], f"no free stack next to {', '.join(hexes)}")
                 continue
             used.update(frm)
-            plan.append((target, list(frm), op.get("advance")))
+            attacked.update(hexes)
+            plan.append((hexes, list(frm), op.get("advance")))
         strongest = ctx.standing(self.side)["attack"] == "strongest"
         order = sorted(targets, key=lambda t: (counted(ctx, t, False)[0] * (-1 if strongest else 1), t))
         for target in order:
-            if any(p[0] == target for p in plan):
+            if target in attacked:
                 continue
             frm = [h for h in targets[target] if h not in used]
-            if not frm:  # take a stack from an attack that has more than one
+            if not frm:  # take a stack from a one-hex attack that has more than one
                 for i, (t, att, adv) in enumerate(plan):
                     spare = [h for h in att if h in targets[target]]
-                    if len(att) > 1 and spare:
+                    if len(att) > 1 and len(t) == 1 and spare:
                         plan[i] = (t, [h for h in att if h != spare[0]], adv)
                         frm = [spare[0]]
                         break
             if frm:
                 used.update(frm)
-                plan.append((target, frm, None))
+                attacked.add(target)
+                plan.append(((target,), frm, None))
         # the standing order: idle stacks in a ZOC join the attack on their weakest neighbour
         for h in sorted({h for att in targets.values() for h in att} - used):
             mine = [t for t in order if h in targets[t]]
             for i, (t, att, adv) in enumerate(plan):
-                if mine and t == mine[0]:
+                if mine and t == (mine[0],):
                     plan[i] = (t, att + [h], adv)
                     used.add(h)
                     break
         return plan
 
-    def resolve_one(self, target: str, attackers: list[str], advance: bool | None) -> None:
+    def resolve_one(self, hexes: tuple[str, ...], attackers: list[str], advance: bool | None) -> None:
         ctx, sit = self.ctx, self.sit
-        attackers = [a for a in attackers if can_attack_from(ctx, a, self.side) and distance(a, target) == 1]
-        if sit.side_at(target) != self.enemy or not attackers:
+        attackers = [a for a in attackers if can_attack_from(ctx, a, self.side) and all(distance(a, t) == 1 for t in hexes)]
+        hexes = tuple(t for t in hexes if sit.side_at(t) == self.enemy)
+        if not hexes or not attackers:
             return
-        if self.evades(target, attackers):
-            self.advance(target, attackers, advance)
+        hexes = tuple(t for t in hexes if not self.evades(t, attackers))
+        if not hexes:
+            if self.vacated_by_evasion:
+                self.advance(self.vacated_by_evasion, attackers, advance)
             return
-        a_sp, d_sp, a_parts = 0, 0, []
+        a_sp, a_parts = 0, []
         a_units: list[str] = []
         for a in attackers:
             sp, units, detail = counted(ctx, a, True)
             a_sp += sp
             a_units += units
             a_parts.append(dict(detail, hex=a, sp=sp, names=", ".join(ctx.name(u) for u in units)))
-        d_sp, d_units, d_detail = counted(ctx, target, False)
+        d_sp, d_units, d_parts = 0, [], []
+        for t in hexes:
+            sp, units, detail = counted(ctx, t, False)
+            d_sp += sp
+            d_units += units
+            d_parts.append(dict(detail, hex=t, sp=sp))
         att_cr = max(ctx.sc.units[u].cr for u in a_units)
         def_cr = max(ctx.sc.units[u].cr for u in d_units)
         column, below = odds_column(a_sp, d_sp)
-        drms = combat_drms(ctx, target, attackers, att_cr, def_cr)
+        drms = combined_drms([combat_drms(ctx, t, attackers, att_cr, def_cr) for t in hexes])
         if below:
             drms.append({"why": "odds below the lowest column", "drm": below})
-        roll = ctx.roll(f"combat {target}")
+        label = "+".join(hexes)
+        roll = ctx.roll(f"combat {label}")
         total = sum(d["drm"] for d in drms)
         row, result = crt(column, roll + total)
-        ctx.state["last"]["combats"].append({"target": target, "attackers": attackers, "result": result})
+        ctx.state["last"]["combats"].append({"target": hexes[0], "targets": list(hexes), "attackers": attackers, "result": result})
+        defender = d_parts[0] if len(d_parts) == 1 else {
+            "hex": ", ".join(hexes), "sp": d_sp, **{k: sum(p[k] for p in d_parts) for k in ("troops", "troops_counted", "guns", "guns_counted")}}
         ctx.emit(event("combat", N_("Attack on %(target)s (%(defender_names)s) from %(frm)s: %(a_sp)s SP against %(d_sp)s, odds %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
-                       side=self.side, target=target, frm=", ".join(attackers), attackers=a_parts,
-                       defender=dict(d_detail, hex=target, sp=d_sp), defender_names=", ".join(ctx.name(u) for u in d_units),
+                       side=self.side, target=", ".join(hexes), targets=list(hexes), frm=", ".join(attackers), attackers=a_parts,
+                       defender=defender, defenders=d_parts, defender_names=", ".join(ctx.name(u) for u in d_units),
                        a_sp=a_sp, d_sp=d_sp, ratio=f"{a_sp}:{d_sp}", column=column, att_cr=att_cr, def_cr=def_cr,
                        drms=drms, drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), roll=roll,
                        modified=roll + total, row=row, result=result, result_text=table("crt")["results"][result]))
@@ -229,26 +271,31 @@ class CombatPhase:
                 if sit.units_at(a):
                     if result == "AR":
                         commander_casualties(ctx, a, "attack repulsed")
-                    retreat(ctx, a, [target], forced=True, why="attack repulsed")
+                    retreat(ctx, a, list(hexes), forced=True, why="attack repulsed")
             return
+        keyhex = [t for t in hexes if any(ctx.sc.units[u].cr == def_cr for u in sit.units_at(t))][:1] or list(hexes[:1])
         if result == "EX":
-            commander_casualties(ctx, target, "exchange")
-            lost = lose_one(ctx, [target], def_cr, "exchange")
+            for t in hexes:
+                commander_casualties(ctx, t, "exchange")
+            lost = lose_one(ctx, keyhex, def_cr, "exchange")
             for a in attackers:
                 commander_casualties(ctx, a, "exchange")
             lose_at_least(ctx, attackers, lost, att_cr, "exchange")
-            if not sit.units_at(target):
-                self.advance(target, [a for a in attackers if sit.units_at(a)], advance)
-            return
-        if result == "DE":
-            commander_casualties(ctx, target, "defenders broken")
-            lose_one(ctx, [target], def_cr, "defenders broken")
-            if sit.units_at(target):
-                retreat(ctx, target, attackers, forced=True, why="defenders broken")
+        elif result == "DE":
+            commander_casualties(ctx, keyhex[0], "defenders broken")
+            lose_one(ctx, keyhex, def_cr, "defenders broken")
+            for t in hexes:
+                if t != keyhex[0]:
+                    commander_casualties(ctx, t, "defenders broken")
+                if sit.units_at(t):
+                    retreat(ctx, t, attackers, forced=True, why="defenders broken")
         else:
-            hit_and_retreat(ctx, target, attackers, "defenders driven back", nr_may_stand=True)
-        if not sit.units_at(target):
-            self.advance(target, attackers, advance)
+            for t in hexes:
+                hit_and_retreat(ctx, t, attackers, "defenders driven back", nr_may_stand=True)
+        for t in hexes:
+            if not sit.units_at(t):
+                self.advance(t, [a for a in attackers if sit.units_at(a)], advance)
+                break
 
     def evades(self, target: str, attackers: list[str]) -> bool:
         """Rule 11: cavalry alone, attacked by no mounted cavalry, may retreat before combat."""
@@ -269,6 +316,7 @@ class CombatPhase:
         ctx.emit(event("evade", N_("%(names)s at %(hex)s retreat before combat."), hex=target, units=list(defenders),
                        names=", ".join(ctx.name(u) for u in defenders)))
         retreat(ctx, target, attackers, forced=False, why="retreat before combat")
+        self.vacated_by_evasion = target
         return True
 
     def advance(self, vacated: str, attackers: list[str], wanted: bool | None) -> None:

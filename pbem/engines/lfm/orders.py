@@ -9,7 +9,7 @@ ops (``units`` lists unit or commander ids, or ``@1412`` for the whole stack in 
 "dismount"|"detach"|"attach"|"build", "units"}``, ``{"op": "move", "units", "to"}``,
 ``{"op": "via", "units", "path"}``, ``{"op": "charge", "units", "target", "from"}``,
 ``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``,
-``{"op": "burn", "units", "across"}``, ``{"op": "enter_at", "units", "hex"}``, ``{"op": "attack", "target", "from": [hexes] | None,
+``{"op": "burn", "units", "across"}``, ``{"op": "enter_at", "units", "hex"}``, ``{"op": "attack", "target", "targets": [hexes attacked together], "from": [hexes] | None,
 "advance": bool | None}``; each op keeps its ``text`` (canonical line) for reports.
 """
 
@@ -28,7 +28,7 @@ from .standing import CHOICES, DEFAULTS, effective
 _HEX = re.compile(r"^\d{4}$")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _FIRE = re.compile(r"^FIRE\s+(?:AT\s+)?(\d{4})\s+FROM\s+(.+?)(?:\s+AT\s+(.+?))?\s*$", re.I)
-_ATTACK = re.compile(r"^ATTACK\s+(\d{4})(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
+_ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
@@ -166,7 +166,8 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
         _step_check(step, mails, "combat")
         frm = [_hex(sc, h) for h in re.split(r"[\s,]+", (m.group(2) or "").strip()) if h] or None
         adv = m.group(3)
-        return ("op", {"op": "attack", "target": _hex(sc, m.group(1)), "from": frm,
+        targets = list(dict.fromkeys(_hex(sc, h) for h in re.split(r"[\s,]+", m.group(1).strip()) if h))
+        return ("op", {"op": "attack", "target": targets[0], "targets": targets, "from": frm,
                        "advance": None if adv is None else not adv.upper().startswith("NO")})
     if line.strip().upper() == "HOLD":
         return ("hold",)
@@ -268,7 +269,7 @@ def op_text(sc: Scenario, op: dict) -> str:
         text = f"FIRE {op['target']} FROM {_names(sc, [r if r in sc.units else '@' + r for r in op['from']])}"
         return text + (f" AT {sc.units[op['unit']].name}" if op.get("unit") else "")
     if kind == "attack":
-        text = f"ATTACK {op['target']}"
+        text = f"ATTACK {' '.join(op.get('targets') or [op['target']])}"
         if op.get("from"):
             text += " FROM " + " ".join(op["from"])
         if op.get("advance") is not None:
