@@ -12,7 +12,8 @@ from email.utils import make_msgid
 import pytest
 
 from pbem.server import Server
-from tests.reliability.helpers import IND, US, Relay, smtp_send
+from tests.reliability.helpers import IND, US, smtp_send
+from tests.support import SmtpSink
 
 LIMIT = 5  # replies per address per hour, for the test
 
@@ -21,7 +22,7 @@ class AutoResponder:
     """Answers every mail that reaches ``address`` through the relay, from another thread
     (an SMTP handler must not block on sending)."""
 
-    def __init__(self, relay: Relay, address: str, server_settings, style: str):
+    def __init__(self, relay: SmtpSink, address: str, server_settings, style: str):
         self.address, self.style, self.s = address, style, server_settings
         self.outgoing: queue.Queue = queue.Queue()
         self.sent = 0
@@ -94,13 +95,13 @@ class AutoResponder:
 @pytest.mark.parametrize("style", ["auto-submitted", "x-autoreply", "subject-only", "quoted", "original-below",
                                    "to-general-address", "echo", "orders-bot"])
 def test_a_looping_auto_responder_gets_a_bounded_number_of_replies(settings, style):
-    relay = Relay().start()
+    relay = SmtpSink().start()
     settings = settings.with_(smtp_url=relay.url, replies_per_address_per_hour=LIMIT)
     server = Server(settings, web=False).start()
     robot = AutoResponder(relay, US, server.settings, style)
     try:
         svc = server.svc
-        gid = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND},
+        gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
                               timing={"phase": {"kind": "duration", "seconds": 3600}})
         # Let the loop run until it has settled: the robot has nothing to answer, the server has
         # taken all it sent and delivered all it queued, for a while (or give up: that is the failure).

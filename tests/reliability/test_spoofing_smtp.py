@@ -7,8 +7,8 @@ import pytest
 
 from pbem.server import Server
 from tests.core.helpers import IND, US, address_of, template_for
-from tests.reliability.helpers import Relay, outbox_rows, smtp_send, wait_until
-from tests.support import mail
+from tests.reliability.helpers import outbox_rows, smtp_send
+from tests.support import SmtpSink, mail, wait_until
 
 MALLORY = "mallory@evil.example"
 US2, IND2 = "crook@players.example", "gall@players.example"
@@ -16,11 +16,11 @@ US2, IND2 = "crook@players.example", "gall@players.example"
 
 @pytest.fixture
 def world(settings):
-    relay = Relay().start()
+    relay = SmtpSink().start()
     server = Server(settings.with_(smtp_url=relay.url), web=False).start()
     svc = server.svc
-    g1 = svc.create_game("custer", "little_bighorn", {"us": US, "indians": IND})
-    g2 = svc.create_game("custer", "little_bighorn", {"us": US2, "indians": IND2})
+    g1 = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
+    g2 = svc.games.create("custer", "little_bighorn", {"us": US2, "indians": IND2})
     relay.wait_for(lambda r: r["kind"] == "welcome", count=4)
     yield server, relay, g1, g2
     server.stop()
@@ -108,7 +108,7 @@ def test_revoked_token_is_refused_and_the_current_player_told(world):
     server, relay, g1, g2 = world
     svc = server.svc
     old = address_of(svc, g1, "us")
-    svc.rotate_token(g1, "us", actor="mod@example.org", reason="leaked")
+    svc.games.rotate_token(g1, "us", actor="mod@example.org", reason="leaked")
     n = len(relay.received)
     _send(server, _orders(svc, g1, MALLORY, old), MALLORY, old)
     _send(server, _orders(svc, g1, US, old), US, old)  # even from the right address: the old token is dead
