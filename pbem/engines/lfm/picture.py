@@ -260,8 +260,8 @@ def _dynamic(d: ImageDraw.ImageDraw, view: dict, frame=MAIN) -> None:
         bx, by = x - 12 * scale, y - 12 * scale
         d.ellipse([bx - 5 * scale, by - 5 * scale, bx + 5 * scale, by + 5 * scale], fill=colours.get(c["id"], SIDE[c["side"]]), outline=INK)
         d.text((bx, by), str(stars), font=font(int(7 * scale)), fill=INK, anchor="mm")
-    for c in last["combats"] + [{"target": ch["target"]} for ch in last["charges"]]:
-        x, y = at(c["target"])
+    for target in [t for c in last["combats"] for t in c.get("targets", [c["target"]])] + [ch["target"] for ch in last["charges"]]:
+        x, y = at(target)
         r = S * 0.9 * scale
         d.ellipse([x - r, y - r, x + r, y + r], outline=RED, width=max(2, int(2 * scale)))
 
