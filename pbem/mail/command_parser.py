@@ -26,14 +26,15 @@ as its body.
 
 from __future__ import annotations
 
+import difflib
 import re
 import unicodedata
 
 from pbem.i18n import N_
-from pbem.mail.command_syntax import SHAPE_PROBLEM, Command, Reading, clean
+from pbem.mail.command_syntax import SHAPE_PROBLEM, UNKNOWN, Command, Reading, clean
 from pbem.mail.commands import REGISTRY
 
-__all__ = ["Command", "find_commands", "is_block_line", "parse_command_line"]
+__all__ = ["Command", "find_commands", "is_block_line", "parse_command_line", "quotes_a_command"]
 
 #: find_commands reads at most this many lines and returns at most this many commands
 MAX_LINES = 100_000
@@ -65,6 +66,45 @@ _MAYBE_KEYWORD = re.compile(
 )
 
 
+#: a line starting with a word in capitals (4 letters or more): perhaps a mistyped command
+_CAPITAL_WORD = re.compile(r"^[\s*]*([^\W\d_]{4,})[.!?:]*(?:\s|$)")
+_MAX_UNKNOWN_WORDS = 8  # a longer line in capitals is shouted prose, not a command
+
+
+def _near_keyword(word: str) -> str | None:
+    """The command a mistyped or unknown word probably meant, or None."""
+    for command in REGISTRY:
+        if word.casefold() in (w.casefold() for w in command.near_words):
+            return command.all_keywords()[0]
+    close = difflib.get_close_matches(word.upper(), [k.upper() for k in REGISTRY.keywords()], n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def _unknown_command(line: str) -> Command | None:
+    """A line starting with a word in capitals that is no keyword but near one: answered with the
+    nearest command ("SURRENDER is not a command; did you mean RESIGN?"). Other lines are prose."""
+    m = _CAPITAL_WORD.match(line)
+    if m is None or not m.group(1).isupper() or len(line.split()) > _MAX_UNKNOWN_WORDS:
+        return None
+    word = unicodedata.normalize("NFC", m.group(1))
+    nearest = _near_keyword(word)
+    if nearest is None:
+        return None
+    cmd = Command(UNKNOWN, args=[word])
+    cmd.note(N_("%(word)s is not a command; did you mean %(nearest)s?"), word=word, nearest=nearest)
+    return cmd
+
+
+def quotes_a_command(text: str) -> bool:
+    """Whether quoted lines ("> ORDERS g1 T1") hold a block command: a reply that only quotes a template."""
+    for line in (text or "").replace("\r\n", "\n").split("\n")[:MAX_LINES]:
+        if line.lstrip().startswith(">"):
+            cmd = parse_command_line(line.lstrip().lstrip("> \t"))
+            if cmd is not None and cmd.name in REGISTRY.blocks():
+                return True
+    return False
+
+
 def _is_end(line: str) -> bool:
     if len(line) > 100 or not _MAYBE_KEYWORD.match(line):
         return False
@@ -80,8 +120,10 @@ def parse_command_line(line: str) -> Command | None:
 
     Block commands come back without body; :func:`find_commands` fills it in.
     """
-    if len(line) > 1000 or not _MAYBE_KEYWORD.match(line):
+    if len(line) > 1000:
         return None
+    if not _MAYBE_KEYWORD.match(line):
+        return _unknown_command(clean(line))
     s = _unbolded(clean(line).strip())
     if not s:
         return None
@@ -91,7 +133,7 @@ def parse_command_line(line: str) -> Command | None:
     bare = keyword.rstrip(".!?")
     spec = REGISTRY.by_keyword(bare)
     if spec is None:
-        return None
+        return _unknown_command(s)  # "ORDERSS": a keyword's start, then more letters
     if bare != keyword and not spec.punctuation_ends_keyword:
         return None  # "Orders." / "Join!" -- punctuation only ends the commands without a required argument
     return spec.read(Reading(spec, _without_trailing_punctuation(args), explicit=bare.isupper()))
@@ -213,7 +255,7 @@ def _strip_subject(subject: str) -> str:
 def _command_in_subject(subject: str, lines: list[str]) -> Command | None:
     """A well-formed command in the subject (after Re:, Fwd:, [tags]); a block there takes the text up to END."""
     cmd = parse_command_line(_strip_subject(subject))
-    if cmd is None or cmd.name == "END" or any(SHAPE_PROBLEM in p for p in cmd.problems):
+    if cmd is None or cmd.name in ("END", UNKNOWN) or any(SHAPE_PROBLEM in p for p in cmd.problems):
         return None  # a subject is often our own words quoted back: only a well-formed command counts
     cmd.line = 0
     if cmd.name in REGISTRY.blocks():

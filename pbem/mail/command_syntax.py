@@ -38,6 +38,10 @@ def clean(line: str) -> str:
     return _SPACES.sub(" ", line)
 
 
+#: Command.name of a line starting with a word in capitals that is no keyword but is close to one
+UNKNOWN = "UNKNOWN"
+
+
 @dataclass
 class Command:
     """One command found in a mail."""
@@ -154,6 +158,9 @@ class MailCommand:
     #: From, so only commands whose answer such a sender needs (HELP, JOIN) are answered; the others
     #: answer only a registered player (the mail room enforces it)
     answers_strangers: bool = False
+    #: words that are not commands but that a player may type meaning this one ("SURRENDER" for RESIGN):
+    #: a line starting with one in capitals is answered "SURRENDER is not a command; did you mean RESIGN?"
+    near_words: tuple[str, ...] = ()
 
     @property
     def needs_token(self) -> bool:

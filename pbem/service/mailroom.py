@@ -29,7 +29,8 @@ from typing import Any, Callable
 from pbem.engines import all_engines
 from pbem.i18n import N_, gettext_for
 from pbem.mail.addresses import parse_orders_address
-from pbem.mail.command_parser import find_commands
+from pbem.mail.command_parser import find_commands, quotes_a_command
+from pbem.mail.command_syntax import UNKNOWN
 from pbem.mail.commands import REGISTRY
 from pbem.mail.inbound import parse_message
 from pbem.mail.reply_text import new_text
@@ -315,7 +316,11 @@ class MessageHandling:
         player = self.player
         if not commands:
             self.refuse("no command found")
-            if self.sender_confirmed:
+            if self.sender_confirmed and quotes_a_command(self.msg.text or ""):
+                self.mail_problem(player, N_("Your mail only quotes the order template: quoted lines (those starting with >) are not read."),
+                                  N_("Copy the template without the > marks, between a line 'ORDERS %(game)s <phase>' and a line 'END', "
+                                     "above the quoted text. Send HELP for the order syntax."), game=self.game_id)
+            elif self.sender_confirmed:
                 self.mail_problem(player, N_("No command was found in your mail."),
                                   N_("Orders go between a line 'ORDERS %(game)s <phase>' and a line 'END'. Send HELP for the order syntax."), game=self.game_id)
             return
@@ -360,6 +365,12 @@ class MessageHandling:
     def _carry_out(self, cmd) -> None:
         """One command sent with the player's token, by its declaration's game-address handler."""
         spec, player = self.registry.named(cmd.name), self.player
+        if cmd.name == UNKNOWN:  # a word in capitals near a command's: name the command probably meant
+            self.note(f"not a command: {cmd.args[0]}")
+            if self.sender_confirmed:
+                msgid, args = cmd.problem_ids[0]
+                self.mail_problem(player, msgid, N_("Send HELP for the commands."), **args)
+            return
         if not self.sender_confirmed and not spec.any_sender:
             self.refuse(f"{cmd.name} from an unregistered address")
             self.mail_problem(player, N_("A mail from %(sender)s, which is not registered to you, asked for %(command)s in game %(game)s with your orders address. It was refused."),

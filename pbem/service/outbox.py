@@ -27,7 +27,7 @@ from pbem.mail.compose import compose
 from pbem.service.clock import to_iso
 from pbem.service.store import Store
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction")
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address

@@ -15,10 +15,12 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from pbem.dice import commitment
+from pbem.service.absences import deadline_after_absences
 from pbem.service.adjudication import adjudicate
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter
+from pbem.service.observers import Observers
 from pbem.service.part import ServicePart
 from pbem.service.store import dumps, loads
 from pbem.service.timing import TimingError, deadline_after, deadline_spec
@@ -38,6 +40,7 @@ class Phases(ServicePart):
     """Opening and closing phases, reminders, and resending a report."""
 
     mail: MailWriter
+    observers: Observers
     notify: Callable[..., None]
 
     def open(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0) -> dict | None:
@@ -55,6 +58,7 @@ class Phases(ServicePart):
                               f"which the engine does not declare in deadline_kinds")
         spec = deadline_spec(loads(g["timing"], {}), info.deadline)
         deadline = None if g["status"] == "paused" else deadline_after(spec, now)
+        deadline = deadline_after_absences(self.records, game_id, info.awaited, deadline)  # ABSENCE
         seed = secrets.token_hex(32)
         row = {
             "game_id": game_id, "seq": seq, "label": info.id, "mode": info.mode, "immediate": int(info.immediate),
@@ -134,6 +138,7 @@ class Phases(ServicePart):
             for p in records.players(game_id):
                 if p["status"] == "active":
                     self.mail.queue_report(game_id, p, resolved, next_phase)
+            self.observers.queue_reports(game_id, resolved, next_phase)
         self.notify("phase", game_id)
         self.notify("outbox", game_id)
         return {"phase": ph["label"], "next": next_phase["label"] if next_phase else None, "defaulted": defaulted, "events": len(events)}

@@ -350,6 +350,45 @@ class Records:
         return self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? AND action = 'adjust state' AND public = 1 "
                               "ORDER BY id", (game_id,))
 
+    # -- games played over months (issue 16): draws, absences, observers -------------------------
+    def open_draw_row(self, game_id: str) -> dict | None:
+        return self.store.one("SELECT * FROM draws WHERE game_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1", (game_id,))
+
+    def close_draw(self, draw_id: int, status: str) -> None:
+        """A draw proposal agreed, rejected or lapsed."""
+        self.store.execute("UPDATE draws SET status = ?, closed_at = ? WHERE id = ?", (status, to_iso(self._clock()), draw_id))
+
+    def set_draw_accepted(self, draw_id: int, roles: list[str]) -> None:
+        self.store.execute("UPDATE draws SET accepted = ? WHERE id = ?", (dumps(roles), draw_id))
+
+    def end_phase_unresolved(self, phase_row_id: int) -> None:
+        """The open phase of a game ended by agreement: never resolved, no deadline."""
+        self.store.execute("UPDATE phases SET status = 'ended', deadline = NULL WHERE id = ?", (phase_row_id,))
+
+    def absences(self, game_id: str, player_id: int | None = None) -> list[dict]:
+        """Absences not cancelled (of one player, or of every player), earliest first."""
+        return self.store.all("SELECT * FROM absences WHERE game_id = ? AND cancelled_at IS NULL AND (? IS NULL OR player_id = ?) "
+                              "ORDER BY starts_at", (game_id, player_id, player_id))
+
+    def cancel_absences(self, player_id: int, from_iso: str) -> int:
+        """Cancel a player's absences that have not ended by ``from_iso``; how many."""
+        cur = self.store.execute("UPDATE absences SET cancelled_at = ? WHERE player_id = ? AND cancelled_at IS NULL AND ends_at > ?",
+                                 (to_iso(self._clock()), player_id, from_iso))
+        return cur.rowcount
+
+    def observers(self, game_id: str) -> list[dict]:
+        return self.store.all("SELECT * FROM observers WHERE game_id = ? AND removed_at IS NULL ORDER BY id", (game_id,))
+
+    def observer(self, game_id: str, email: str) -> dict | None:
+        return self.store.one("SELECT * FROM observers WHERE game_id = ? AND email = ? AND removed_at IS NULL", (game_id, email))
+
+    def remove_observer(self, observer_id: int) -> None:
+        self.store.execute("UPDATE observers SET removed_at = ? WHERE id = ?", (to_iso(self._clock()), observer_id))
+
+    def resolved_phases(self, game_id: str) -> list[dict]:
+        """The game's resolved phases, in order (HISTORY)."""
+        return self.store.all("SELECT * FROM phases WHERE game_id = ? AND status = 'resolved' ORDER BY seq", (game_id,))
+
     # -- dispute drafts --------------------------------------------------------------------
     def draft(self, draft_id: int) -> dict | None:
         return self.store.one("SELECT * FROM drafts WHERE id = ?", (draft_id,))

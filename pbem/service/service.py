@@ -17,6 +17,9 @@ it calls), so that modules import each other only downward:
 * ``upgrades``: running games brought to a new release's state format (pbem.service.upgrades);
 * ``moderators``: accounts and the console's login (pbem.service.moderators);
 * ``console``, ``public``, ``player_pages``: the web pages' read models (pbem.service.pages);
+* ``roster``, ``absences``, ``endings``, ``observers``, ``history``, ``lobby``: display names,
+  absences, draws and concessions, observers, a player's history, the games open to watch or
+  join (issue 16);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -31,16 +34,22 @@ from typing import Callable
 from pbem.config import Settings
 from pbem.engines import Engine, get_engine
 from pbem.service.clock import utcnow
+from pbem.service.absences import Absences
 from pbem.service.disputes import Disputes
+from pbem.service.endings import Endings
 from pbem.service.games import Games
+from pbem.service.history import History
+from pbem.service.lobby import Lobby
 from pbem.service.mail_writer import MailWriter
 from pbem.service.mailroom import MailRoom
 from pbem.service.moderators import Moderators
+from pbem.service.observers import Observers
 from pbem.service.pages.console import ConsolePages
 from pbem.service.pages.player import PlayerPages
 from pbem.service.pages.public import PublicPages
 from pbem.service.phases import Phases
 from pbem.service.records import Records
+from pbem.service.roster import Roster
 from pbem.service.store import Store
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
@@ -62,12 +71,19 @@ class Service:
         settings_source = lambda: self.settings  # noqa: E731
         records = self.records = Records(lambda: self.store, self.now)
         mail = self.mail_writer = MailWriter(records=records, settings_source=settings_source, **common)
-        self.phases = Phases(records=records, mail=mail, notify=self.notify, **common)
+        self.observers = Observers(records=records, mail=mail, settings_source=settings_source, **common)
+        self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
                                  notify=self.notify, **common)
         self.verifier = Verifier(records=records, **common)
         self.upgrades = Upgrades(records=records, **common)
+        # issue 16: games played over months
+        self.roster = Roster(records=records, **common)
+        self.absences = Absences(records=records, mail=mail, notify=self.notify, **common)
+        self.endings = Endings(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
+        self.history = History(records=records, mail=mail, notify=self.notify, **common)
+        self.lobby = Lobby(records=records, **common)
         self.moderators = Moderators(records=records, now=self.now)
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)

@@ -155,6 +155,24 @@ def deadline(game_id):
     return _act(game_id, "timing", run)
 
 
+@bp.route("/games/<game_id>/policies", methods=["POST"])
+@game_guard
+def policies(game_id):
+    """The long-game policies (issue 16): the most absence days per player, and whether observers may watch."""
+    svc = service()
+
+    def run():
+        reason = _field("reason", "A reason", limit=MAX_REASON)
+        text = request.form.get("absence_days", "").strip()
+        if not text.isdigit():
+            raise ValueError(f"Write the absence allowance as a number of days, not {text!r}.")
+        allowed = request.form.get("observers") == "on"
+        svc.absences.set_policy(game_id, int(text), actor=g.moderator["email"], reason=reason)
+        svc.observers.set_open(game_id, allowed, actor=g.moderator["email"], reason=reason)
+        return f"Absences: at most {int(text)} days per player; observers {'welcome' if allowed else 'not allowed'}."
+    return _act(game_id, "policies", run)
+
+
 @bp.route("/games/<game_id>/pause", methods=["POST"])
 @game_guard
 def pause(game_id):

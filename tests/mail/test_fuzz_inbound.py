@@ -33,7 +33,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.mail import find_commands, new_text, parse_message
-from pbem.mail.command_syntax import Command
+from pbem.mail.command_syntax import UNKNOWN, Command
 from pbem.mail.commands import REGISTRY
 from pbem.mail.inbound import Inbound
 from pbem.mail.reply_text import _INVISIBLE, _SPACES
@@ -49,7 +49,7 @@ HYPOTHESIS = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
 )
-COMMAND_NAMES = REGISTRY.names()
+COMMAND_NAMES = REGISTRY.names() | {UNKNOWN}  # UNKNOWN: a word in capitals near a keyword ("ORDE")
 
 # --------------------------------------------------------------------------- seeds
 

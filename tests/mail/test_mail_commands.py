@@ -223,13 +223,14 @@ def test_block_commands_are_the_ones_declared_so():
     assert (cmd.name, cmd.args, cmd.body) == ("PRESS", ["ALL"], "Bonjour")
 
 
-def test_only_help_and_join_answer_a_sender_tied_to_no_player():
-    assert {c.name for c in REGISTRY if c.answers_strangers} == {"HELP", "JOIN"}
+def test_only_the_general_commands_a_stranger_needs_answer_a_sender_tied_to_no_player():
+    # UNOBSERVE answers only an address that was watching the game
+    assert {c.name for c in REGISTRY if c.answers_strangers} == {"HELP", "JOIN", "LIST", "OBSERVE", "UNOBSERVE"}
     assert all(c.on_general_address for c in REGISTRY if c.answers_strangers)
 
 
-def test_the_general_address_reads_join_before_orders_before_help():
-    assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "ORDERS", "HELP"]
+def test_the_general_address_reads_join_before_orders_before_list_and_observe_before_help():
+    assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "ORDERS", "LIST", "OBSERVE", "UNOBSERVE", "HELP"]
 
 
 def test_the_mail_package_imports_nothing_of_the_service():

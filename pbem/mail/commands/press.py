@@ -43,8 +43,10 @@ def send_press(ctx, cmd: Command) -> None:
         return
     for p in recipients:
         _ = gettext_for(p["lang"])
+        labels = ctx.svc.roster.labels(ctx.game_id, reader_role=p["role"], lang=p["lang"])  # names, "you" for the reader
         ctx.mail_player(p, kind="press", template="mail/press.txt.j2",
-                        subject=_("Press from the %(role)s player") % {"role": sender["role"]},
+                        subject=_("Press from the %(role)s player") % {"role": labels[sender["role"]]},
+                        sender_label=labels[sender["role"]], to_labels=[labels[q["role"]] for q in recipients],
                         # one mail may hold several blocks to the same player: each is its own mail
                         key=f"press/{ctx.game_id}/in{ctx.inbound_id}/L{cmd.line}/{p['id']}", sender_role=sender["role"],
                         text=body, to_roles=[q["role"] for q in recipients])

@@ -25,5 +25,6 @@ COMMAND = MailCommand(
     rank=60,
     on_game_address=resign,
     help=(HelpLine(N_("RESIGN"), N_("leave the game")),),
+    near_words=("SURRENDER", "QUIT", "DÉMISSION", "DEMISSION"),
     punctuation_ends_keyword=True,
 )

@@ -4,7 +4,7 @@ reminders, a second address).
 Each setting is one entry of :data:`SETTINGS`: the words that name it, how its value is read,
 how it is stored and its HELP lines. Canonical ``args``: ``["TZ", "Europe/Paris"]`` (the zone's
 canonical name), ``["LANG", "fr"]``, ``["REMINDERS", "off" | "12h"]``, ``["ADDRESS", "bob@example.org"]``
-(normalised).
+(normalised), ``["NAME", "Jane R."]`` (the words as typed, joined by one space).
 """
 
 from __future__ import annotations
@@ -85,6 +85,21 @@ def _store_address(ctx, address: str) -> bool:
     return False
 
 
+def _read_name(reading: Reading, key: str, value: str) -> Command:
+    return reading.take([key, value])  # the service checks it (length, no address) and answers why not
+
+
+def _store_name(ctx, name: str) -> bool:
+    """The player's display name in this game: others read "us (Jane R.)" instead of the role alone."""
+    refusal = ctx.svc.roster.set_name(ctx.game_id, ctx.player["id"], name, actor=ctx.player["role"])
+    if refusal:
+        ctx.refuse()
+        ctx.mail_problem(ctx.player, refusal, N_("Choose a name of plain words, such as SET NAME Jane R."), max=ctx.svc.roster.name_max)
+        return False
+    ctx.update_player(name=ctx.svc.records.player(ctx.player["id"])["name"])  # the ack shows the name as stored
+    return True
+
+
 SETTINGS: dict[str, Setting] = {
     "TZ": Setting(("tz", "timezone", "fuseau"), "SET TZ <zone>", _read_zone, _store_zone,
                   (HelpLine(N_("SET TZ Europe/Paris"), N_("your time zone")),)),
@@ -94,6 +109,8 @@ SETTINGS: dict[str, Setting] = {
                          (HelpLine(N_("SET REMINDERS 12h | off"), N_("reminder before the deadline")),)),
     "ADDRESS": Setting(("address", "adresse", "email"), "SET ADDRESS <email>", _read_address, _store_address,
                        (HelpLine(N_("SET ADDRESS you@example.org"), N_("register a second address (confirmed from this one)")),)),
+    "NAME": Setting(("name", "nom"), "SET NAME <display name>", _read_name, _store_name,
+                    (HelpLine(N_("SET NAME Jane R."), N_("the name the other players and the archive show for you")),)),
 }
 _KEY_OF = {word: key for key, setting in SETTINGS.items() for word in setting.words}
 
@@ -104,8 +121,8 @@ def read(reading: Reading) -> Command | None:
     if key is None:
         return reading.wrong_shape()
     values = args[1:]
-    if key == "ADDRESS" and len(values) > 1:
-        values = [" ".join(values)]  # SET ADDRESS Bob <bob@example.org>
+    if key in ("ADDRESS", "NAME") and len(values) > 1:
+        values = [" ".join(values)]  # SET ADDRESS Bob <bob@example.org>, SET NAME Jane R.
     if len(values) != 1:
         if not reading.explicit and values:
             return None  # "set tz and lang later" is prose

@@ -14,8 +14,12 @@ def send_status(ctx, cmd: Command) -> None:
     summary = ctx.svc.games.summary(ctx.game_id)
     phase = ctx.svc.records.current_phase(ctx.game_id)
     _ = gettext_for(player["lang"])
+    # each side by its player's name ("you" for the reader); waiting for = awaited and not yet ordered
+    labels = ctx.svc.roster.labels(ctx.game_id, reader_role=player["role"], lang=player["lang"])
+    ordered = [labels.get(r, r) for r in summary["ordered"]]
+    waiting = [labels.get(r, r) for r in summary["awaited"] if r not in summary["ordered"]]
     ctx.mail_reply("ack", "mail/status.txt.j2", _("Status of %(game)s") % {"game": ctx.game_id}, player=player,
-                   summary=summary, deadline=ctx.deadline_text(phase) if phase else "")
+                   summary=summary, deadline=ctx.deadline_text(phase) if phase else "", waiting=waiting, ordered=ordered)
 
 
 COMMAND = MailCommand(

@@ -1,0 +1,84 @@
+"""ABSENCE <first day> <last day> and ABSENCE CANCEL (ABSENCE ANNULER), to a game address: a
+deadline falling inside the absence moves to the day after it ends.
+
+Days are written 2026-12-24 (or 24/12/2026), in the player's time zone. Canonical ``args``:
+``["2026-12-24", "2026-12-31"]`` or ``["CANCEL"]``.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from pbem.i18n import N_, gettext_for
+from pbem.mail.command_syntax import Command, HelpLine, MailCommand, Reading
+
+_ISO = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})\Z")
+_DMY = re.compile(r"(\d{1,2})/(\d{1,2})/(\d{4})\Z")
+_CANCEL = {"cancel", "annuler", "annule"}
+
+
+def read_day(text: str) -> date | None:
+    """2026-12-24 or 24/12/2026 (day first, as written in French and in most of the world)."""
+    m = _ISO.match(text)
+    y, mo, d = (m.group(1), m.group(2), m.group(3)) if m else (None, None, None)
+    if not m:
+        m = _DMY.match(text)
+        if not m:
+            return None
+        d, mo, y = m.groups()
+    try:
+        return date(int(y), int(mo), int(d))
+    except ValueError:
+        return None
+
+
+def read(reading: Reading) -> Command | None:
+    args = [a.strip(",") for a in reading.args if a.strip(",").casefold() not in {"to", "au", "-", "à", "a"}]
+    if len(args) == 1 and args[0].casefold() in _CANCEL:
+        return reading.take(["CANCEL"])
+    if len(args) != 2:
+        return reading.wrong_shape()
+    days = [read_day(a) for a in args]
+    if None in days:
+        if not reading.explicit:
+            return None
+        bad = args[days.index(None)]
+        return reading.with_problem(args, N_("%(value)r is not a day; write it as 2026-12-24"), value=bad)
+    return reading.take([d.isoformat() for d in days])
+
+
+def absence(ctx, cmd: Command) -> None:
+    player = ctx.player
+    _ = gettext_for(player["lang"])
+    if cmd.args == ["CANCEL"]:
+        n = ctx.svc.absences.cancel(ctx.game_id, player)
+        text = (_("Your absences in game %(game)s are cancelled; a deadline already moved stays where it is.") if n
+                else _("You had no absence to come in game %(game)s.")) % {"game": ctx.game_id}
+        ctx.mail_reply("ack", "mail/answer.txt.j2", _("Absence cancelled"), player=player, text=text)
+        return
+    first, last = (date.fromisoformat(d) for d in cmd.args)
+    refusal = ctx.svc.absences.declare(ctx.game_id, player, first, last)
+    if refusal:
+        ctx.refuse()
+        limit = ctx.svc.records.game_row(ctx.game_id)["absence_days"]
+        ctx.mail_problem(player, refusal, max=limit, left=max(limit - ctx.svc.absences.days_used(ctx.game_id, player["id"]), 0),
+                         days=(last - first).days + 1)
+        return
+    phase = ctx.svc.records.current_phase(ctx.game_id)
+    ctx.mail_reply("ack", "mail/answer.txt.j2", _("Absence recorded"), player=player,
+                   text=_("Your absence from %(first)s to %(last)s is recorded. A deadline falling inside it moves to the day after; "
+                          "you may still send orders meanwhile.") % {"first": cmd.args[0], "last": cmd.args[1]},
+                   lines=[_("Deadline now: %(deadline)s") % {"deadline": ctx.deadline_text(phase)}] if phase and phase["deadline"] else [])
+
+
+COMMAND = MailCommand(
+    name="ABSENCE",
+    keywords={"en": ("ABSENCE", "AWAY"), "fr": ("ABSENCE", "ABSENT")},
+    read=read,
+    usage="ABSENCE <first day> <last day> (2026-12-24 2026-12-31) or ABSENCE CANCEL",
+    rank=55,
+    on_game_address=absence,
+    help=(HelpLine(N_("ABSENCE 2026-12-24 2026-12-31"), N_("away those days: a deadline inside moves to the day after")),
+          HelpLine(N_("ABSENCE CANCEL"), N_("cancel your absences to come"))),
+)

@@ -1,0 +1,51 @@
+"""LIST (LISTE), to the general address: the games open to watch or to join, each with its engine,
+scenario, phase, next deadline and free roles.
+
+Canonical ``args``: ``[]``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pbem.i18n import N_, gettext_for
+from pbem.mail.command_syntax import Command, HelpLine, MailCommand, Reading
+
+
+def read(reading: Reading) -> Command | None:
+    return reading.take() if not reading.args else reading.wrong_shape()
+
+
+def describe_game(game: dict, _) -> str:
+    deadline = datetime.fromisoformat(game["deadline"]).strftime("%Y-%m-%d %H:%M UTC") if game["deadline"] else _("none")
+    what = [_("watch: OBSERVE %(game)s") % {"game": game["id"]}] if game["watchable"] else []
+    if game["free_roles"]:
+        what.append(_("join (with the code from its moderator): %(roles)s") % {"roles": ", ".join(game["free_roles"])})
+    return "\n".join([
+        f"{game['id']}: {game['title']}",
+        "  " + _("engine %(engine)s, scenario %(scenario)s, phase %(phase)s, next deadline %(deadline)s") % {
+            "engine": game["engine"], "scenario": game["scenario"], "phase": game["phase"] or "-", "deadline": deadline},
+        "  " + _("free roles: %(roles)s") % {"roles": ", ".join(game["free_roles"]) or "-"},
+        "  " + "; ".join(what),
+    ])
+
+
+def send_list(ctx, commands: list[Command]) -> None:
+    _ = gettext_for("en")
+    games = ctx.svc.lobby.open_games()
+    text = _("Games open to watch or to join:") if games else _("No game is open to watch or to join now.")
+    ctx.mail_reply("ack", "mail/answer.txt.j2", _("Games on this server"), to_addr=ctx.sender,
+                   text=text, lines=[describe_game(g, _) + "\n" for g in games])
+
+
+COMMAND = MailCommand(
+    name="LIST",
+    keywords={"en": ("LIST",), "fr": ("LISTE",)},
+    read=read,
+    usage="LIST",
+    rank=20,  # after JOIN and ORDERS, before HELP: a mail with LIST and HELP gets the list
+    on_general_address=send_list,
+    answers_strangers=True,
+    general_help=(HelpLine(N_("LIST"), N_("the games open to watch or to join")),),
+    punctuation_ends_keyword=True,
+)

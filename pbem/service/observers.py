@@ -1,0 +1,112 @@
+"""Observers: addresses that receive each phase's public report of a game (OBSERVE), and
+the games a newcomer may watch or join (LIST).
+
+An observer sees what the engine shows nobody in particular (``view(state, None)``, the
+events every role may see): no hidden hand, no hidden unit, no player's address. Anyone
+can write any From, so an address becomes an observer only by sending back the code mailed
+to it (the same proof JOIN's invitation code gives); until then nothing of it is stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+
+from pbem.i18n import N_, gettext_for
+from pbem.service.clock import to_iso
+from pbem.service.errors import ServiceError
+from pbem.service.mail_writer import MailWriter, shown_seed
+from pbem.service.part import ConfiguredPart
+from pbem.service.render import template_exists
+from pbem.service.upgrades import result_state
+
+
+@dataclass(kw_only=True, eq=False)
+class Observers(ConfiguredPart):
+    mail: MailWriter
+
+    def confirmation_code(self, game_id: str, email: str) -> str:
+        """The code that proves the address reads its mail: derived, so nothing is stored before it comes back."""
+        digest = hmac.new((self.settings.secret_key or "").encode(), f"observe/{game_id}/{email.lower()}".encode(), hashlib.sha256)
+        return digest.hexdigest()[:8]
+
+    def may_watch(self, game_id: str) -> str | None:
+        """None when the game can be watched, else why not (a message id with ``%(game)s``)."""
+        g = self.records.game_row(game_id)
+        if g is None:
+            return N_("There is no game %(game)s here; send LIST for the games you can watch.")
+        if not g["observers_allowed"]:
+            return N_("Game %(game)s was created closed to observers.")
+        if g["status"] == "finished":
+            return N_("Game %(game)s is over; its archive is on the web.")
+        return None
+
+    def set_open(self, game_id: str, allowed: bool, *, actor: str, reason: str) -> None:
+        """A moderator opens the game to observers or closes it (closing stops the reports to every observer)."""
+        if not (reason or "").strip():
+            raise ServiceError("a reason is required; it goes into the game's public moderation log")
+        records = self.records
+        with records.write():
+            if records.game_row(game_id) is None:
+                raise ServiceError(f"no game {game_id}")
+            records.update("games", game_id, {"observers_allowed": int(allowed)})
+            if not allowed:
+                for row in records.observers(game_id):
+                    records.remove_observer(row["id"])
+            records.audit(game_id, actor, "observers", reason.strip(), {"allowed": bool(allowed)})
+
+    def observe(self, game_id: str, email: str, code: str, lang: str = "en") -> str | None:
+        """Start sending the game's public reports to ``email`` once ``code`` is the one mailed to it."""
+        refusal = self.may_watch(game_id)
+        if refusal:
+            return refusal
+        if not hmac.compare_digest(code.lower(), self.confirmation_code(game_id, email)):
+            return N_("That code is not the one mailed to this address for game %(game)s.")
+        records = self.records
+        with records.write():
+            if records.observer(game_id, email) is None:
+                records.insert("observers", {"game_id": game_id, "email": email.lower(), "lang": lang, "created_at": to_iso(self.now())})
+                # the count only: an observer's address is nobody else's business
+                records.audit(game_id, "observer", "observe", "", {"observers": len(records.observers(game_id))})
+        return None
+
+    def unobserve(self, game_id: str, email: str) -> bool:
+        """Stop; False when the address was not watching the game."""
+        records = self.records
+        with records.write():
+            row = records.observer(game_id, email.lower())
+            if row is None:
+                return False
+            records.remove_observer(row["id"])
+        return True
+
+    def tell(self, game_id: str, msgid: str, *, serial: str, args: dict) -> int:
+        """A server notice to every observer, each in their language."""
+        for row in self.records.observers(game_id):
+            _ = gettext_for(row["lang"])
+            self.mail.queue_message(kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=row["lang"],
+                                    subject=_("Notice from the server"), template="mail/notice.txt.j2",
+                                    key=f"observer-notice/{game_id}/{serial}/{row['id']}", text=_(msgid) % args)
+        return len(self.records.observers(game_id))
+
+    def queue_reports(self, game_id: str, phase: dict, next_phase: dict | None) -> int:
+        """Each observer's copy of a resolved phase's public report (inside the closing transaction)."""
+        rows = self.records.observers(game_id)
+        engine_name = self.records.game_row(game_id)["engine"] if rows else ""
+        for row in rows:
+            lang = row["lang"]
+            parts = self.mail.report_parts(game_id, None, None, phase, next_phase, lang)
+            _ = gettext_for(lang)
+            engine = self.engine(engine_name)
+            shown = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
+            own = f"{engine_name}/report.txt.j2"
+            self.mail.queue_message(
+                kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=lang,
+                subject=_("Report %(phase)s (observer)") % {"phase": phase["label"]}, template="mail/observer_report.txt.j2",
+                key=f"observer/{game_id}/{phase['seq']}.{phase['revision']}/{row['id']}",
+                role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
+                events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
+                engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,
+            )
+        return len(rows)

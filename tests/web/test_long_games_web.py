@@ -1,0 +1,36 @@
+"""The web shows what issue 16's mail commands do: the console sets the absence allowance and
+whether observers may watch; the archive and the console name players by their chosen names
+and show a game ended by concession."""
+
+from __future__ import annotations
+
+from tests.web.conftest import post
+
+
+def _flash(client, response) -> str:
+    assert response.status_code == 302
+    return client.get(response.headers["Location"]).get_data(as_text=True)
+
+
+def test_the_console_changes_the_absence_allowance_and_closes_the_game_to_observers(logged_in, svc, game):
+    page = logged_in.get(f"/console/games/{game}").get_data(as_text=True)
+    assert 'name="absence_days"' in page and 'value="14"' in page
+    shown = _flash(logged_in, post(logged_in, f"/console/games/{game}/policies", {"absence_days": "21", "reason": "summer"}))
+    assert "at most 21 days" in shown and "observers not allowed" in shown
+    g = svc.records.game(game)
+    assert g["absence_days"] == 21 and not g["observers_allowed"]
+    assert [a["action"] for a in svc.public.audit_log(game)[:2]] == ["observers", "absence policy"]
+    shown = _flash(logged_in, post(logged_in, f"/console/games/{game}/policies", {"absence_days": "many", "reason": "x"}))
+    assert "number of days" in shown and svc.records.game(game)["absence_days"] == 21
+
+
+def test_the_archive_shows_a_conceded_game_and_names_players_by_their_chosen_names(client, logged_in, svc, game):
+    roles = [p["role"] for p in svc.records.players(game)]
+    player = svc.records.active_player(game, roles[1])
+    assert svc.roster.set_name(game, player["id"], "Jane R.", actor=roles[1]) is None
+    assert svc.endings.concede(game, roles[0]) is None
+    page = client.get(f"/games/{game}").get_data(as_text=True)
+    assert f"{roles[0]} conceded; {roles[1]} (Jane R.) win." in page
+    assert "Jane R." in page and player["email"] not in page
+    console = logged_in.get(f"/console/games/{game}").get_data(as_text=True)
+    assert "Jane R." in console and "conceded" in console
