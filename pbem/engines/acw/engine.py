@@ -46,7 +46,7 @@ class ACWMiniaturesEngine(Engine):
     title = "ACW Miniatures (1997)"
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
-    view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "moves": "unit"})
+    view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id"})
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}

@@ -33,6 +33,16 @@ def _unit(sc: Scenario, state: dict, uid: str, own: bool, grid) -> dict:
     return out
 
 
+def _officer(sc: Scenario, oid: str, o: dict, own: bool) -> dict:
+    """Every officer's name and rank are known to all (the order of battle); where he is,
+    whom he is with and whether he has fallen only to his own side."""
+    out = {"id": oid, "name": sc.officers[oid]["name"], "side": o["side"], "rank": sc.officers[oid]["rank"]}
+    if own:
+        out.update({"x": rounded(o["x"]), "y": rounded(o["y"]), "attached": o.get("attached"),
+                    "lost": None if o["status"] == "active" else o["status"]})
+    return out
+
+
 def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
     seen = seen_by(sc, state, role)
     everything = role == MODERATOR
@@ -41,9 +51,7 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
              or (state["units"][uid]["status"] == "reserve" and (everything or state["units"][uid]["side"] == role))]
     gone = [{"id": uid, "name": sc.units[uid]["name"], "side": u["side"], "status": u["status"]}
             for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")]
-    officers = [{"id": oid, "name": sc.officers[oid]["name"], "side": o["side"], "rank": sc.officers[oid]["rank"],
-                 "x": rounded(o["x"]), "y": rounded(o["y"]), "attached": o.get("attached"), "status": o["status"]}
-                for oid, o in sorted(state["officers"].items()) if everything or o["side"] == role]
+    officers = [_officer(sc, oid, o, everything or o["side"] == role) for oid, o in sorted(state["officers"].items())]
     last = state.get("last", {})
     return {
         "scenario": sc.name, "title": sc.title, "turn": state["turn"], "turns": sc.turns, "phase": phase_id,
