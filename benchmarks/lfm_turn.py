@@ -6,7 +6,7 @@ divisions are in contact, in the afternoon):
 * engine: ``LastFullMeasureEngine.resolve`` alone for each phase, pure, no service; the
   slowest phase of each game and the median of all (the issue's target: under 50 ms);
 * close: ``Service.phases.close`` for each phase of a game played by mail through the
-  service (bot orders mailed in beforehand, not timed): from the deadline to every report
+  service (bot orders mailed in through the mail room beforehand, not timed): from the deadline to every report
   queued, pictures and templates included (target: under 250 ms at the busiest).
 
     .venv/bin/python -m benchmarks.lfm_turn [games]     (default 3)
