@@ -1,8 +1,8 @@
 """Fire (sections 7, 8, 15, 19): artillery, standing musketry and moving musketry, each
 simultaneous, then casualties and morale; opportunity fire during the enemy's moves.
 
-Every living stand of a firing regiment rolls a d6 (two ranks fire, 7.1); a gun stand
-rolls one, two at canister range. A die hits on the table's number for the range band
+Every living stand of a firing regiment rolls a d6 (two ranks fire, 7.1); a battery rolls
+one per gunner still standing, and at canister range one more per gun model. A die hits on the table's number for the range band
 and the target's kind (close: line 4-6, column 3-6; long: line 5-6, column 4-6), one
 higher against a target in cover and one higher for moving fire (designed); a 6
 always hits.
@@ -90,6 +90,20 @@ def choose_target(ctx, uid: str, among: list[str] | None = None):
     return None
 
 
+def dice_count(unit: dict, weapon: str) -> int:
+    """Dice a unit rolls: one per infantry or cavalry stand; one per gunner still standing
+    (two to a gun, two hits each, section 17) and at canister one more per gun model."""
+    fire = rules_table("fire")
+    if unit["arm"] != "artillery":
+        return len(unit["stands"]) * fire["dice_per_stand"]["infantry"]
+    per_hit = fire["hits_per_figure"]["artillery"]
+    gunners = sum(max(0, fire["figures"]["artillery"] - hits // per_hit) for hits in unit["stands"])
+    dice = gunners * fire["artillery_dice"]["per_gunner"]
+    if weapon == "canister":
+        dice += len(unit["stands"]) * fire["artillery_dice"]["canister_per_gun"]
+    return dice
+
+
 def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
     """Roll one unit's fire at its target; returns the record of it (hits not yet applied)."""
     u = ctx.state["units"][uid]
@@ -107,8 +121,7 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
     if kind == "moving":
         mods.append(["moving", fire["moving_fire_pips"]])
     need = min(6, need + sum(m[1] for m in mods))
-    per_stand = fire["dice_per_stand"]["canister" if weapon == "canister" else "artillery" if u["arm"] == "artillery" else "infantry"]
-    n = len(u["stands"]) * per_stand
+    n = dice_count(u, weapon)
     label = ctx.label("fire", kind, uid)
     dice = [ctx.dice.roll(6, label) for _ in range(n)]
     hits = sum(1 for d in dice if d >= need)
