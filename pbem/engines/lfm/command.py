@@ -57,9 +57,7 @@ def traced_distance(ctx: Context, side: str, a: str, b: str, limit: int) -> int 
         return 0
     sit = ctx.sit
     enemy = ctx.sc.enemy(side)
-    zoc = ctx.cache.get(("zoc", enemy))
-    if zoc is None:  # no unit moves while command is determined: one ZOC for every trace
-        zoc = ctx.cache[("zoc", enemy)] = sit.zoc_hexes(enemy)
+    zoc = sit.zoc_hexes(enemy)
     seen = {a: 0}
     queue = deque([a])
     while queue:
@@ -88,14 +86,6 @@ def _range_of(rank: str, cavalry: bool) -> int:
 
 
 def determine(ctx: Context, side: str) -> set[str]:
-    ctx.cache.clear()
-    try:
-        return _determine(ctx, side)
-    finally:
-        ctx.cache.clear()
-
-
-def _determine(ctx: Context, side: str) -> set[str]:
     sc, sit = ctx.sc, ctx.sit
     in_command: set[str] = set()
     army = acting_army_commander(ctx, side)

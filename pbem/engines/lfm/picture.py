@@ -15,6 +15,7 @@ Pure: Pillow and in-memory buffers only.
 from __future__ import annotations
 
 import io
+import json
 import math
 
 from PIL import Image, ImageDraw
@@ -276,8 +277,23 @@ def _fights(view: dict) -> list[str]:
     return out[:MAX_CROPS]
 
 
+_RECENT: dict[str, bytes] = {}  # the last pictures drawn: every role's report of a phase shows the same map
+
+
 def draw_map(view: dict, gettext=None) -> bytes:
+    """The PNG of ``view``; the same bytes for every view that differs only in standing orders."""
     _ = gettext or (lambda m: m)
+    key = json.dumps([_(TITLE), {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
+    cached = _RECENT.get(key)
+    if cached is None:
+        cached = _draw(view, _)
+        if len(_RECENT) >= 4:
+            _RECENT.pop(next(iter(_RECENT)))
+        _RECENT[key] = cached
+    return cached
+
+
+def _draw(view: dict, _) -> bytes:
     board = scenarios.load(view["scenario"]).board
     base = _base(board)
     img = base.copy()

@@ -51,7 +51,9 @@ class Situation:
         self.info: dict[str, UnitInfo] = scenario.units
         self.at: dict[str, list[str]] = {}
         self.cmd_at: dict[str, list[str]] = {}
+        # side -> its ZOC / ZOI hexes, dropped when one of that side's units moves
         self._zoi: dict[str, set[str]] = {}
+        self._zoc: dict[str, set[str]] = {}
         for uid, u in self.units.items():
             if u["status"] == ON_MAP:
                 self.at.setdefault(u["hex"], []).append(uid)
@@ -78,7 +80,7 @@ class Situation:
         u = self.units[uid]
         u["hex"], u["status"] = h, ON_MAP
         self.at.setdefault(h, []).append(uid)
-        self._zoi.clear()
+        self._moved(uid)
 
     def remove(self, uid: str, status: str | None = None) -> None:
         u = self.units[uid]
@@ -88,10 +90,15 @@ class Situation:
                 here.remove(uid)
                 if not here:
                     del self.at[u["hex"]]
-            self._zoi.clear()
+            self._moved(uid)
         if status is not None:
             u["status"] = status
             u["hex"] = None
+
+    def _moved(self, uid: str) -> None:
+        side = self.info[uid].side
+        self._zoi.pop(side, None)
+        self._zoc.pop(side, None)
 
     def place_commander(self, cid: str, h: str) -> None:
         c = self.cmds[cid]
@@ -157,11 +164,15 @@ class Situation:
     # --- zones -----------------------------------------------------------------
     def zoc_hexes(self, side: str) -> set[str]:
         """The hexes in ``side``'s ZOC: each combat unit's hex and its six neighbours (rule 5.1)."""
+        cached = self._zoc.get(side)
+        if cached is not None:
+            return cached
         out: set[str] = set()
         nb = self.board.neighbours
         for h in self.hexes_of(side):
             out.add(h)
             out.update(nb[h])
+        self._zoc[side] = out
         return out
 
     def in_enemy_zoc(self, h: str, side: str) -> bool:
@@ -229,7 +240,6 @@ class Context:
         self.dice = dice
         self.events = events
         self.label = ""
-        self.cache: dict = {}  # a rule's scratch lookups, valid while no unit moves (command determination)
 
     def emit(self, ev: dict) -> None:
         self.events.append(ev)
