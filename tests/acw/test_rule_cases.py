@@ -5,7 +5,7 @@ Case keys: ``rule`` (the rule in our words, with its section), ``table`` (width,
 terrain, landmarks, entries), ``units``, ``officers``, ``brigades``, ``cards``,
 ``commanders``, ``state`` (fields set on units after set-up: ``units`` -> fields,
 ``standing``), ``orders`` (role -> order text), ``dice`` (label -> value or list),
-``expect``: ``units`` (unit -> fields of its state; a number field within 0.01),
+``expect``: ``units`` (unit -> fields of its state; a number field within 0.01), ``officers``,
 ``events`` (each matches some event of that type whose args contain the given ones),
 ``no_events`` (types that must not occur), ``no_event_args``.
 A geometric case has ``ask`` instead of orders: ``target`` (the unit ``firer`` fires at, or
@@ -93,6 +93,8 @@ def test_rule_case(path):
     assert engine.validate_state(new_state) == []
     for uid, fields in expect.get("units", {}).items():
         assert contains(new_state["units"][uid], fields), (uid, new_state["units"][uid])
+    for oid, fields in expect.get("officers", {}).items():
+        assert contains(new_state["officers"][oid], fields), (oid, new_state["officers"][oid])
     for wanted in expect.get("events", []):
         assert any(e["type"] == wanted["type"] and contains(e["args"], wanted.get("args", {})) for e in events), \
             (wanted, [e for e in events if e["type"] == wanted["type"]])
