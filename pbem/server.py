@@ -172,7 +172,7 @@ class Server:
             self.http = None
             if self.web:
                 from werkzeug.serving import make_server
-                from pbem.web import create_app
+                from pbem.web import create_app  # Flask is loaded only when the web app is served
                 app = create_app(self.svc)
                 self.http = make_server(s.http_host, s.http_port, app, threaded=True)
                 self.http_thread = threading.Thread(target=self.http.serve_forever, name="pbem-web", daemon=True)

@@ -152,27 +152,27 @@ class Clockwork:
             self.scheduler.add_job(self._job, "date", run_date=reminder, args=[self._remind, ph["game_id"]],
                                    id=f"remind:{ph['id']}", replace_existing=True)
 
-    def _unschedule(self, phase_id: int) -> None:
-        self._known.pop(phase_id, None)
-        for job_id in (f"close:{phase_id}", f"remind:{phase_id}"):
+    def _unschedule(self, phase_row_id: int) -> None:
+        self._known.pop(phase_row_id, None)
+        for job_id in (f"close:{phase_row_id}", f"remind:{phase_row_id}"):
             try:
                 self.scheduler.remove_job(job_id)
             except Exception:
                 pass
 
-    def _close(self, game_id: str, phase_id: int) -> None:
+    def _close(self, game_id: str, phase_row_id: int) -> None:
         try:
-            self.svc.phases.close(game_id, phase_row_id=phase_id)
+            self.svc.phases.close(game_id, phase_row_id=phase_row_id)
         except Exception:
-            failures = self._close_failures.get(phase_id, 0) + 1
-            self._close_failures[phase_id] = failures
+            failures = self._close_failures.get(phase_row_id, 0) + 1
+            self._close_failures[phase_row_id] = failures
             delay = min(CLOSE_RETRY_FIRST_SECONDS * 2 ** (failures - 1), CLOSE_RETRY_MAX_SECONDS)
             log.exception("closing %s failed (%d in a row); trying again in %.0f s", game_id, failures, delay)
             if not self.stopping:
                 self.scheduler.add_job(self._job, "date", run_date=datetime.now(timezone.utc) + timedelta(seconds=delay),
-                                       args=[self._close, game_id, phase_id], id=f"close:{phase_id}", replace_existing=True)
+                                       args=[self._close, game_id, phase_row_id], id=f"close:{phase_row_id}", replace_existing=True)
             return
-        self._close_failures.pop(phase_id, None)
+        self._close_failures.pop(phase_row_id, None)
         # A deadline moved later by another process is picked up here.
         self.sync_game(game_id)
 

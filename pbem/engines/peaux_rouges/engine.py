@@ -9,6 +9,7 @@ from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, V
 
 from . import messages as M
 from .board import board_data, board_for
+from .bot import bot_orders
 from .options import RULE_OPTIONS, default_options, options_of, rule_options
 from .orders import empty_orders, parse, standing_as_ops, write_standing
 from .pieces import LC, PIECES, PR, ROLES, display_name, kind_of, side_of
@@ -122,12 +123,10 @@ class PeauxRougesEngine(Engine):
         return "\n".join(lines) + "\n"
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        from .bot import bot_orders
-
         return bot_orders(state, role, dice)
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
-        from .picture import draw
+        from .picture import draw  # Pillow is loaded only when a picture is wanted
 
         return draw(view)  # the board carries no words, so nothing to translate
 

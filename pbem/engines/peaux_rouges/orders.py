@@ -34,7 +34,7 @@ from pbem.engines.base import AMBIGUOUS, ILLEGAL, SYNTAX, OrderError, ParseResul
 from . import messages as M
 from .board import SQUARE_RE
 from .pieces import ALIASES, KIND_WORDS, LC, PIECES, PR, kind_of, side_of
-from .rules import DEFAULT_TARGETS, Match
+from .rules import DEFAULT_TARGETS, Match, choose_target
 
 MOVE_WORDS = {"MOVE": "en", "MV": "en", "GO": "en", "DEPLACER": "fr", "DEPLACE": "fr",
               "DEPLACEMENT": "fr", "BOUGER": "fr", "ALLER": "fr"}
@@ -486,8 +486,6 @@ class Parser:
             out.append(at)
         # A piece that moved into contact fights even if its player named no target.
         standing = self.state["standing"][self.role]
-        from .rules import choose_target
-
         for code in in_contact:
             if code in has_melee and any(a["piece"] == code and a["melee"] for a in out):
                 continue

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event
 from pbem.engines.rummy import cards as C
+from pbem.engines.rummy.bot import bot_orders
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
@@ -236,11 +237,10 @@ class RummyEngine(Engine):
         return "\n".join(lines)
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        from pbem.engines.rummy.bot import bot_orders
         return bot_orders(state, role, dice)
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
-        from pbem.engines.rummy.picture import draw
+        from pbem.engines.rummy.picture import draw  # Pillow is loaded only when a picture is wanted
         return draw(view, gettext)
 
     def validate_state(self, state: dict) -> list[str]:
