@@ -136,8 +136,10 @@ class MovementPhase:
                 self.unlimber(op)
             elif kind == "charge":
                 units, _ = expand(self.ctx, op["units"])
-                if charge(self.ctx, self.side, units, op["target"], op.get("from"), self.in_command, self.spent, op["text"]):
-                    self.used_road.difference_update(units)
+                if self.used_road.intersection(units):
+                    self.skip(op["text"], "charging cavalry may not have used road movement this phase (rule 3.1)")
+                else:
+                    charge(self.ctx, self.side, units, op["target"], op.get("from"), self.in_command, self.spent, op["text"])
             elif kind in ("detach", "attach"):
                 units, _ = expand(self.ctx, op["units"])
                 for u in units:
