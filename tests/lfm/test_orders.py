@@ -91,3 +91,9 @@ def test_the_combat_mail_template_lists_the_hexes_that_must_be_attacked():
     text = ENGINE.order_template(state, "csa")
     assert "# must attack 0505 (from 0504)" in text
     assert ENGINE.parse_orders(state, "csa", text).ok
+
+
+def test_retreat_toward_is_a_standing_order():
+    parsed = ENGINE.parse_orders(start(), "csa", "STANDING:\n  RETREAT TOWARD 0704\n  RETREAT 2")
+    assert parsed.ok and parsed.orders["standing"] == {"toward": "0704", "retreat": 2}
+    assert ENGINE.parse_orders(start(), "csa", parsed.canonical).orders == parsed.orders

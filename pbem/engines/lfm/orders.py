@@ -31,6 +31,7 @@ _FIRE = re.compile(r"^FIRE\s+(?:AT\s+)?(\d{4})\s+FROM\s+(.+?)(?:\s+AT\s+(.+?))?\
 _ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
+_TOWARD = re.compile(r"^RETREAT\s+TOWARDS?\s+(\d{4}|NONE)\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
 _VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|BURN|ENTER|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
 SIMPLE_VERBS = ("mount", "dismount", "limber", "unlimber", "detach", "attach", "build")
@@ -143,6 +144,9 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
             raise LineError(N_("%(key)s takes one of: %(choices)s"), SYNTAX, key=key.upper(),
                             choices=", ".join(str(c).upper() for c in CHOICES[key]))
         return ("standing", key, value)
+    m = _TOWARD.match(line)
+    if m:
+        return ("standing", "toward", None if m.group(1).upper() == "NONE" else _hex(sc, m.group(1)))
     m = _LOSSES.match(line)
     if m:
         if normalise(m.group(1)) == "default":
@@ -299,6 +303,8 @@ def standing_lines(sc: Scenario, standing: dict) -> list[str]:
             continue
         if key == "losses":
             out.append(f"LOSSES {_names(sc, standing['losses'])} FIRST" if standing["losses"] else "LOSSES DEFAULT")
+        elif key == "toward":
+            out.append(f"RETREAT TOWARD {standing['toward'] or 'NONE'}")
         else:
             out.append(f"{key.upper()} {str(standing[key]).upper()}")
     return out

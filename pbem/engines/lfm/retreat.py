@@ -21,7 +21,10 @@ def opposite(frm: str, enemy: str) -> str | None:
 
 
 def _first_hex_choices(ctx: Context, side: str, frm: str, enemies: list[str]) -> list[tuple[tuple, str]]:
+    """The hexes a retreat may take first, best first: out of enemy ZOC (rule 9.1.b), directly
+    opposite an enemy (9.1.a), toward the owner's RETREAT TOWARD hex, furthest from the enemy."""
     sit, board = ctx.sit, ctx.sc.board
+    toward = ctx.standing(side)["toward"]
     zoc = sit.zoc_hexes(ctx.sc.enemy(side))
     near = min((distance(frm, e) for e in enemies), default=0)
     opposites = {opposite(frm, e) for e in enemies if distance(frm, e) == 1}
@@ -33,7 +36,8 @@ def _first_hex_choices(ctx: Context, side: str, frm: str, enemies: list[str]) ->
         if away < near:
             continue  # never toward the enemy
         friends = sum(1 for x in board.neighbours[n] if sit.side_at(x) == side)
-        rank = (n in zoc, n not in opposites and bool(opposites), -away, -friends, n)
+        aim = distance(n, toward) if toward else 0
+        rank = (n in zoc, n not in opposites and bool(opposites), aim, -away, -friends, n)
         out.append((rank, n))
     return sorted(out)
 

@@ -8,6 +8,8 @@ see: nearest, then clearest line, then most SP) or hold.
 2-1 or worse), always, never.
 ``stand``: a stack in NR terrain stays put on a retreat result (yes) or retreats (no).
 ``retreat``: hexes a retreat goes, 1 or 2.
+``toward``: a hex retreats head for, among the hexes the retreat rules allow (None: the
+opposite hex, then the one furthest from the enemy).
 ``advance``: advance after combat into a vacated hex (yes/no).
 ``withdraw``: voluntary retreat after a combat round: none, disorganized (stacks with a D
 marker still adjacent to the enemy fall back), all.
@@ -18,7 +20,7 @@ in a ZOC attacks the weakest adjacent enemy hex) or strongest.
 
 from __future__ import annotations
 
-DEFAULTS = {"artillery": "auto", "evade": "auto", "stand": "yes", "retreat": 1, "advance": "yes",
+DEFAULTS = {"artillery": "auto", "evade": "auto", "stand": "yes", "retreat": 1, "toward": None, "advance": "yes",
             "withdraw": "none", "attack": "weakest", "losses": []}
 CHOICES = {"artillery": ("auto", "hold"), "evade": ("auto", "always", "never"), "stand": ("yes", "no"),
            "retreat": (1, 2), "advance": ("yes", "no"), "withdraw": ("none", "disorganized", "all"),
