@@ -76,12 +76,12 @@ def build_scenario() -> dict:
     cs, us = "csa", "usa"
     commanders = [
         cmd("stuart", "Stuart", cs, "army", "0704", cv=5, replacement={"name": "Hampton (acting)", "cv": 3}),
-        cmd("hampton", "Hampton", cs, "brigade", "1004", superior="stuart"),
+        cmd("hampton", "Hampton", cs, "brigade", "1004", superior="stuart", brigade_name="Hampton's Brigade"),
         cmd("fitzlee", "Fitz Lee", cs, "brigade", "1204", superior="stuart"),
-        cmd("chambliss", "Chambliss", cs, "brigade", "0605", superior="stuart"),
-        cmd("ferguson", "Ferguson", cs, "brigade", "0908", superior="stuart"),
+        cmd("chambliss", "Chambliss", cs, "brigade", "0605", superior="stuart", brigade_name="W. H. F. Lee's Brigade"),
+        cmd("ferguson", "Ferguson", cs, "brigade", "0908", superior="stuart", brigade_name="Jenkins's Brigade"),
         cmd("gregg", "Gregg", us, "army", "1416", cv=4, replacement={"name": "McIntosh (acting)", "cv": 3}),
-        cmd("custer", "Custer", us, "brigade", "1414", superior="gregg"),
+        cmd("custer", "Custer", us, "brigade", "1414", superior="gregg", brigade_name="the Michigan Brigade"),
         cmd("mcintosh", "McIntosh", us, "brigade", "1613", superior="gregg"),
         cmd("jigregg", "J. I. Gregg", us, "brigade", superior="gregg", enter={"turn": 2, "hex": "0117", "mp": 8}),
     ]

@@ -40,9 +40,12 @@ def stream_sides(bed: list[str], columns: int, rows: int) -> list[list[str]]:
     return [list(s) for s in sorted(sides)]
 
 
-def cmd(id_, name, side, rank, hex_=None, cv=None, superior=None, replacement=None, enter=None, cavalry=True):
+def cmd(id_, name, side, rank, hex_=None, cv=None, superior=None, replacement=None, enter=None, cavalry=True,
+        brigade_name=None):
     out = {"id": id_, "name": name, "side": side, "rank": rank, "cv": cv, "superior": superior, "cavalry": cavalry,
            "replacement": replacement or {"name": f"{name} (replacement)", "cv": max(1, (cv or 2) - 2) if cv else None}}
+    if brigade_name:
+        out["brigade_name"] = brigade_name
     if hex_:
         out["hex"] = hex_
     if enter:

@@ -48,7 +48,8 @@ def test_the_template_parses_and_holds_everything():
 
 def test_the_template_lists_the_phasing_side_by_brigade_with_hexes():
     text = ENGINE.order_template(start(), "csa")
-    assert "# Hampton (brigade) 1004" in text
+    assert "# Hampton (brigade: Hampton's Brigade) 1004" in text
+    assert "# Custer (brigade: the Michigan Brigade) 1414" in ENGINE.order_template(start(), "usa")
     assert "#   1st North Carolina (4 SP, CR 5, mounted) at 1004" in text
     assert "#   Breathed's Battery (1 SP, CR 5, limbered) enters at 0104 on turn 2" in text
 

@@ -44,5 +44,5 @@ def dawn(ctx: Context) -> None:
     for b, regiments in ctx.sc.brigades.items():
         if sit.cmds[b]["status"] == ON_MAP and not any(sit.units[u]["status"] == ON_MAP for u in regiments):
             sit.remove_commander(b)
-            ctx.emit(event("brigade_destroyed", N_("%(name)s's brigade is destroyed."), commander=b, name=sit.commander_name(b)))
+            ctx.emit(event("brigade_destroyed", N_("%(name)s is destroyed."), commander=b, name=ctx.sc.commanders[b].brigade_name))
     ctx.emit(event("dawn", N_("Dawn: regiments still eliminated can no longer be recovered.")))

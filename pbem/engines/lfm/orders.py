@@ -355,7 +355,8 @@ def template(sc: Scenario, state: dict, role: str, phase: str, gettext=None) -> 
             flags.append(_("SHATTERED"))
         if combat and cst["status"] == "on_map":
             flags.append(_("in command") if cid in in_command else _("out of command"))
-        lines.append(f"# {title} ({rank}{', CV ' + str(c.cv) if c.cv else ''}) {where}" + (f" [{', '.join(flags)}]" if flags else ""))
+        label = f"{rank}: {c.brigade_name}" if c.rank == "brigade" else rank
+        lines.append(f"# {title} ({label}{', CV ' + str(c.cv) if c.cv else ''}) {where}" + (f" [{', '.join(flags)}]" if flags else ""))
         for uid in [u for u in sc.units if (sc.units[u].brigade == cid or (sc.units[u].is_artillery and sc.units[u].formation == cid))]:
             u, ui = units[uid], sc.units[uid]
             if u["status"] in (ELIMINATED, GONE):

@@ -34,8 +34,8 @@ def check_shatter(ctx: Context) -> None:
                 for u in ctx.sc.brigades[b]:
                     ctx.sit.units[u]["d"] = False  # the shattered state stands in for D (rule 16.5)
             ctx.emit(event("shattered" if now else "unshattered",
-                           N_("%(brigade)s's brigade is %(what)s: %(lost)s of %(basis)s SP lost."),
-                           brigade=ctx.sit.commander_name(b), commander=b, lost=lost, basis=basis,
+                           N_("%(brigade)s is %(what)s: %(lost)s of %(basis)s SP lost."),
+                           brigade=ctx.sc.commanders[b].brigade_name, commander=b, lost=lost, basis=basis,
                            what="shattered" if now else "no longer shattered", side=ctx.sc.commanders[b].side))
 
 

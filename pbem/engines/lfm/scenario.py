@@ -58,6 +58,7 @@ class CommanderInfo:
     replacement_cv: int | None
     hex: str | None = None
     enter: dict | None = None
+    brigade_name: str = ""  # how wargamers name a brigade commander's brigade: "Iron Brigade"
 
     @property
     def stars(self) -> int:
@@ -190,7 +191,8 @@ def build_scenario(map_data: dict, data: dict) -> Scenario:
             id=c["id"], name=c.get("name", c["id"]), side=c["side"], rank=c["rank"], cv=c.get("cv"),
             superior=c.get("superior"), cavalry=bool(c.get("cavalry", False)),
             replacement_name=rep.get("name", c.get("name", c["id"]) + " (replacement)"),
-            replacement_cv=rep.get("cv"), hex=c.get("hex"), enter=c.get("enter"))
+            replacement_cv=rep.get("cv"), hex=c.get("hex"), enter=c.get("enter"),
+            brigade_name=c.get("brigade_name") or (f"{c.get('name', c['id'])}'s Brigade" if c["rank"] == "brigade" else ""))
     brigades: dict[str, list[str]] = {}
     for u in units.values():
         if u.brigade:

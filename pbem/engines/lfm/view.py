@@ -31,6 +31,7 @@ def build_view(sc: Scenario, state: dict, role: str | None, phase_id: str) -> di
         commanders.append({
             "id": cid, "name": info.replacement_name if c["replaced"] else info.name, "side": info.side,
             "rank": info.rank, "cv": info.replacement_cv if c["replaced"] else info.cv, "replaced": bool(c["replaced"]),
+            "brigade_name": info.brigade_name,
             "status": c["status"], "hex": c["hex"], "in_command": cid in in_command,
             "shattered": bool(state["brigades"].get(cid, {}).get("shattered")),
         })
