@@ -1,7 +1,7 @@
-"""Seeded random play: whole games of Herbst Woods with the bot on both sides, no exception,
-no stuck turn, every order text the bot writes parses, and the state stays valid after
-every turn. A sample runs in the normal suite; the 200-game run is marked slow
-(``pytest -m slow tests/acw``)."""
+"""Seeded random play: whole games with the bot on both sides, no exception, no stuck turn,
+every order text the bot writes parses, and the state stays valid after every turn. A
+sample runs in the normal suite; 200 games of Herbst Woods (the small scenario) and 20 of
+McPherson's Ridge (the large one) are marked slow (``pytest -m slow tests/acw``)."""
 
 import hashlib
 
@@ -12,6 +12,7 @@ from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
 
 SAMPLE = 6
 FULL = 200
+LARGE = 20
 
 
 def seed(*parts) -> str:
@@ -39,20 +40,29 @@ def play(engine: ACWMiniaturesEngine, name: str, game: int) -> dict:
     raise AssertionError("the game did not end by its last turn")
 
 
-def check_games(games: range) -> set:
+def check_games(games: range, name: str = "herbst_woods") -> set:
     engine = ACWMiniaturesEngine()
     winners = set()
     for game in games:
-        state = play(engine, "herbst_woods", game)
+        state = play(engine, name, game)
         outcome = engine.outcome(state)
         assert outcome["winner"] in ("union", "confederate", None)
-        assert state["turn"] <= scenarios.load("herbst_woods").turns
+        assert state["turn"] <= scenarios.load(name).turns
         winners.add(outcome["winner"])
     return winners
 
 
 def test_a_seeded_sample_of_games_ends_without_error():
     check_games(range(SAMPLE))
+
+
+def test_a_game_of_the_large_scenario_ends_without_error():
+    check_games(range(1), "mcphersons_ridge")
+
+
+@pytest.mark.slow
+def test_twenty_games_of_the_large_scenario():
+    check_games(range(LARGE), "mcphersons_ridge")
 
 
 @pytest.mark.slow

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import string
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -15,7 +16,7 @@ from pbem.engines.lettering import draw_text
 
 from .formations import Layout
 from .messages import N_
-from .scenario import load
+from .scenario import generation, load
 
 WIDTH = 720
 MARGIN = 18
@@ -25,51 +26,17 @@ SIDE_FALLBACK = [(40, 70, 160), (160, 60, 50)]
 
 
 def draw_table(view: dict, gettext=None) -> bytes:
-    sc = load(view["scenario"])
     table = view["table"]
     s = (WIDTH - 2 * MARGIN) / table["width"]
-    height = int(table["height"] * s) + 2 * MARGIN + 16
-    img = Image.new("RGB", (WIDTH, height), (236, 232, 214))
+    img = _terrain(view["scenario"], generation()).copy()
+    height = img.height
     d = ImageDraw.Draw(img)
 
     def px(x, y):
         return MARGIN + x * s, MARGIN + y * s
 
     small, label_font = font(10), font(11)
-    for f in sc.table.hills:
-        for level in range(1, f.level + 1):
-            shade = tuple(max(0, c - 18 * (level - 1)) for c in FILL["hill"])
-            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=shade, outline=(170, 150, 110))
-    for f in sc.table.features:
-        if f.kind in ("woods", "town"):
-            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=FILL[f.kind], outline=(50, 60, 40))
-    for f in sc.table.features:
-        if f.kind == "road":
-            d.line([px(*p) for p in f.shape.coords], fill=(150, 120, 80), width=4)
-        elif f.kind == "stream":
-            d.line([px(*p) for p in f.shape.coords], fill=(70, 120, 200), width=3)
-            for p in f.fords:
-                d.ellipse([px(p.x - 0.6, p.y - 0.6), px(p.x + 0.6, p.y + 0.6)], outline=(70, 120, 200), width=2)
-            for p in f.bridges:
-                d.rectangle([px(p.x - 0.8, p.y - 0.5), px(p.x + 0.8, p.y + 0.5)], fill=(120, 90, 60))
-        elif f.kind in ("fence", "wall", "hedge", "breastworks"):
-            d.line([px(*p) for p in f.shape.coords], fill=(90, 70, 40), width=2)
-    for f in sc.table.hills:
-        if f.crest is not None:
-            pts = [px(*p) for p in f.crest.coords]
-            for a, b in zip(pts, pts[1:]):
-                _dashed(d, a, b, (120, 80, 30))
     grid = table["grid"]
-    for i in range(int(table["width"] // grid) + 1):
-        d.line([px(i * grid, 0), px(i * grid, table["height"])], fill=(200, 195, 175))
-    for j in range(int(table["height"] // grid) + 1):
-        d.line([px(0, j * grid), px(table["width"], j * grid)], fill=(200, 195, 175))
-    for i in range(int(table["width"] // grid)):
-        draw_text(d, (px((i + 0.5) * grid, 0)[0], 8), string.ascii_uppercase[i], small, (60, 60, 60), anchor="mm")
-    for j in range(int(table["height"] // grid)):
-        draw_text(d, (8, px(0, (j + 0.5) * grid)[1]), str(j + 1), small, (60, 60, 60), anchor="mm")
-    for name, (x, y) in table["landmarks"].items():
-        draw_text(d, px(x, y), name, small, (40, 40, 40), anchor="mm")
     roles = list(view["sides"])
     colour = {r: COLOURS.get(r, SIDE_FALLBACK[i % 2]) for i, r in enumerate(roles)}
     for m in view["moves"]:
@@ -100,8 +67,59 @@ def draw_table(view: dict, gettext=None) -> bytes:
     draw_text(d, (MARGIN, height - 12), legend % {"turn": view["turn"], "turns": view["turns"], "grid": int(grid)},
               small, (40, 40, 40))
     out = io.BytesIO()
-    img.save(out, format="PNG", optimize=False)
+    img.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def _terrain(name: str, registration: int) -> Image.Image:
+    """The table without troops (the same every turn): terrain, contours, crest lines, the
+    lettered grid and the landmarks."""
+    sc = load(name)
+    t = sc.table
+    s = (WIDTH - 2 * MARGIN) / t.width
+    height = int(t.height * s) + 2 * MARGIN + 16
+    img = Image.new("RGB", (WIDTH, height), (236, 232, 214))
+    d = ImageDraw.Draw(img)
+
+    def px(x, y):
+        return MARGIN + x * s, MARGIN + y * s
+
+    small = font(10)
+    for f in t.hills:
+        for level in range(1, f.level + 1):
+            shade = tuple(max(0, c - 18 * (level - 1)) for c in FILL["hill"])
+            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=shade, outline=(170, 150, 110))
+    for f in t.features:
+        if f.kind in ("woods", "town"):
+            d.polygon([px(*p) for p in f.shape.exterior.coords], fill=FILL[f.kind], outline=(50, 60, 40))
+    for f in t.features:
+        if f.kind == "road":
+            d.line([px(*p) for p in f.shape.coords], fill=(150, 120, 80), width=4)
+        elif f.kind == "stream":
+            d.line([px(*p) for p in f.shape.coords], fill=(70, 120, 200), width=3)
+            for p in f.fords:
+                d.ellipse([px(p.x - 0.6, p.y - 0.6), px(p.x + 0.6, p.y + 0.6)], outline=(70, 120, 200), width=2)
+            for p in f.bridges:
+                d.rectangle([px(p.x - 0.8, p.y - 0.5), px(p.x + 0.8, p.y + 0.5)], fill=(120, 90, 60))
+        elif f.kind in ("fence", "wall", "hedge", "breastworks"):
+            d.line([px(*p) for p in f.shape.coords], fill=(90, 70, 40), width=2)
+    for f in t.hills:
+        if f.crest is not None:
+            pts = [px(*p) for p in f.crest.coords]
+            for a, b in zip(pts, pts[1:]):
+                _dashed(d, a, b, (120, 80, 30))
+    for i in range(t.columns + 1):
+        d.line([px(i * t.grid, 0), px(i * t.grid, t.height)], fill=(200, 195, 175))
+    for j in range(t.rows + 1):
+        d.line([px(0, j * t.grid), px(t.width, j * t.grid)], fill=(200, 195, 175))
+    for i in range(t.columns):
+        draw_text(d, (px((i + 0.5) * t.grid, 0)[0], 8), string.ascii_uppercase[i], small, (60, 60, 60), anchor="mm")
+    for j in range(t.rows):
+        draw_text(d, (8, px(0, (j + 0.5) * t.grid)[1]), str(j + 1), small, (60, 60, 60), anchor="mm")
+    for name_, (x, y) in t.landmarks.items():
+        draw_text(d, px(x, y), name_, small, (40, 40, 40), anchor="mm")
+    return img
 
 
 def _dashed(d, a, b, fill, dash: float = 6.0) -> None:

@@ -14,6 +14,7 @@ from .rules import scale as scale_rules
 from .table import Table
 
 _REGISTERED: dict[str, dict] = {}
+_GENERATION = [0]  # bumped at each registration, so answers cached for an older table are not reused
 
 UNIT_DEFAULTS = {"quality": "veterans", "formation": "line", "facing": 0, "concealed": False, "reserve": False,
                  "horse": False, "weapon": None, "political": False}
@@ -91,8 +92,13 @@ def _build(data: dict) -> Scenario:
 def register(data: dict) -> str:
     """Make a scenario given as data available under its name (tests)."""
     _REGISTERED[data["name"]] = data
+    _GENERATION[0] += 1
     load.cache_clear()
     return data["name"]
+
+
+def generation() -> int:
+    return _GENERATION[0]
 
 
 def available() -> list[str]:

@@ -50,13 +50,19 @@ def sight_line_blocked(table, scale: str, eye: tuple[float, float], target: tupl
             return "crest"
     forward = table.on_forward_slope(*eye)
     beyond = rules["forward_slope_beyond"]
-    if table.sight_blocking is not None:
+    if table.sight_blocking is not None and table.sight_blocking.intersects(sight):
         inside = sight.intersection(table.sight_blocking).length
         if inside > rules["woods_edge_sight"] and not (forward and _beyond(sight, table.sight_blocking, tp) >= beyond):
             return "woods"
     if troops:
-        corridor = sight.buffer(stand_width / 2.0, cap_style="flat")
+        corridor = None
+        x0, y0, x1, y1 = min(eye[0], target[0]), min(eye[1], target[1]), max(eye[0], target[0]), max(eye[1], target[1])
+        pad = stand_width / 2.0
         for shape in troops:
+            bx0, by0, bx1, by1 = shape.bounds
+            if bx0 > x1 + pad or bx1 < x0 - pad or by0 > y1 + pad or by1 < y0 - pad:
+                continue  # nowhere near the sight line
+            corridor = corridor or sight.buffer(pad, cap_style="flat")
             if shape.intersects(corridor) and not (forward and _beyond(sight, shape, tp) >= beyond):
                 return "troops"
     return None

@@ -71,6 +71,8 @@ class Table:
                                                           for k, v in data.get("landmarks", {}).items()}
         self.cover = union([f.shape for f in self.features if f.kind in COVER_KINDS])
         self.sight_blocking = self.cover
+        if self.cover is not None:
+            shapely.prepare(self.cover)
         self.crests = [f.crest for f in self.features if f.crest is not None]
         self.forward_slopes = [f.forward_slope for f in self.features if f.forward_slope is not None]
         for slope in self.forward_slopes:

@@ -6,10 +6,14 @@ of sight; reserves are off the table until they enter."""
 
 from __future__ import annotations
 
+import json
+from functools import lru_cache
+
 from pbem.engines.base import event
 
 from .messages import N_
 from .rules import scale as scale_rules
+from .scenario import generation, load
 from .sight import can_see, sees_point
 from .situation import Context
 
@@ -37,26 +41,42 @@ def spot_concealed(ctx) -> None:
 
 
 def visible_enemies(scenario, state: dict, side: str) -> set[str]:
-    """The enemy units ``side`` can see now."""
-    ctx = Context(scenario, state, None, [])
+    """The enemy units ``side`` can see now (the same positions give the same answer,
+    so the answer is kept for a few positions: views and reports ask again and again)."""
+    key = json.dumps([[uid, u["x"], u["y"], u["facing"], u["formation"], u.get("mounted", False), len(u["stands"]),
+                       u["status"], bool(u.get("concealed"))] for uid, u in sorted(state["units"].items())]
+                     + [[o["x"], o["y"], o["side"], o["status"], o.get("attached")] for _, o in sorted(state["officers"].items())])
+    return set(_visible(scenario.name, generation(), side, key))
+
+
+@lru_cache(maxsize=256)
+def _visible(name: str, registration: int, side: str, key: str) -> tuple[str, ...]:
+    scenario = load(name)
+    rows = json.loads(key)
+    n = len(scenario.units)
+    units = {uid: {"side": scenario.units[uid]["side"], "arm": scenario.units[uid]["arm"], "x": x, "y": y, "facing": f,
+                   "formation": form, "mounted": mounted, "stands": [0] * stands, "status": status, "concealed": concealed}
+             for uid, x, y, f, form, mounted, stands, status, concealed in rows[:n]}
+    officers = [{"x": x, "y": y, "side": s, "status": st, "attached": a} for x, y, s, st, a in rows[n:]]
+    ctx = Context(scenario, {"units": units, "officers": {}}, None, [])
     enemy = scenario.enemy(side)
     mine = ctx.on_table(side)
     layouts = {uid: ctx.layout(uid) for uid in ctx.on_table()}
     shapes = {uid: lay.footprint for uid, lay in layouts.items()}
-    eyes = [(o["x"], o["y"]) for o in state["officers"].values()
-            if o["side"] == side and o["status"] == "active" and not o.get("attached")]
-    seen = set()
+    eyes = [(o["x"], o["y"]) for o in officers if o["side"] == side and o["status"] == "active" and not o["attached"]]
+    seen = []
     for e in ctx.on_table(enemy):
-        if state["units"][e].get("concealed"):
+        if units[e]["concealed"]:
             continue
         target = layouts[e]
-        for m in mine:
+        tx, ty = target.centre
+        for m in sorted(mine, key=lambda m: (layouts[m].x - tx) ** 2 + (layouts[m].y - ty) ** 2):
             others = [s for uid, s in shapes.items() if uid not in (m, e)]
             if can_see(ctx.table, ctx.scale, layouts[m], target, others):
-                seen.add(e)
+                seen.append(e)
                 break
         else:
             others = [s for uid, s in shapes.items() if uid != e]
             if any(sees_point(ctx.table, ctx.scale, eye, c, others, target.width) for eye in eyes for c in target.stand_centres()):
-                seen.add(e)
-    return seen
+                seen.append(e)
+    return tuple(seen)
