@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mapbuild import battery, block, cmd, line, reg, stream_sides  # noqa: E402
+from mapbuild import battery, block, cmd, line, reg, stream_sides, write_data  # noqa: E402
 
 from pbem.engines.hexgrid import hex_id  # noqa: E402
 
@@ -160,11 +160,7 @@ def build_scenario() -> dict:
 
 
 def main() -> None:
-    out = Path(__file__).resolve().parent
-    (out / "maps").mkdir(exist_ok=True)
-    (out / "scenarios").mkdir(exist_ok=True)
-    (out / "maps" / "east_cavalry_field.json").write_text(json.dumps(build_map(), indent=1) + "\n", encoding="utf-8")
-    (out / "scenarios" / "east_cavalry_field.json").write_text(json.dumps(build_scenario(), indent=1) + "\n", encoding="utf-8")
+    write_data(build_map(), build_scenario())
 
 
 if __name__ == "__main__":

@@ -11,13 +11,12 @@ Creek, south past Cemetery Hill. Sources and choices: data/lfm/README.md.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mapbuild import battery, block, cmd, line, reg, stream_sides  # noqa: E402
+from mapbuild import battery, block, cmd, line, reg, stream_sides, write_data  # noqa: E402
 
 from pbem.engines.hexgrid import hex_id  # noqa: E402
 
@@ -320,9 +319,7 @@ def build_scenario() -> dict:
 
 
 def main() -> None:
-    out = Path(__file__).resolve().parent
-    (out / "maps" / "gettysburg.json").write_text(json.dumps(build_map(), indent=1) + "\n", encoding="utf-8")
-    (out / "scenarios" / "gettysburg_july1.json").write_text(json.dumps(build_scenario(), indent=1) + "\n", encoding="utf-8")
+    write_data(build_map(), build_scenario())
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ hex lines and blocks, stream hexsides, and the order-of-battle records."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -74,3 +75,11 @@ def battery(id_, name, side, formation, guns, cr, hex_=None, limbered=False, ent
     if enter:
         out["enter"] = enter
     return out
+
+
+def write_data(map_data: dict, scenario_data: dict) -> None:
+    """Write data/lfm/maps/<map name>.json and data/lfm/scenarios/<scenario name>.json."""
+    out = Path(__file__).resolve().parent
+    for folder, data in (("maps", map_data), ("scenarios", scenario_data)):
+        (out / folder).mkdir(exist_ok=True)
+        (out / folder / f"{data['name']}.json").write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
