@@ -165,7 +165,10 @@ def _pairs(values, what):
 @click.option("--tz", "tzs", multiple=True, help="ROLE=ZONE for a player's time zone.")
 @click.option("--id", "game_id", default=None, help="Game id (default: from the scenario, e.g. lb7).")
 @click.option("--title", default=None)
-def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title):
+@click.option("--absence-days", type=click.IntRange(0, 366), default=14, show_default=True, help="Most days of absence each player may declare (ABSENCE by mail).")
+@click.option("--closed-to-observers", is_flag=True, help="Refuse OBSERVE: nobody outside the game receives its reports.")
+def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title,
+             absence_days, closed_to_observers):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
@@ -181,7 +184,8 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
             opts[k] = v
     try:
         gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
-                                           game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"))
+                                           game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"),
+                                           absence_days=absence_days, observers_allowed=not closed_to_observers)
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
     click.echo(gid)

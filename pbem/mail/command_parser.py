@@ -136,7 +136,10 @@ def parse_command_line(line: str) -> Command | None:
         return _unknown_command(s)  # "ORDERSS": a keyword's start, then more letters
     if bare != keyword and not spec.punctuation_ends_keyword:
         return None  # "Orders." / "Join!" -- punctuation only ends the commands without a required argument
-    return spec.read(Reading(spec, _without_trailing_punctuation(args), explicit=bare.isupper()))
+    cmd = spec.read(Reading(spec, _without_trailing_punctuation(args), explicit=bare.isupper()))
+    if cmd is not None:
+        cmd.lang = REGISTRY.keyword_language(bare) or "en"
+    return cmd
 
 
 def _unbolded(s: str) -> str:

@@ -54,6 +54,8 @@ class Command:
     problems: list[str] = field(default_factory=list)
     #: the same problems as (English message id, arguments), for translation
     problem_ids: list[tuple[str, dict]] = field(default_factory=list)
+    #: the language of the keyword as typed (LISTE: "fr"): the general address answers in it
+    lang: str = "en"
 
     def note(self, msgid: str, **args) -> None:
         self.problems.append(msgid % args)

@@ -47,8 +47,13 @@ class Games(ServicePart):
     def create(self, engine_name: str, scenario: str, players: dict[str, str | None], *,
                options: dict | None = None, timing: dict | None = None, game_id: str | None = None,
                title: str | None = None, languages: dict[str, str] | None = None,
-               timezones: dict[str, str] | None = None, actor: str = "cli") -> str:
-        """Create a game, open its first phase and welcome its players. Returns the game id."""
+               timezones: dict[str, str] | None = None, actor: str = "cli",
+               absence_days: int = 14, observers_allowed: bool = True) -> str:
+        """Create a game, open its first phase and welcome its players. Returns the game id.
+        ``absence_days``: the most days of absence each player may declare (ABSENCE);
+        ``observers_allowed``: whether OBSERVE may watch it."""
+        if not 0 <= absence_days <= 366:
+            raise ServiceError("the absence allowance is from 0 to 366 days per player")
         engine = self.engine(engine_name)
         scenarios = engine.scenarios()
         if scenario not in scenarios:
@@ -77,6 +82,7 @@ class Games(ServicePart):
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(options),
                 "title": title or f"{engine.title}: {info.title}", "status": "active", "timing": dumps(timing),
                 "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
+                "absence_days": absence_days, "observers_allowed": int(observers_allowed),
                 "rules_version": engine.rules_version, "state_format": engine.state_format,
             })
             for role in info.roles:

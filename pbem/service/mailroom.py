@@ -190,9 +190,11 @@ class MessageHandling:
             if not self.authenticated:
                 mark_unauthenticated(self.store, queued)
 
-    def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None, **args) -> None:
-        """Mail an error answer: what was wrong and what to do (message ids), in the reader's language."""
-        lang = player["lang"] if player else "en"
+    def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None,
+                     lang: str | None = None, **args) -> None:
+        """Mail an error answer: what was wrong and what to do (message ids), in the reader's language
+        (a player's; for a bare address, ``lang``: the language of the keyword it typed)."""
+        lang = player["lang"] if player else (lang or "en")
         _ = gettext_for(lang)
         # Mail without a valid token may be forged: quoting its subject or file names would
         # relay the forger's words to whoever the From names.
@@ -202,10 +204,10 @@ class MessageHandling:
                         advice=(_(advice) % args if args else _(advice)) if advice else "",
                         quoted_subject=(self.msg.subject or "") if quoted else "", problems=self.msg.problems if quoted else [])
 
-    def mail_problem_to_sender(self, problem: str, advice: str = "", **args) -> None:
+    def mail_problem_to_sender(self, problem: str, advice: str = "", *, lang: str | None = None, **args) -> None:
         """Mail an error answer to a sender we cannot tie to any player: generic, nothing about any game."""
         if self.sender:
-            self.mail_problem(None, problem, advice, to_addr=self.sender, **args)
+            self.mail_problem(None, problem, advice, to_addr=self.sender, lang=lang, **args)
         else:
             self.notes.append("no reply: the mail has no usable sender address")
 

@@ -4,8 +4,11 @@ and to a reply that only quotes the order template."""
 
 from datetime import datetime, timedelta, timezone
 
+from pbem.config import Settings
 from pbem.service.clock import from_iso
+from pbem.service.service import Service
 from tests.core.helpers import IND, US, address_of, new_game, orders_mail, outbox, raw_text
+from tests.core.test_cli import pbem
 from tests.support import mail
 
 STRANGER = "watcher@elsewhere.example"
@@ -211,6 +214,22 @@ def test_observe_needs_the_mailed_code_then_sends_each_phases_public_report(svc)
     assert svc.records.observers(gid) == []
 
 
+def test_list_observe_and_help_at_the_general_address_answer_in_the_language_typed(svc):
+    gid = new_game(svc)
+    svc.mailroom.receive(mail(STRANGER, general(svc), "LISTE\n", subject="bonjour"))
+    assert "Parties ouvertes aux observateurs" in last_text(svc, to_addr=STRANGER)
+    svc.mailroom.receive(mail(STRANGER, general(svc), f"OBSERVER {gid}\n", subject="bonjour"))
+    ask = last_text(svc, to_addr=STRANGER)
+    assert f"OBSERVER {gid} " in ask and "renvoyez cette ligne" in ask
+    code = ask.split(f"OBSERVER {gid} ")[1].split()[0]
+    svc.mailroom.receive(mail(STRANGER, general(svc), f"OBSERVER {gid} {code}\n", subject="bonjour"))
+    assert svc.records.observers(gid)[0]["lang"] == "fr"
+    play_phase(svc, gid)
+    assert "Rapport" in outbox(svc, kind="observer", to_addr=STRANGER)[-1]["subject"]
+    svc.mailroom.receive(mail("other@elsewhere.example", general(svc), "AIDE\n", subject="bonjour"))
+    assert "OBSERVER <partie>" in last_text(svc, to_addr="other@elsewhere.example")
+
+
 def test_a_game_closed_to_observers_refuses_observe(svc):
     gid = new_game(svc)
     svc.records.update("games", gid, {"observers_allowed": 0})
@@ -235,3 +254,20 @@ def test_a_reply_that_only_quotes_the_template_is_told_quoted_lines_are_not_read
     phase = svc.records.current_phase(gid)["label"]
     send(svc, gid, "us", f"OK, these are fine\n\n> ORDERS {gid} {phase}\n> HOLD\n> END\n")
     assert "quoted lines" in last_text(svc, kind="error", to_addr=US)
+
+
+# -- the policies set when the game is created ------------------------------------------------------
+def test_game_new_sets_the_absence_allowance_and_closes_the_game_to_observers(tmp_path):
+    db = tmp_path / "pbem.db"
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--player", "us=a@example.org",
+               "--absence-days", "3", "--closed-to-observers", db=db).stdout.decode().strip()
+    svc = Service(Settings(db_path=db, maildir=tmp_path / "outbox", mail_domain="pbem.test")).init()
+    try:
+        g = svc.records.game(gid)
+        assert g["absence_days"] == 3 and g["observers_allowed"] == 0
+        assert gid in [x["id"] for x in svc.lobby.open_games()]  # a free role: open to join, not to watch
+        assert not svc.lobby.open_games()[0]["watchable"]
+    finally:
+        svc.close()
+    bad = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--absence-days", "400", db=db, check=False)
+    assert bad.returncode != 0 and b"400" in bad.stderr

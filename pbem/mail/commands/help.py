@@ -24,7 +24,8 @@ def send_game_help(ctx, cmd: Command) -> None:
 
 
 def send_general_help(ctx, commands: list[Command]) -> None:
-    ctx.mail_reply("ack", "mail/general_help.txt.j2", gettext_for("en")(N_("How to play by mail")), to_addr=ctx.sender,
+    lang = commands[0].lang  # AIDE: in French
+    ctx.mail_reply("ack", "mail/general_help.txt.j2", gettext_for(lang)(N_("How to play by mail")), to_addr=ctx.sender, lang=lang,
                    commands=ctx.registry.general_help_lines(), engines=ctx.hosted_engines())
 
 

@@ -31,10 +31,11 @@ def describe_game(game: dict, _) -> str:
 
 
 def send_list(ctx, commands: list[Command]) -> None:
-    _ = gettext_for("en")
+    lang = commands[0].lang
+    _ = gettext_for(lang)
     games = ctx.svc.lobby.open_games()
     text = _("Games open to watch or to join:") if games else _("No game is open to watch or to join now.")
-    ctx.mail_reply("ack", "mail/answer.txt.j2", _("Games on this server"), to_addr=ctx.sender,
+    ctx.mail_reply("ack", "mail/answer.txt.j2", _("Games on this server"), to_addr=ctx.sender, lang=lang,
                    text=text, lines=[describe_game(g, _) + "\n" for g in games])
 
 

@@ -26,37 +26,44 @@ def read_unobserve(reading: Reading) -> Command | None:
     return reading.wrong_shape()
 
 
+def cmd_word(lang: str) -> str:
+    """OBSERVE as the reader types it."""
+    return COMMANDS[0].keywords.get(lang, COMMANDS[0].keywords["en"])[0]
+
+
 def observe(ctx, commands: list[Command]) -> None:
-    observers, _ = ctx.svc.observers, gettext_for("en")
+    """Answered in the language of the keyword typed (OBSERVER: French); the reports come in it too."""
+    observers = ctx.svc.observers
     for cmd in commands:
-        game_id = cmd.args[0]
+        game_id, lang = cmd.args[0], cmd.lang
+        _ = gettext_for(lang)
         refusal = observers.may_watch(game_id)
         if refusal:
             ctx.refuse()
-            ctx.mail_problem_to_sender(refusal, N_("Send LIST for the games you can watch."), game=game_id)
+            ctx.mail_problem_to_sender(refusal, N_("Send LIST for the games you can watch."), lang=lang, game=game_id)
         elif len(cmd.args) == 1:
             code = observers.confirmation_code(game_id, ctx.sender)
             ctx.mail_reply("ack", "mail/answer.txt.j2", _("Confirm that you want to watch game %(game)s") % {"game": game_id},
-                           to_addr=ctx.sender, text=_("To receive the public report of each phase of game %(game)s, send this line "
+                           to_addr=ctx.sender, lang=lang, text=_("To receive the public report of each phase of game %(game)s, send this line "
                                                       "back to the address you wrote to:") % {"game": game_id},
-                           lines=[f"OBSERVE {game_id} {code}", "", _("If you did not ask for it, do nothing: nothing will be sent.")])
+                           lines=[f"{cmd_word(lang)} {game_id} {code}", "", _("If you did not ask for it, do nothing: nothing will be sent.")])
         else:
-            refusal = observers.observe(game_id, ctx.sender, cmd.args[1])
+            refusal = observers.observe(game_id, ctx.sender, cmd.args[1], lang=lang)
             if refusal:
                 ctx.refuse()
-                ctx.mail_problem_to_sender(refusal, game=game_id)
+                ctx.mail_problem_to_sender(refusal, lang=lang, game=game_id)
             else:
-                ctx.mail_reply("ack", "mail/answer.txt.j2", _("You are watching game %(game)s") % {"game": game_id}, to_addr=ctx.sender,
+                ctx.mail_reply("ack", "mail/answer.txt.j2", _("You are watching game %(game)s") % {"game": game_id}, to_addr=ctx.sender, lang=lang,
                                text=_("You will receive the public report of each phase of game %(game)s. To stop, send UNOBSERVE %(game)s.")
                                % {"game": game_id})
 
 
 def unobserve(ctx, commands: list[Command]) -> None:
-    _ = gettext_for("en")
     for cmd in commands:
-        game_id = cmd.args[0]
+        game_id, _ = cmd.args[0], gettext_for(cmd.lang)
         if ctx.sender and ctx.svc.observers.unobserve(game_id, ctx.sender):
             ctx.mail_reply("ack", "mail/answer.txt.j2", _("You no longer watch game %(game)s") % {"game": game_id}, to_addr=ctx.sender,
+                           lang=cmd.lang,
                            text=_("No more reports of game %(game)s will be sent to this address.") % {"game": game_id})
         else:
             ctx.refuse("not an observer of that game")
