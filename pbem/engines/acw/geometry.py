@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import shapely
 from shapely.geometry import LineString, Point, Polygon
 from shapely.ops import unary_union
 
@@ -38,7 +39,7 @@ def rectangle(cx: float, cy: float, width: float, depth: float, bearing: float) 
     fx, fy = direction(bearing)
     rx, ry = -fy, fx  # to the right of the facing
     hw, hd = width / 2.0, depth / 2.0
-    return Polygon([
+    return shapely.polygons([
         (cx + fx * hd - rx * hw, cy + fy * hd - ry * hw),
         (cx + fx * hd + rx * hw, cy + fy * hd + ry * hw),
         (cx - fx * hd + rx * hw, cy - fy * hd + ry * hw),

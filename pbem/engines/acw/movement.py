@@ -187,6 +187,11 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
     uid = mover.uid if mover else unit_id
     u = ctx.state["units"][uid]
     halt = scale_rules(ctx.scale)["halt_short_of_enemy"] if halt_at is None else halt_at
+    start = Layout(u, ctx.scale)
+    start_shape = start.footprint
+    reach = budget if budget is not None else mover.left_inches()
+    # terrain only slows a move, so nothing farther than this can stop it (a column's tail swings too)
+    near = start_shape.buffer(reach + halt + start.total_depth + start.frontage)
     others = []
     for o in ctx.on_table():
         if o == uid:
@@ -196,7 +201,9 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
         if friend and through_friends:
             continue
         fp = ctx.layout(o).footprint
-        others.append([o, friend, fp, fp.distance(Layout(u, ctx.scale).footprint)])
+        if not fp.intersects(near):
+            continue
+        others.append([o, friend, fp, fp.distance(start_shape)])
     spent = 0.0
     result = {"stopped": "arrived", "blocked_by": None}
     track = mover.track if mover else [[rounded(u["x"]), rounded(u["y"])]]

@@ -20,6 +20,7 @@ class Context:
     state: dict
     dice: Dice
     events: list = field(default_factory=list)
+    _layouts: dict = field(default_factory=dict, repr=False)
 
     @property
     def scale(self) -> str:
@@ -45,7 +46,13 @@ class Context:
                 if u["status"] in ON_TABLE and (side is None or u["side"] == side)]
 
     def layout(self, uid: str) -> Layout:
-        return Layout(self.state["units"][uid], self.scale)
+        """The unit's shapes, kept while it stands where it stands (they are asked for often)."""
+        u = self.state["units"][uid]
+        key = (uid, u["x"], u["y"], u["facing"], u["formation"], u.get("mounted"), len(u["stands"]))
+        lay = self._layouts.get(key)
+        if lay is None:
+            lay = self._layouts[key] = Layout(u, self.scale)
+        return lay
 
     def footprints(self, exclude: tuple[str, ...] = ()) -> list:
         return [self.layout(u).footprint for u in self.on_table() if u not in exclude]
