@@ -4,7 +4,7 @@ section it checks (and the table row class, for the designed tables).
 
 Case keys: ``rule`` (the rule in our words), ``section``, ``map`` (columns, rows, hexes,
 elevation, hexsides, roads), ``units``, optional ``commanders``, ``turns``, ``mails_per_turn``,
-``victory``, ``changes`` (state fields set after setup: ``units``/``commanders``/``brigades`` by id,
+``victory``, ``options`` (game options: the other reading of an ambiguous rule), ``changes`` (state fields set after setup: ``units``/``commanders``/``brigades`` by id,
 ``standing``...), ``mails`` (order texts, each resolved as the phasing side's), ``dice``
 (label -> value or list), ``expect``: ``positions`` (id -> hex or null), ``units`` (id ->
 fields of its state), ``brigades``, ``events`` (each matches some event of that type whose
@@ -33,7 +33,8 @@ def test_rule_case(path):
                     elevation=m.get("elevation"), hexsides=m.get("hexsides"), roads=m.get("roads"),
                     units=case["units"], commanders=case.get("commanders"), turns=case.get("turns"),
                     mails=case.get("mails_per_turn", 2), victory=case.get("victory"))
-    state, events = play(name, case.get("mails", ["HOLD"]), case.get("dice", {}), changes=case.get("changes"))
+    state, events = play(name, case.get("mails", ["HOLD"]), case.get("dice", {}), changes=case.get("changes"),
+                         options=case.get("options"))
     expect = case["expect"]
     for uid, hex_ in expect.get("positions", {}).items():
         where = state["units"][uid]["hex"] if uid in state["units"] else state["commanders"][uid]["hex"]

@@ -139,7 +139,8 @@ class CombatPhase:
 
     def rounds(self, ops: list[dict], base: str) -> None:
         ctx = self.ctx
-        for rnd in range(1, MAX_ROUNDS + 1):
+        limit = ctx.state.get("rules", {}).get("combat_rounds") or MAX_ROUNDS
+        for rnd in range(1, limit + 1):
             targets = required_targets(ctx, self.side)
             if not targets:
                 return
@@ -150,7 +151,8 @@ class CombatPhase:
             for hexes, attackers, advance in plan:
                 self.resolve_one(hexes, attackers, advance)
             self.voluntary_retreats()
-        ctx.emit(event("combat_guard", N_("Combat stops after %(n)s rounds."), n=MAX_ROUNDS))
+        if required_targets(ctx, self.side):
+            ctx.emit(event("combat_guard", N_("Combat stops after %(n)s rounds."), n=limit))
 
     def charged_must_retreat(self) -> None:
         """Rule 3.8: cavalry that charged and is still in a ZOC retreats before combat."""

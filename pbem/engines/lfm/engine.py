@@ -22,6 +22,14 @@ from .situation import Context, initial_brigades, initial_commanders, initial_un
 from .view import build_view
 
 
+# Where the rulebook reads two ways: the literal reading is the default, the other an option
+# (docs/games/lfm.md, "Readings of the rules").
+RULE_OPTIONS = {
+    "stacking": "one_brigade",  # 4.1 "16 SP of the same brigade": one brigade to a hex; or any_brigades
+    "combat_rounds": 0,  # 13 "no limit to how many rounds": 0; or the most rounds a combat phase fights
+}
+
+
 class LastFullMeasureEngine(Engine):
     name = "lfm"
     title = "Last Full Measure"
@@ -35,7 +43,7 @@ class LastFullMeasureEngine(Engine):
         for name in scenarios.available():
             sc = scenarios.load(name)
             out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
-                                     options={"mails": sc.mails})
+                                     options={"mails": sc.mails, **RULE_OPTIONS})
         return out
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
@@ -43,8 +51,17 @@ class LastFullMeasureEngine(Engine):
         mails = int((options or {}).get("mails", sc.mails))
         if mails not in (1, 2):
             raise ValueError("mails must be 1 or 2")
+        rules = {k: (options or {}).get(k, v) for k, v in RULE_OPTIONS.items()}
+        if rules["stacking"] not in ("one_brigade", "any_brigades"):
+            raise ValueError("option stacking must be one_brigade or any_brigades")
+        try:
+            rules["combat_rounds"] = int(rules["combat_rounds"])
+        except (TypeError, ValueError):
+            rules["combat_rounds"] = -1
+        if rules["combat_rounds"] < 0:
+            raise ValueError("option combat_rounds must be 0 (no limit) or a number of rounds")
         state = {
-            "game": "lfm", "scenario": sc.name, "mails": mails, "turn": 1, "order": list(sc.first_turn_order),
+            "game": "lfm", "scenario": sc.name, "mails": mails, "rules": rules, "turn": 1, "order": list(sc.first_turn_order),
             "pt": 0, "step": "move", "in_command": [],
             "units": initial_units(sc), "commanders": initial_commanders(sc), "brigades": initial_brigades(sc),
             "breastworks": {}, "works_side": {}, "burning": {}, "burned": [], "control": victory.initial_control(sc),

@@ -217,7 +217,7 @@ class Situation:
         troops = [x for x in here if not self.info[x].is_artillery]
         guns = [x for x in here if self.info[x].is_artillery]
         brigades = {self.info[x].brigade for x in troops}
-        if len(brigades) > 1:
+        if len(brigades) > 1 and self.state.get("rules", {}).get("stacking", "one_brigade") == "one_brigade":
             return "brigades"
         if sum(self.sp(x) for x in troops) > STACK_SP:
             return "sp"
