@@ -18,6 +18,7 @@ from pbem.service.clock import from_iso
 from pbem.service.outbox import Outgoing, message_id
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
+from pbem.service.roster import named_sides
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
 
@@ -225,6 +226,7 @@ class MailWriter(ConfiguredPart):
             "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
             "link": self.player_link(game_id, player), "note": note, "kind": kind,
             "defaulted": loads(phase["defaulted"], []) or [],
+            "sides": named_sides(self.records.players(game_id), player["role"], lang),  # SET NAME
         }
         _ = gettext_for(lang)
         if parts["outcome"]:

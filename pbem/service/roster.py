@@ -55,6 +55,24 @@ def role_labels(players: list[dict]) -> dict[str, str]:
     return out
 
 
+def labels_for_reader(players: list[dict], reader_role: str | None, lang: str) -> dict[str, str]:
+    """role -> its label as one reader reads it: "you" for the reader's own role."""
+    out = role_labels(players)
+    if reader_role in out:
+        out[reader_role] = gettext_for(lang)(YOU)
+    return out
+
+
+def named_sides(players: list[dict], reader_role: str | None, lang: str) -> list[str]:
+    """Every side as a report lists it ("us (you)", "indians (Sitting Bull)"), or [] when no player chose a name."""
+    if not any(p["name"] for p in players if p["status"] == "active"):
+        return []
+    labels = labels_for_reader(players, None, lang)
+    if reader_role in labels:
+        labels[reader_role] = f"{labels[reader_role].split(' (')[0]} ({gettext_for(lang)(YOU)})"
+    return list(labels.values())
+
+
 @dataclass(kw_only=True, eq=False)
 class Roster(ServicePart):
     """Display names: set one, and read every side's label in a game."""
@@ -79,7 +97,4 @@ class Roster(ServicePart):
 
     def labels(self, game_id: str, *, reader_role: str | None = None, lang: str = "en") -> dict[str, str]:
         """role -> how it is named to a reader: its label, "you" for the reader's own role."""
-        out = role_labels(self.records.players(game_id))
-        if reader_role in out:
-            out[reader_role] = gettext_for(lang)(YOU)
-        return out
+        return labels_for_reader(self.records.players(game_id), reader_role, lang)

@@ -46,6 +46,14 @@ def test_set_name_shows_the_name_to_the_others_and_you_to_the_player(svc):
     assert "Waiting for: us (Jane R.), you" in last_text(svc, kind="ack", to_addr=IND)
 
 
+def test_reports_name_the_players_by_their_chosen_names_and_the_reader_as_you(svc):
+    gid = new_game(svc)
+    send(svc, gid, "indians", "SET NAME Sitting Bull\n")
+    play_phase(svc, gid)
+    assert "Players: us (you), indians (Sitting Bull)" in last_text(svc, kind="report", to_addr=US)
+    assert "Players: us, indians (you)" in last_text(svc, kind="report", to_addr=IND)
+
+
 def test_set_name_refuses_an_address_like_or_overlong_name(svc):
     gid = new_game(svc)
     send(svc, gid, "us", "SET NAME jane@example.org\n")
