@@ -118,13 +118,40 @@ def _folded_address(name: str, value: str | tuple[str, str]) -> bytes:
 
 
 def _header_line(name: str, value: str) -> bytes:
-    """``Name: value`` + CRLF, as the header registry would write it."""
+    """``Name: value`` + CRLF, as the header registry would write it, except that a text
+    header (Subject, X-PBEM-*) is never folded right after its colon."""
     lname = name.lower()
     if (value and len(name) + 2 + len(value) <= 78 and "=?" not in value and _AS_IS.match(value) and value == value.strip()
             and "  " not in value and lname not in _STRUCTURED
             and (lname != "message-id" or _AS_IS_MSGID.match(value))):
         return f"{name}: {value}\r\n".encode("ascii")
-    return _folded(name, value)
+    folded = _folded(name, value)
+    return folded if lname in _STRUCTURED or lname in _IDENTIFIERS else first_word_on_name_line(name, folded)
+
+
+_IDENTIFIERS = {"message-id", "in-reply-to", "references"}
+
+
+def first_word_on_name_line(name: str, folded: bytes) -> bytes:
+    """A folded header whose first word is kept on the header name's line.
+
+    The registry folds right after the colon when the first word is longer than what is left
+    of a 78-octet line; some readers then show the subject with a leading space. RFC 5322
+    (2.1.1, 2.2.3) lets a line run to 998 octets, so the long word stays beside the name and
+    the folds come after it; the header unfolds to the same value."""
+    bare = name.encode("ascii") + b":\r\n "
+    if not folded.startswith(bare):
+        return folded
+    lines = folded[len(bare):].split(b"\r\n")  # the last is empty: the header ends with CRLF
+    word, _, tail = lines[0].partition(b" ")
+    if len(name) + 2 + len(word) > 998:
+        return folded
+    out = [name.encode("ascii") + b": " + word]
+    if tail and len(lines) > 2 and 1 + len(tail) + len(lines[1]) <= 78:
+        lines[1] = b" " + tail + lines[1]  # the next line starts with its fold's space
+    elif tail:
+        out.append(b" " + tail)
+    return b"\r\n".join(out + lines[1:])
 
 
 def _date_line(date: datetime) -> bytes:
