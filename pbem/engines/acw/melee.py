@@ -21,6 +21,7 @@ from pbem.engines.base import event
 from . import casualties, morale, officers
 from .geometry import half_plane_front, point
 from .messages import N_
+from .movement import base_of, travel
 from .routs import fall_back, rout
 from .rules import scale as scale_rules, table as rules_table
 
@@ -129,6 +130,7 @@ def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact: 
         ctx.state["units"][uid]["melees"] = ctx.state["units"][uid].get("melees", 0) + 1
     losers = attackers if result == "defender" else defenders
     winners = defenders if result == "defender" else attackers
+    held = (ctx.state["units"][main]["x"], ctx.state["units"][main]["y"])
     for uid in winners:
         if ctx.state["units"][uid]["status"] in FIGHTING and not ctx.state["units"][uid].get("won_cc"):
             ctx.state["units"][uid]["won_cc"] = True
@@ -141,7 +143,26 @@ def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact: 
             fall_back(ctx, uid, "lost the close combat")
         else:
             rout(ctx, uid, "lost the close combat")
+    if result == "attacker":
+        take_ground(ctx, attackers[0], held)
     return result
+
+
+def take_ground(ctx, uid: str, held: tuple[float, float]) -> None:
+    """10 L, the winner's bonus (designed): a winning attacker advances up to half its move into
+    the ground the beaten defender held, halting an inch from any enemy."""
+    u = ctx.state["units"][uid]
+    if u["status"] != "formed":
+        return
+    budget = base_of(ctx, uid) / 2.0
+    if budget <= 0:
+        return
+    before = (u["x"], u["y"])
+    res = travel(ctx, None, [held], budget=budget, unit_id=uid)
+    if (u["x"], u["y"]) != before:
+        ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"]})
+        ctx.emit(event("take_ground", N_("%(unit)s advances into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
+                       at=ctx.table.grid_ref(u["x"], u["y"]), track=res["track"]))
 
 
 def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
