@@ -1,6 +1,8 @@
 """Orders by mail: the syntax, canonical text that re-parses to the same orders, the template
 (sent back unchanged: nothing moves), and clear answers to bad lines that lose nothing else."""
 
+import pytest
+
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, SYNTAX
 from pbem.engines.lfm import LastFullMeasureEngine
@@ -98,3 +100,15 @@ def test_retreat_toward_is_a_standing_order():
     parsed = ENGINE.parse_orders(start(), "csa", "STANDING:\n  RETREAT TOWARD 0704\n  RETREAT 2")
     assert parsed.ok and parsed.orders["standing"] == {"toward": "0704", "retreat": 2}
     assert ENGINE.parse_orders(start(), "csa", parsed.canonical).orders == parsed.orders
+
+
+def test_standing_orders_can_be_applied_outside_ones_own_phase():
+    """The other side's decisions come from standing orders it may change at any time: the
+    engine merges a STANDING-only block into the state without resolving anything."""
+    state = start()
+    parsed = ENGINE.parse_orders(state, "usa", "STANDING:\n  EVADE NEVER\n  RETREAT TOWARD 1416")
+    new = ENGINE.apply_standing(state, "usa", parsed.orders)
+    assert new["standing"]["usa"] == {"evade": "never", "toward": "1416"} and state["standing"]["usa"] == {}
+    assert ENGINE.phase(new) == ENGINE.phase(state)
+    with pytest.raises(ValueError):
+        ENGINE.apply_standing(state, "usa", ENGINE.parse_orders(state, "usa", "1416 MOVE TO 1415").orders)

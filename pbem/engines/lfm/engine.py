@@ -121,6 +121,16 @@ class LastFullMeasureEngine(Engine):
         state["vp"] = victory.recount(ctx)
         return state, events
 
+    def apply_standing(self, state: dict, role: str, orders: dict) -> dict:
+        """The state with ``role``'s standing orders updated from parsed orders holding nothing
+        else: how a side changes them while the other side's phase is open (for the service
+        to call when a role that is not awaited mails a STANDING block; no dice, no resolve)."""
+        if orders.get("ops"):
+            raise ValueError("only standing orders can be sent outside one's own phase")
+        state = json.loads(json.dumps(state))
+        state["standing"].setdefault(role, {}).update(orders.get("standing") or {})
+        return state
+
     def view(self, state: dict, role: str | None) -> dict:
         return build_view(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
 
