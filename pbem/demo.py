@@ -15,6 +15,7 @@ import json
 import mailbox
 import shutil
 import smtplib
+import sys
 import threading
 import time
 from email import policy
@@ -109,6 +110,16 @@ def _final_reports(svc, game_id: str) -> set[tuple[str, str]]:
     return {(resolved[-1]["label"], role) for role in roles}
 
 
+def pbem_command() -> str:
+    """The pbem command as a user can type it: the venv's script by its full path when the
+    venv is not on the PATH (./scripts/demo does not change the caller's shell)."""
+    script = Path(sys.executable).parent / "pbem"
+    on_path = shutil.which("pbem")
+    if on_path and Path(on_path).resolve() == script.resolve():
+        return "pbem"
+    return str(script) if script.exists() else "pbem"
+
+
 def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | None = None,
              smtp_port: int = 2526, http_port: int = 8001, echo=print, timeout: float = 600.0) -> dict:
     """Play until the game is over (or ``turns`` phases are resolved), then return once the
@@ -183,5 +194,8 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
         echo(f"Outcome: {format_message(outcome['summary'], outcome.get('args'))}" + (f" Score: {scores}." if scores else ""))
     echo(f"Every mail the server sent is in the Maildir {settings.maildir}/new (open any file in a mail client, or `less`).")
     echo(f"Each report as a web page, picture included: {workdir / 'reports'}/*.html (open in a browser).")
-    echo(f"Database: {settings.db_path} (try: pbem --help; PBEM_DB={settings.db_path} pbem game show {game_id}; pbem verify --db {settings.db_path} {game_id}).")
+    command = pbem_command()
+    echo(f"Database: {settings.db_path}. Try: {command} --help; PBEM_DB={settings.db_path} {command} game show {game_id}; "
+         f"{command} verify --db {settings.db_path} {game_id}")
+    echo("(or `source .venv/bin/activate` first, then type just `pbem`)")
     return {"game": game_id, "summary": summary, "verified": verified, "reports": reports, "stalled": stalled}

@@ -4,6 +4,9 @@ returns only once the last resolved phase's reports are in the Maildir and writt
 (it once stopped as soon as the game moved on, before they were delivered)."""
 
 import mailbox
+import shutil
+import subprocess
+from pathlib import Path
 
 from pbem.demo import run_demo
 from tests.support import free_port
@@ -25,3 +28,11 @@ def test_the_demo_plays_turns_by_mail_writes_every_report_and_verify_agrees(tmp_
     assert len(labels) == resolved and pages == {(label, side) for label in labels for side in ("us", "indians")}
     assert result["reports"] == 2 * resolved
     assert sum("resolved; report mailed to both sides" in line for line in lines) == resolved
+    # The command it suggests runs as printed in the caller's shell: by its full path when the
+    # venv is not on the PATH (./scripts/demo cannot put it there).
+    [hint] = [line for line in lines if " --help;" in line]
+    command = hint.split("Try: ", 1)[1].split(" --help;", 1)[0]
+    if shutil.which("pbem") is None:
+        assert Path(command).is_absolute()
+    proc = subprocess.run(f"{command} --help", shell=True, capture_output=True, text=True)
+    assert proc.returncode == 0 and "Usage:" in proc.stdout, proc.stderr
