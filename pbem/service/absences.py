@@ -115,6 +115,7 @@ class Absences(ServicePart):
         records.set_deadline(phase["id"], to_iso(new), remind_again=True)
         records.audit(game_id, "server", "deadline moved for an absence", "", {"phase": phase["label"], "old": phase["deadline"], "new": to_iso(new)})
         moved = dict(phase, deadline=to_iso(new))
+        awaited = set(loads(phase["awaited"]))
         for p in records.players(game_id):
             if p["status"] != "active":
                 continue
@@ -122,4 +123,6 @@ class Absences(ServicePart):
             self.mail.queue_message(kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
                                     subject=_("Notice from the server"), template="mail/notice.txt.j2",
                                     key=f"absence/{game_id}/{phase['id']}/{to_iso(new)}/{p['id']}",
-                                    text=_(MOVED) % {"phase": phase["label"], "deadline": self.mail.deadline_text(moved, p)})
+                                    text=_(MOVED) % {"phase": phase["label"], "deadline": self.mail.deadline_text(moved, p)},
+                                    # the calendar entry of the reports moves too (same UID)
+                                    calendar=self.mail.calendar_for(game_id, moved, p) if p["role"] in awaited else None)

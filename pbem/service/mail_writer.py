@@ -275,8 +275,10 @@ class MailWriter(ConfiguredPart):
         ), domain=self.settings.mail_domain, now=self.now())
 
     def queue_message(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
-                      subject: str, template: str, key: str, inbound_msgid: str | None = None, **ctx) -> str | None:
-        """A plain-text mail from a template: errors, warnings, help, status, press, notices."""
+                      subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,
+                      **ctx) -> str | None:
+        """A plain-text mail from a template: errors, warnings, help, status, press, notices
+        (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
         if _safe_msgid(inbound_msgid):
             env["in_reply_to"] = f"<{inbound_msgid}>"
@@ -286,8 +288,12 @@ class MailWriter(ConfiguredPart):
         return outbox.queue(self.records.store, Outgoing(
             kind=kind, to_addr=to_addr, subject=_subject(game_id, subject) if game_id else f"[pbem] {subject}",
             text=render(template, lang, game=game, player=player, **ctx), key=key,
-            game_id=game_id, player_id=player["id"] if player else None, headers=headers, **env,
+            game_id=game_id, player_id=player["id"] if player else None, headers=headers, calendar=calendar, **env,
         ), domain=self.settings.mail_domain, now=self.now())
+
+    def calendar_for(self, game_id: str, phase: dict, player: dict) -> str | None:
+        """The .ics event of a phase's deadline for a player (the same UID as the report's, so it replaces it)."""
+        return self._calendar(self.game_header(game_id), phase, player)
 
     def queue_reminder(self, game_id: str, player: dict, phase: dict) -> str | None:
         _ = gettext_for(player["lang"])

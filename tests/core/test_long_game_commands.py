@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 from pbem.config import Settings
 from pbem.service.clock import from_iso
 from pbem.service.service import Service
+from pbem.service.store import loads
 from tests.core.helpers import IND, US, address_of, new_game, orders_mail, outbox, raw_text
 from tests.core.test_cli import pbem
 from tests.support import mail
@@ -88,7 +89,9 @@ def test_a_deadline_inside_an_absence_moves_to_the_day_after_and_everyone_is_tol
     deadline = from_iso(svc.records.current_phase(gid)["deadline"])
     assert deadline == datetime(2026, 12, 7, 9, 0, tzinfo=timezone.utc)
     for addr in (US, IND):
-        assert "moved to" in last_text(svc, kind="press", to_addr=addr)
+        told = outbox(svc, kind="press", to_addr=addr)[-1]
+        assert "moved to" in raw_text(told)
+        assert b"DTSTART:20261207T090000Z" in told["raw"], "the calendar entry follows the deadline"
     assert "Absence recorded" in outbox(svc, kind="ack", to_addr=IND)[-1]["subject"]
     # the absent player may still order
     svc.mailroom.receive(orders_mail(svc, gid, "indians"))
@@ -100,13 +103,16 @@ def test_a_new_phase_opening_inside_an_absence_gets_the_later_deadline_in_its_re
     svc.clock = lambda: now
     gid = new_game(svc, phase={"kind": "duration", "seconds": 86400})
     send(svc, gid, "us", "ABSENCE 2026-12-10 2026-12-12\n")
+    send(svc, gid, "indians", "ABSENCE 2026-12-10 2026-12-11\n")  # whoever the next phase awaits is away
     svc.clock = lambda: datetime(2026, 12, 9, 12, 0, tzinfo=timezone.utc)
     play_phase(svc, gid)
     phase = svc.records.current_phase(gid)
-    if "us" in phase["awaited"]:
-        assert from_iso(phase["deadline"]) == datetime(2026, 12, 13, 12, 0, tzinfo=timezone.utc)
-        report = outbox(svc, kind="report", to_addr=US)[-1]
-        assert b"20261213T120000Z" in report["raw"]  # the .ics follows the moved deadline
+    away_until = {"us": 13, "indians": 12}
+    day = max(away_until[r] for r in loads(phase["awaited"]))
+    assert from_iso(phase["deadline"]) == datetime(2026, 12, day, 12, 0, tzinfo=timezone.utc)
+    awaited_addr = US if "us" in loads(phase["awaited"]) else IND
+    report = outbox(svc, kind="report", to_addr=awaited_addr)[-1]
+    assert f"DTSTART:202612{day}T120000Z".encode() in report["raw"]  # the .ics follows the moved deadline
 
 
 def test_absence_beyond_the_games_allowance_is_refused_and_a_moderator_may_change_it(svc):

@@ -4,6 +4,8 @@ and show a game ended by concession."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from tests.web.conftest import post
 
 
@@ -22,6 +24,17 @@ def test_the_console_changes_the_absence_allowance_and_closes_the_game_to_observ
     assert [a["action"] for a in svc.public.audit_log(game)[:2]] == ["observers", "absence policy"]
     shown = _flash(logged_in, post(logged_in, f"/console/games/{game}/policies", {"absence_days": "many", "reason": "x"}))
     assert "number of days" in shown and svc.records.game(game)["absence_days"] == 21
+
+
+def test_the_console_lists_declared_absences_and_counts_observers(logged_in, svc, game):
+    role = svc.records.players(game)[0]["role"]
+    player = svc.records.active_player(game, role)
+    today = svc.now().date()
+    assert svc.absences.declare(game, player, today + timedelta(days=20), today + timedelta(days=22)) is None
+    assert svc.observers.observe(game, "w@elsewhere.example", svc.observers.confirmation_code(game, "w@elsewhere.example")) is None
+    page = logged_in.get(f"/console/games/{game}").get_data(as_text=True)
+    assert "1 observer(s)" in page and "w@elsewhere.example" not in page
+    assert f"<strong>{role}</strong> {(today + timedelta(days=20)).isoformat()}" in page
 
 
 def test_the_archive_shows_a_conceded_game_and_names_players_by_their_chosen_names(client, logged_in, svc, game):

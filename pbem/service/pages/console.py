@@ -98,6 +98,10 @@ class ConsolePages(ConfiguredPart):
             "outbox": self.outbox(game_id, limit=12),
             "inbound": records.inbound_of_game(game_id, 30),
             "audit": audit_log(records, game_id, public_only=False, limit=50),
+            # issue 16: declared absences (by role) and how many addresses watch the game
+            "absences": [{**a, "role": next((p["role"] for p in players if p["id"] == a["player_id"]), "?")}
+                         for a in records.absences(game_id)],
+            "observers": len(records.observers(game_id)),
             "drafts": self.disputes.drafts(game_id),
             "timing": g["timing"],
         }
