@@ -18,6 +18,7 @@ from .situation import Context
 from .template import template
 from .view import build, seen_by
 
+OPTIONS = {"sharpshooters": False, "officer_casualties": False}  # the rulebook's optional rules, off by default
 PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short")
 
 
@@ -53,15 +54,15 @@ class ACWMiniaturesEngine(Engine):
         for name in scenarios.available():
             sc = scenarios.load(name)
             out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
-                                     options={"sharpshooters": False})
+                                     options=dict(OPTIONS))
         return out
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
         sc = scenarios.load(scenario)
-        opts = {"sharpshooters": bool((options or {}).get("sharpshooters", False))}
+        opts = {name: bool((options or {}).get(name, default)) for name, default in OPTIONS.items()}
         unknown = set(options or {}) - set(opts)
         if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: sharpshooters")
+            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: {', '.join(OPTIONS)}")
         return initial_state(sc, opts, dice)
 
     def phase(self, state: dict) -> Phase:

@@ -63,7 +63,12 @@ def position(ctx, oid: str) -> tuple[float, float]:
 
 def risk_in_fire(ctx, uid: str) -> None:
     """An officer in a unit's front rank risks a 10 % death whenever the unit takes
-    casualties (5 C): a d10 of 10 kills him."""
+    casualties (5 C): a d10 of 10 kills him. With the optional rule ``officer_casualties``
+    a d20 of 20 hits him instead, and a second d20 says how badly (section 19)."""
+    if ctx.state["options"].get("officer_casualties"):
+        for oid in attached_to(ctx, uid):
+            _officer_casualty(ctx, uid, oid)
+        return
     for oid in attached_to(ctx, uid):
         d10 = ctx.dice.roll(10, ctx.label("officer risk", oid, ctx.state["phase_step"]))
         killed = d10 in rules_table("command")["staff_killed_on_d10"]
@@ -72,6 +77,22 @@ def risk_in_fire(ctx, uid: str) -> None:
                        result="killed" if killed else "unhurt", killed=killed))
         if killed:
             lose_officer(ctx, oid, "killed")
+
+
+def _officer_casualty(ctx, uid: str, oid: str) -> None:
+    rules = rules_table("command")["officer_casualties"]
+    name = ctx.scenario.officers[oid]["name"]
+    d20 = ctx.dice.roll(20, ctx.label("officer hit", oid, ctx.state["phase_step"]))
+    if d20 not in rules["hit_on"]:
+        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d20 %(d20)s, unhurt."),
+                       officer=name, unit=ctx.name(uid), d20=d20, killed=False))
+        return
+    fate_roll = ctx.dice.roll(20, ctx.label("officer fate", oid, ctx.state["phase_step"]))
+    fate = next(f["fate"] for f in rules["fates"] if f["from"] <= fate_roll <= f["to"])
+    ctx.emit(event("officer_hit", N_("%(officer)s is hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
+                   officer=name, unit=ctx.name(uid), d20=d20, fate_roll=fate_roll, fate=fate.replace("_", " ")))
+    if fate in ("killed", "wounded"):
+        lose_officer(ctx, oid, fate)
 
 
 def risk_in_lost_melee(ctx, uid: str) -> None:

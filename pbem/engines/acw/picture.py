@@ -23,6 +23,8 @@ MARGIN = 18
 COLOURS = {"union": (40, 70, 160), "confederate": (150, 150, 150)}
 FILL = {"hill": (214, 196, 150), "woods": (86, 140, 78), "town": (170, 90, 70)}
 SIDE_FALLBACK = [(40, 70, 160), (160, 60, 50)]
+INSETS = 3  # zoomed insets at most, side by side under the table
+INSET_INCHES = 12.0  # each shows a square of the table this wide
 
 
 def draw_table(view: dict, gettext=None) -> bytes:
@@ -66,9 +68,57 @@ def draw_table(view: dict, gettext=None) -> bytes:
     legend = (gettext or (lambda t: t))(N_("Turn %(turn)s of %(turns)s; grid squares of %(grid)s inches"))
     draw_text(d, (MARGIN, height - 12), legend % {"turn": view["turn"], "turns": view["turns"], "grid": int(grid)},
               small, (40, 40, 40))
+    img = _with_insets(img, view, px, gettext)
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+def engagements(view: dict) -> list[tuple[float, float]]:
+    """Where this turn's close combats were, else where fire struck, one per grid square, at most
+    ``INSETS``."""
+    grid = view["table"]["grid"]
+    points = [tuple(c["at"]) for c in view["combats"]] + [tuple(f["to"]) for f in view["fires"] if f["hits"]]
+    out, seen = [], set()
+    for x, y in points:
+        square = (int(x // grid), int(y // grid))
+        if square not in seen:
+            seen.add(square)
+            out.append((x, y))
+    return out[:INSETS]
+
+
+def _with_insets(img: Image.Image, view: dict, px, gettext) -> Image.Image:
+    """The table with a strip of zoomed insets below it, one per engagement."""
+    spots = engagements(view)
+    if not spots:
+        return img
+    half = INSET_INCHES / 2.0
+    size = (WIDTH - MARGIN * (INSETS + 1)) // INSETS
+    strip = Image.new("RGB", (WIDTH, size + 24), (236, 232, 214))
+    d = ImageDraw.Draw(strip)
+    table = view["table"]
+    for i, (x, y) in enumerate(spots):
+        x = min(max(x, half), table["width"] - half)
+        y = min(max(y, half), table["height"] - half)
+        (x0, y0), (x1, y1) = px(x - half, y - half), px(x + half, y + half)
+        crop = img.crop((int(x0), int(y0), int(x1), int(y1))).resize((size, size), Image.LANCZOS)
+        left = MARGIN + i * (size + MARGIN)
+        strip.paste(crop, (left, 18))
+        d.rectangle([left - 1, 17, left + size, 18 + size], outline=(90, 80, 60))
+        words = (gettext or (lambda t: t))(N_("Inset %(n)s: around %(square)s"))
+        draw_text(d, (left, 4), words % {"n": i + 1, "square": _square(table, x, y)}, font(10), (40, 40, 40))
+    out = Image.new("RGB", (WIDTH, img.height + strip.height), (236, 232, 214))
+    out.paste(img, (0, 0))
+    out.paste(strip, (0, img.height))
+    return out
+
+
+def _square(table: dict, x: float, y: float) -> str:
+    grid = table["grid"]
+    columns, rows = int(table["width"] // grid), int(table["height"] // grid)
+    col, row = min(int(x // grid), columns - 1), min(int(y // grid), rows - 1)
+    return f"{string.ascii_uppercase[col]}{row + 1}"
 
 
 @lru_cache(maxsize=8)
