@@ -215,7 +215,8 @@ def test_a_french_player_of_little_bighorn_rummy_gets_every_mail_in_french(rummy
 
 def test_the_french_rummy_mails_say_what_happened_in_french(rummy):
     reports, acks = _texts(rummy, "report"), _texts(rummy, "ack")
-    for said in ("p1 tire une carte de la pioche.", "Vous piochez ", "p1 défausse ",
+    # p1's own reports tell what p1 did in the second person
+    for said in ("Vous tirez une carte de la pioche.", "Vous piochez ", "Vous défaussez ",
                  "Ordre non exécuté (MELD drawn, drawn, drawn) : la carte que vous avez piochée n'est plus dans votre main",
                  "Fin de la manche 1", "La manche 1 a été distribuée avec les dés de la phase setup", "l'emporte avec"):
         assert said in reports, said

@@ -41,4 +41,5 @@ def test_every_column_of_the_score_table_has_a_heading():
     text = render(a_view(True), "txt")
     head = next(line for line in text.splitlines() if line.strip().startswith("hand"))
     assert head.rstrip().endswith("how the hand ended")
-    assert "p1 went out" in text
+    assert "you went out" in text and "p1 went out" not in text
+    assert "p1 went out" in render(a_view(True), "txt", role="p2")
