@@ -422,7 +422,7 @@ def why_not(ctx: Context, mover: Mover, start: str, target: str, field: Field) -
     if target in field.enemy_hexes:
         return f"{target} is held by the enemy"
     if target in field.zoc and not mover.may_enter_zoc:
-        return f"{target} is in an enemy ZOC and the units may not enter one (out of command, shattered, detached or night)"
+        return f"{target} is in an enemy ZOC and the units may not enter one (out of command, shattered, detached, charged or night)"
     unlimited = search(ctx, mover, start, 10 ** 6, field, target=target)
     if path_to(unlimited, target) is None:
         return f"no legal path to {target}"

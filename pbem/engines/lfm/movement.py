@@ -43,7 +43,7 @@ def mover_for(ctx: Context, units: list[str], commanders: list[str], side: str, 
         mode = "foot"
     slow = any(sit.units[u]["d"] or sit.shattered(u) for u in units)
     may = (not night and all(u in in_command for u in units) and not any(sit.shattered(u) for u in units)
-           and not any(sit.units[u]["detached"] for u in units))
+           and not any(sit.units[u]["detached"] or sit.units[u].get("charged") for u in units))  # 3.1: charged, no ZOC
     return Mover(side=side, mode=mode, slow_roads=slow, may_enter_zoc=may or charging, charging=charging, night=night)
 
 
