@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from functools import lru_cache
 
 from pbem.i18n import N_
 from pbem.mail.command_syntax import SHAPE_PROBLEM, UNKNOWN, Command, Reading, clean
@@ -69,24 +70,40 @@ _MAYBE_KEYWORD = re.compile(
 #: a line starting with a word in capitals (4 letters or more): perhaps a mistyped command
 _CAPITAL_WORD = re.compile(r"^[\s*]*([^\W\d_]{4,})[.!?:]*(?:\s|$)")
 _MAX_UNKNOWN_WORDS = 8  # a longer line in capitals is shouted prose, not a command
+#: lines starting with a capitalised word that one mail may have checked against the keywords
+#: (a mail of thousands of such lines costs no more than its first ones)
+MAX_UNKNOWN_GUESSES = 50
 
 
+_NEAR_WORDS = {w.casefold(): c.all_keywords()[0] for c in REGISTRY for w in c.near_words}
+_KEYWORDS_UPPER = sorted({k.upper() for k in REGISTRY.keywords()})
+_CLOSE = 0.8  # difflib ratio: STATSU/STATUS 0.83, ORDER/ORDERS 0.91; JOHN/JOIN 0.75 is not close
+
+
+def _starts_in_capitals(line: str) -> bool:
+    m = _CAPITAL_WORD.match(line)
+    return m is not None and m.group(1).isupper()
+
+
+@lru_cache(maxsize=4096)
 def _near_keyword(word: str) -> str | None:
     """The command a mistyped or unknown word probably meant, or None."""
-    for command in REGISTRY:
-        if word.casefold() in (w.casefold() for w in command.near_words):
-            return command.all_keywords()[0]
-    close = difflib.get_close_matches(word.upper(), [k.upper() for k in REGISTRY.keywords()], n=1, cutoff=0.8)
+    near = _NEAR_WORDS.get(word.casefold())
+    if near:
+        return near
+    upper = word.upper()
+    # a ratio of 0.8 needs lengths within that ratio: most keywords are ruled out before difflib runs
+    candidates = [k for k in _KEYWORDS_UPPER if 2 * min(len(k), len(upper)) >= _CLOSE * (len(k) + len(upper))]
+    close = difflib.get_close_matches(upper, candidates, n=1, cutoff=_CLOSE)
     return close[0] if close else None
 
 
 def _unknown_command(line: str) -> Command | None:
     """A line starting with a word in capitals that is no keyword but near one: answered with the
     nearest command ("SURRENDER is not a command; did you mean RESIGN?"). Other lines are prose."""
-    m = _CAPITAL_WORD.match(line)
-    if m is None or not m.group(1).isupper() or len(line.split()) > _MAX_UNKNOWN_WORDS:
+    if not _starts_in_capitals(line) or len(line.split()) > _MAX_UNKNOWN_WORDS:
         return None
-    word = unicodedata.normalize("NFC", m.group(1))
+    word = unicodedata.normalize("NFC", _CAPITAL_WORD.match(line).group(1))
     nearest = _near_keyword(word)
     if nearest is None:
         return None
@@ -115,7 +132,7 @@ def _is_end(line: str) -> bool:
 
 
 # -- one line ----------------------------------------------------------------------------------------------
-def parse_command_line(line: str) -> Command | None:
+def parse_command_line(line: str, *, guess_unknown: bool = True) -> Command | None:
     """The command a single line starts, or None (prose). END lines give ``Command("END")``.
 
     Block commands come back without body; :func:`find_commands` fills it in.
@@ -123,7 +140,7 @@ def parse_command_line(line: str) -> Command | None:
     if len(line) > 1000:
         return None
     if not _MAYBE_KEYWORD.match(line):
-        return _unknown_command(clean(line))
+        return _unknown_command(clean(line)) if guess_unknown else None
     s = _unbolded(clean(line).strip())
     if not s:
         return None
@@ -132,8 +149,8 @@ def parse_command_line(line: str) -> Command | None:
     keyword, args = _keyword_and_args(s)
     bare = keyword.rstrip(".!?")
     spec = REGISTRY.by_keyword(bare)
-    if spec is None:
-        return _unknown_command(s)  # "ORDERSS": a keyword's start, then more letters
+    if spec is None:  # "ORDERSS": a keyword's start, then more letters
+        return _unknown_command(s) if guess_unknown else None
     if bare != keyword and not spec.punctuation_ends_keyword:
         return None  # "Orders." / "Join!" -- punctuation only ends the commands without a required argument
     cmd = spec.read(Reading(spec, _without_trailing_punctuation(args), explicit=bare.isupper()))
@@ -197,9 +214,11 @@ def find_commands(text: str, subject: str | None = None) -> list[Command]:
 def _find(text: str, subject: str | None) -> list[Command]:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", MAX_LINES)[:MAX_LINES]
     out: list[Command] = []
-    i = 0
+    i, guesses = 0, MAX_UNKNOWN_GUESSES
     while i < len(lines) and len(out) < MAX_COMMANDS:
-        cmd = parse_command_line(lines[i])
+        cmd = parse_command_line(lines[i], guess_unknown=guesses > 0)
+        if guesses and _starts_in_capitals(lines[i]):
+            guesses -= 1
         if cmd is None or cmd.name == "END":
             i += 1
             continue

@@ -367,7 +367,7 @@ def _new_text(text: str) -> str:
             if keep[k] and lines[k].strip() and not _quoted(lines[k]) and len(lines[k]) <= 1000:
                 first = lines[k].lstrip()[:1]
                 if first.isalpha() or first == "*":
-                    cmd = parse_command_line(lines[k])
+                    cmd = parse_command_line(lines[k], guess_unknown=False)  # a guessed word never counts here
                     # a well-formed command, or any ORDERS/PRESS/END line ("STATUS report expert" in a signature is not)
                     if cmd is not None and (not cmd.problems or is_block_line(cmd)):
                         seen = True

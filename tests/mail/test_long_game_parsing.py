@@ -3,7 +3,7 @@ HISTORY), and which lines are answered as an unknown command word."""
 
 import pytest
 
-from pbem.mail.command_parser import find_commands, parse_command_line, quotes_a_command
+from pbem.mail.command_parser import MAX_UNKNOWN_GUESSES, find_commands, parse_command_line, quotes_a_command
 
 
 def one(line):
@@ -67,3 +67,12 @@ def test_an_unknown_word_in_the_subject_is_not_a_command():
 def test_a_reply_quoting_the_template_is_recognised():
     assert quotes_a_command("fine\n\n> ORDERS lb1 T1\n> HOLD\n> END\n")
     assert not quotes_a_command("fine\n\n> see you at the ford\n")
+
+
+def test_unknown_words_are_guessed_only_in_a_mails_first_lines_in_capitals():
+    """A mail of thousands of lines in capitals costs no more than its first ones: after
+    MAX_UNKNOWN_GUESSES such lines no word is compared with the keywords (prose lines do not count)."""
+    assert [c.args for c in find_commands("Hello friend\n" * 200 + "SURRENDER\n")] == [["SURRENDER"]]
+    shouted = "".join(f"SHOUT{chr(65 + i // 26)}{chr(65 + i % 26)}\n" for i in range(MAX_UNKNOWN_GUESSES))
+    assert find_commands(shouted + "SURRENDER\n") == []
+    assert [c.name for c in find_commands(shouted + "STATUS\n")] == ["STATUS"]  # real keywords still count
