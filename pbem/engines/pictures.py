@@ -10,17 +10,16 @@ keeps their edges (the palettes hold a grey ramp and a colour cube for them).
 from __future__ import annotations
 
 import io
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 from PIL import Image
 
-# zlib level 6 with the "filtered" strategy: within 2 % of the default strategy's size on
-# these pictures and about a third faster (measured in docs/performance.md).
+# zlib's default level: on the Custer map a third smaller than level 3 (72 KB against 94)
+# for about twice the time (docs/performance.md); an engine that draws many pictures a
+# close and little to gain in bytes may ask for less.
 COMPRESS_LEVEL = 6
-COMPRESS_TYPE = zlib.Z_FILTERED
 
 V = TypeVar("V")
 
@@ -92,7 +91,7 @@ def quantize(im: Image.Image, palette: Image.Image) -> Image.Image:
     return im.convert("RGB").quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-def encode_png(im: Image.Image) -> bytes:
+def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
     buf = io.BytesIO()
-    im.save(buf, format="PNG", compress_level=COMPRESS_LEVEL, compress_type=COMPRESS_TYPE)
+    im.save(buf, format="PNG", compress_level=compress_level)
     return buf.getvalue()
