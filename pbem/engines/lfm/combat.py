@@ -123,7 +123,6 @@ class CombatPhase:
         self.ctx, self.side = ctx, side
         self.enemy = ctx.sc.enemy(side)
         self.sit = ctx.sit
-        self.vacated_by_evasion: str | None = None
 
     def skip(self, text: str, why: str) -> None:
         self.ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=self.side))
@@ -225,10 +224,10 @@ class CombatPhase:
         hexes = tuple(t for t in hexes if sit.side_at(t) == self.enemy)
         if not hexes or not attackers:
             return
+        # a hex emptied by retreat before combat was not vacated "as a result of combat" (rule
+        # 10.1): nobody advances into it (else attackers would chase evading cavalry round after round)
         hexes = tuple(t for t in hexes if not self.evades(t, attackers))
         if not hexes:
-            if self.vacated_by_evasion:
-                self.advance(self.vacated_by_evasion, attackers, advance)
             return
         a_sp, a_parts = 0, []
         a_units: list[str] = []
@@ -318,7 +317,6 @@ class CombatPhase:
         ctx.emit(event("evade", N_("%(names)s at %(hex)s retreat before combat."), hex=target, units=list(defenders),
                        names=", ".join(ctx.name(u) for u in defenders)))
         retreat(ctx, target, attackers, forced=False, why="retreat before combat")
-        self.vacated_by_evasion = target
         return True
 
     def advance(self, vacated: str, attackers: list[str], wanted: bool | None) -> None:
