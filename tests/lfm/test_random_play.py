@@ -1,8 +1,8 @@
 """Seeded random play: the bot plays both sides of whole East Cavalry Field games by mail, in
 the default two-mail mode and the one-mail option: no exception, no stuck phase (every phase
 id new), every order text the bot writes parses, the state stays valid after every resolve,
-and every game ends by the turn limit with the VP the units and objectives give; the same
-for Gettysburg, 1 July.
+no combat phase runs into the 30-round guard, and every game ends by the turn limit with the
+VP the units and objectives give; the same for Gettysburg, 1 July.
 
 The normal suite plays a small sample; the 200-game East Cavalry Field run and the 20-game
 Gettysburg run are marked slow and run with
@@ -40,8 +40,9 @@ def play(engine: LastFullMeasureEngine, game: int, mails: int = 2, scenario: str
         text = engine.bot_orders(state, role, Dice(seed(scenario, game, mails, phase.id, role)))
         parsed = engine.parse_orders(state, role, text)
         assert parsed.ok, (text, parsed.errors)
-        state, _ = engine.resolve(state, {role: parsed.orders}, Dice(seed(scenario, game, mails, phase.id)))
+        state, events = engine.resolve(state, {role: parsed.orders}, Dice(seed(scenario, game, mails, phase.id)))
         assert engine.validate_state(state) == []
+        assert not [e for e in events if e["type"] == "combat_guard"], "a combat phase ran into the round guard"
     if phases:
         return state, len(seen)
     raise AssertionError("the game did not end by the turn limit")
