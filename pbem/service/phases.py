@@ -18,6 +18,7 @@ from pbem.dice import commitment
 from pbem.service.absences import deadline_after_absences
 from pbem.service.adjudication import adjudicate
 from pbem.service.clock import from_iso, to_iso
+from pbem.service.endings import lapse_draw
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter
 from pbem.service.observers import Observers
@@ -139,6 +140,7 @@ class Phases(ServicePart):
                 if p["status"] == "active":
                     self.mail.queue_report(game_id, p, resolved, next_phase)
             self.observers.queue_reports(game_id, resolved, next_phase)
+            lapse_draw(records, self.mail, game_id, ph)  # a draw proposed in this phase was not agreed in time
         self.notify("phase", game_id)
         self.notify("outbox", game_id)
         return {"phase": ph["label"], "next": next_phase["label"] if next_phase else None, "defaulted": defaulted, "events": len(events)}
