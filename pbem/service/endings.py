@@ -27,6 +27,20 @@ OVER = {CONCEDED: N_("The game is over: %(loser)s conceded; %(winner)s win."),
         DRAWN: N_("The game is over: a draw agreed by every player.")}
 
 
+LAPSED = N_("The draw %(who)s proposed lapsed: phase %(phase)s was resolved before every player accepted it.")
+
+
+def lapse_draw(records, mail: MailWriter, game_id: str, phase: dict) -> None:
+    """The phase a draw was proposed in is resolved: the proposal lapses and every player is told
+    (called by Phases.close inside its transaction)."""
+    row = records.open_draw_row(game_id)
+    if row is None or row["phase_id"] != phase["id"]:
+        return
+    records.close_draw(row["id"], "lapsed")
+    mail.queue_notice(game_id, LAPSED, serial=f"draw{row['id']}-lapsed",
+                      args={"who": role_labels(records.players(game_id)).get(row["proposed_by"], row["proposed_by"]), "phase": phase["label"]})
+
+
 @dataclass(kw_only=True, eq=False)
 class Endings(ServicePart):
     mail: MailWriter
