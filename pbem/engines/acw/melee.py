@@ -78,16 +78,18 @@ def _behind_works(ctx, uid: str) -> bool:
     return any(f.kind == "breastworks" and f.shape.distance(fp) <= 1.0 for f in ctx.table.obstacles)
 
 
-def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact: int) -> str:
-    """Fight one close combat; returns ``attacker`` or ``defender`` (the winner)."""
+def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact, collision: bool = False) -> str:
+    """Fight one close combat; returns ``attacker`` or ``defender`` (the winner). ``collision``:
+    the attacker is a unit falling back that ran into the enemy (-1 on its dice, 14 A.2)."""
     main = defenders[0]
     in_town = ctx.table.in_cover_terrain(ctx.layout(main).footprint) >= 0.5 and ctx.table.ground(
         *ctx.layout(main).centre) == "town"
     cav = any(ctx.state["units"][a]["arm"] == "cavalry" and ctx.state["units"][a].get("mounted", True) for a in attackers)
     works = _behind_works(ctx, main)
+    extra = [("falling back into the enemy", rules_table("combat")["factors"]["collision"])] if collision else []
     a_rolls = [r for a in attackers for r in _stand_rolls(ctx, a, "attacker", _factors(
         ctx, a, "attacker", rear=rear, against_cavalry=False, in_town=in_town, attacker_mounted_vs_town=in_town,
-        behind_works=False))]
+        behind_works=False) + extra)]
     d_rolls = [r for d in defenders for r in _stand_rolls(ctx, d, "defender", _factors(
         ctx, d, "defender", rear=rear and d == main, against_cavalry=cav, in_town=in_town,
         attacker_mounted_vs_town=False, behind_works=works and d == main))]
@@ -143,7 +145,7 @@ def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact: 
             fall_back(ctx, uid, "lost the close combat")
         else:
             rout(ctx, uid, "lost the close combat")
-    if result == "attacker":
+    if result == "attacker" and not collision:
         take_ground(ctx, attackers[0], held)
     return result
 
@@ -255,6 +257,14 @@ def countercharge(ctx, d: str, a: str, contact: int) -> None:
     if morale.passes(ctx, d, f"to countercharge {ctx.name(a)}", about=a):
         ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(d), target=ctx.name(a)))
         fight(ctx, [d], [a], False, f"{contact}c")
+
+
+def collision_combats(ctx) -> None:
+    """H. Units that fell back into the enemy and chose to fight do so now (14 A.2)."""
+    for n, c in enumerate(ctx.state.pop("collisions", []), start=1):
+        uid, enemy = c["unit"], c["enemy"]
+        if ctx.state["units"][uid]["status"] in FIGHTING and ctx.state["units"][enemy]["status"] in FIGHTING:
+            fight(ctx, [uid], [enemy], False, f"collision {n}", collision=True)
 
 
 def _defender_stands(ctx, a: str, d: str, rear: bool) -> bool:

@@ -5,7 +5,7 @@ no terrain penalty, through friends (14 A.1); it stays falling back until it pas
 command response. A routed unit turns about and does the same (14 B.1); friends within
 4 inches of where it started, and any it passes through, check morale (14 B.2); a router
 that meets formed enemy is captured (14 B.3). A falling-back unit that meets enemy checks
-at -1: on 6 or more it halts to face them, below it surrenders (14 A.2). Routers rally at
+at -1: on 6 or more it fights them (in step H, at -1 on its dice), below it surrenders (14 A.2). Routers rally at
 the end of the next turn or leave the table (14 B.6).
 """
 
@@ -106,7 +106,12 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
             officers.follow_unit(ctx, uid)
             return
         mods = [("collision", rules_table("morale")["temporary"]["collision"])]
-        if not morale.passes(ctx, uid, "falling back into the enemy", mods):
+        if morale.passes(ctx, uid, "falling back into the enemy", mods):
+            # it turns to fight its way through: the close combat is fought in step H
+            ctx.state.setdefault("collisions", []).append({"unit": uid, "enemy": other})
+            ctx.emit(event("collision", N_("%(unit)s, falling back into %(enemy)s, turns to fight its way through."),
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+        else:
             u["status"] = "surrendered"
             ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrenders."),
                            unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))

@@ -18,6 +18,7 @@ def start_turn(state: dict) -> None:
     state["charges"] = []
     state["response_failed"] = {}
     state["panicked"] = []
+    state["collisions"] = []
     state["last"] = {"moves": [], "fires": [], "combats": []}
 
 
@@ -33,6 +34,7 @@ def play(ctx, orders: dict) -> None:
     fire.fire_phase(ctx, "standing")                          # D
     fire.fire_phase(ctx, "moving")                            # E
     melee.close_combats(ctx)                                  # F, G, H
+    melee.collision_combats(ctx)                              # H: units fallen back into the enemy
     routs.rally_phase(ctx)                                    # I
     effectiveness.army_morale(ctx)                            # J
     state["phase_step"] = "K"
