@@ -1,0 +1,42 @@
+"""The shipped scenarios are consistent: every unit on the table and clear of the others,
+every brigade on a card, objectives and entries where they should be, reserves at most a
+third of an army (2 C), and concealed units out of the enemy's sight at the start (2 B)."""
+
+import pytest
+
+from pbem.dice import Dice
+from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
+from pbem.engines.acw.situation import Context
+from pbem.engines.acw.visibility import visible_enemies
+
+SHIPPED = scenarios.available()
+
+
+def test_both_scenarios_are_shipped():
+    assert {"herbst_woods", "mcphersons_ridge"} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_scenario_is_consistent(name):
+    sc = scenarios.load(name)
+    engine = ACWMiniaturesEngine()
+    state = engine.setup(name, {}, Dice("cd" * 32))
+    assert engine.validate_state(state) == []
+    ctx = Context(sc, state, None, [])
+    shapes = {uid: ctx.layout(uid).footprint for uid in ctx.on_table()}
+    for uid, shape in shapes.items():
+        assert sc.table.bounds.contains(shape), uid
+        for other, o in shapes.items():
+            assert other == uid or not shape.intersects(o), (uid, other)
+    carded = {b for c in sc.cards for b in c.get("brigades", [])}
+    assert {u["brigade"] for u in sc.units.values()} <= carded
+    assert all(b["general"] is None or b["general"] in sc.officers for b in sc.brigades.values())
+    assert all(o["name"] in sc.table.landmarks for o in sc.objectives)
+    assert all(e["side"] in sc.roles and sc.table.contains(*e["at"]) for e in sc.entries.values())
+    for side in sc.roles:
+        army = [u for u in sc.units.values() if u["side"] == side]
+        assert 3 * sum(1 for u in army if u.get("reserve")) <= len(army), side
+        assert sum(1 for c in sc.cards if c["side"] == side and c.get("staff")) == 1
+        hidden = {uid for uid, u in sc.units.items() if u["side"] == side and u.get("concealed")}
+        assert not hidden & visible_enemies(sc, {**state, "units": {k: dict(v, concealed=False) for k, v in state["units"].items()}},
+                                            sc.enemy(side)), "concealed units must start out of the enemy's sight"
