@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
+from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
 
 from . import bot, orders as order_text, scenario as scenarios, turn
 from .messages import N_
@@ -47,6 +47,7 @@ class ACWMiniaturesEngine(Engine):
     title = "ACW Miniatures (1997)"
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
+    deadline_kinds = (PHASE_DEADLINE,)  # one simultaneous phase a turn: no single player's turn
     view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id"})
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
