@@ -44,8 +44,9 @@ from pbem.service.store import dumps
 
 log = logging.getLogger("pbem.mailroom")
 
-#: commands of the general address whose answer a sender without a token needs (issue 16 adds LIST and OBSERVE)
-ANSWERED_WITHOUT_TOKEN = frozenset({"JOIN", "HELP", "LIST", "OBSERVE"})
+#: commands of the general address whose answer a sender without a token needs: those declared
+#: ``answers_strangers`` (HELP, JOIN, LIST, OBSERVE, and UNOBSERVE to an address that was watching)
+ANSWERED_WITHOUT_TOKEN = frozenset(c.name for c in REGISTRY if c.answers_strangers)
 
 
 @dataclass(kw_only=True, eq=False)

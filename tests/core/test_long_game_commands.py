@@ -226,6 +226,9 @@ def test_observe_needs_the_mailed_code_then_sends_each_phases_public_report(svc)
     assert "for observers" in text and US not in text and IND not in text
     svc.mailroom.receive(mail(STRANGER, general(svc), f"UNOBSERVE {gid}\n"))
     assert svc.records.observers(gid) == []
+    assert "No more reports of game" in last_text(svc, kind="ack", to_addr=STRANGER)
+    svc.mailroom.receive(mail("nobody@elsewhere.example", general(svc), f"UNOBSERVE {gid}\n"))
+    assert outbox(svc, to_addr="nobody@elsewhere.example") == [], "an address that was not watching gets no answer"
 
 
 def test_list_observe_and_help_at_the_general_address_answer_in_the_language_typed(svc):
