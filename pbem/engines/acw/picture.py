@@ -102,7 +102,7 @@ def _with_insets(img: Image.Image, view: dict, px, gettext) -> Image.Image:
         x = min(max(x, half), table["width"] - half)
         y = min(max(y, half), table["height"] - half)
         (x0, y0), (x1, y1) = px(x - half, y - half), px(x + half, y + half)
-        crop = img.crop((int(x0), int(y0), int(x1), int(y1))).resize((size, size), Image.LANCZOS)
+        crop = img.crop((int(x0), int(y0), int(x1), int(y1))).resize((size, size), Image.BILINEAR)
         left = MARGIN + i * (size + MARGIN)
         strip.paste(crop, (left, 18))
         d.rectangle([left - 1, 17, left + size, 18 + size], outline=(90, 80, 60))
