@@ -31,6 +31,7 @@ class History(ServicePart):
         """Queue the phase's report again for the player's own role (a fresh copy)."""
         with self.records.write():
             nxt = self.records.live_phase(game_id, phase["seq"] + 1)
-            mid = self.mail.queue_report(game_id, player, phase, nxt, copy=copy)
+            # an old report does not ask again for orders to a phase already resolved
+            mid = self.mail.queue_report(game_id, player, phase, nxt if nxt and nxt["status"] == "open" else None, copy=copy)
         self.notify("outbox", game_id)
         return mid
