@@ -13,6 +13,8 @@ the close runs inside `receive`; it is timed alone all the same.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import statistics
 import time
 
@@ -75,7 +77,7 @@ def _instrument(split: Split, closes: list[dict]):
         for k in split.parts:
             split.parts[k] = 0.0
         split.active = True
-        mails_before = self.records.store.one("SELECT COUNT(*) AS n FROM outbox")["n"]
+        last_mail = self.records.store.one("SELECT COALESCE(MAX(id), 0) AS n FROM outbox")["n"]
         t = time.perf_counter()
         try:
             result = original(self, *args, **kwargs)
@@ -83,11 +85,12 @@ def _instrument(split: Split, closes: list[dict]):
             total = time.perf_counter() - t
             split.active = False
         if result and "phase" in result:
-            mails = self.records.store.one("SELECT COUNT(*) AS n FROM outbox")["n"] - mails_before
+            queued = self.records.store.all("SELECT kind, raw FROM outbox WHERE id > ?", (last_mail,))
             parts = dict(split.parts)
             rendering = parts["pictures"] + parts["templates"] + parts["composing"]
             closes.append({"total": total, "engine": parts["engine"], "rendering": rendering, **parts,
-                           "storage": max(total - parts["engine"] - rendering, 0.0), "mails": mails})
+                           "storage": max(total - parts["engine"] - rendering, 0.0), "mails": len(queued),
+                           "report_sizes": [mail_sizes(m["raw"]) for m in queued if m["kind"] == "report"]})
         return result
     phases.Phases.close = close
 
@@ -98,6 +101,22 @@ def _instrument(split: Split, closes: list[dict]):
             e.__dict__.pop("picture", None)
             e.__dict__.pop("pictures", None)
     return undo
+
+
+def mail_sizes(raw: bytes) -> dict:
+    """A mail's size on the wire, and what its pictures and JSON attachments take of it (encoded)."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    sizes = {"total": len(raw), "pictures": 0, "json": 0}
+    for part in msg.walk():
+        kind = part.get_content_type()
+        if part.is_multipart():
+            continue
+        encoded = len(part.get_payload(decode=False).encode("ascii", "replace"))
+        if kind.startswith("image/"):
+            sizes["pictures"] += encoded
+        elif kind == "application/json":
+            sizes["json"] += encoded
+    return sizes
 
 
 def _play(svc, engine_name: str, max_closes: int) -> str:
@@ -117,8 +136,20 @@ def _summary(closes: list[dict]) -> dict:
         "engine_ms_median": med("engine"), "rendering_ms_median": med("rendering"),
         "pictures_ms_median": med("pictures"), "templates_ms_median": med("templates"), "composing_ms_median": med("composing"),
         "storage_ms_median": med("storage"),
+        "report_kb": _report_kb([size for c in closes for size in c["report_sizes"]]),
         "share": {k: round(sum(c[k] for c in closes) / sum(c["total"] for c in closes), 3) for k in (*STAGES, "rendering")},
     }
+
+
+def _report_kb(sizes: list[dict]) -> dict:
+    """Report mails' sizes in KB (1,000 bytes): median and largest, with the largest's picture and JSON."""
+    if not sizes:
+        return {}
+    largest = max(sizes, key=lambda s: s["total"])
+    return {"median": round(statistics.median(s["total"] for s in sizes) / 1000, 1), "max": round(largest["total"] / 1000, 1),
+            "max_pictures": round(largest["pictures"] / 1000, 1), "max_json": round(largest["json"] / 1000, 1),
+            # a game set to report_json=link sends the same mail without the attachment (a link line instead)
+            "max_as_link": round(max(s["total"] - s["json"] for s in sizes) / 1000, 1)}
 
 
 def run(rummy_closes: int = 60, peaux_rouges_closes: int = 60) -> dict:
@@ -147,7 +178,10 @@ def table(result: dict) -> list[tuple[str, str]]:
                      f"engine {r['engine_ms_median']} ms, rendering {r['rendering_ms_median']} ms "
                      f"(pictures {r['pictures_ms_median']}, templates {r['templates_ms_median']}, composing {r['composing_ms_median']}), "
                      f"storage {r['storage_ms_median']} ms; {r['mails_per_close']} mails per close; "
-                     f"share of the time: {share}"))
+                     f"share of the time: {share}; report mail median {r['report_kb'].get('median')} KB, "
+                     f"largest {r['report_kb'].get('max')} KB (picture {r['report_kb'].get('max_pictures')} KB, "
+                     f"JSON {r['report_kb'].get('max_json')} KB, base64; about {r['report_kb'].get('max_as_link')} KB "
+                     f"with report_json=link)"))
     return rows
 
 

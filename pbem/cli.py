@@ -167,8 +167,10 @@ def _pairs(values, what):
 @click.option("--title", default=None)
 @click.option("--absence-days", type=click.IntRange(0, 366), default=14, show_default=True, help="Most days of absence each player may declare (ABSENCE by mail).")
 @click.option("--closed-to-observers", is_flag=True, help="Refuse OBSERVE: nobody outside the game receives its reports.")
+@click.option("--report-json", type=click.Choice(["attach", "link"]), default="attach", show_default=True,
+              help="Each report's JSON (for pbem verify --offline): attached, or a link to it on the player's page (a lighter mail).")
 def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title,
-             absence_days, closed_to_observers):
+             absence_days, closed_to_observers, report_json):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
@@ -185,7 +187,8 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
     try:
         gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
                                            game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"),
-                                           absence_days=absence_days, observers_allowed=not closed_to_observers)
+                                           absence_days=absence_days, observers_allowed=not closed_to_observers,
+                                           report_json=report_json)
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
     click.echo(gid)

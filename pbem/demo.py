@@ -27,6 +27,7 @@ from pbem.dice import Dice
 from pbem.engines import get_engine
 from pbem.engines.base import format_message
 from pbem.server import Server
+from pbem.service.adjudication import adjudicate
 from pbem.service.outbox import MaildirTransport
 
 
@@ -44,12 +45,12 @@ class ScriptedPlayer:
         if msg.get("X-PBEM-Kind") not in ("welcome", "report", "correction", "reminder"):
             return None
         data = attachment_json(msg)
-        if not data or not data.get("next_phase") or data.get("state_after") is None:
+        state = state_after(self.engine, data) if data else None
+        if state is None or not data.get("next_phase"):
             return None
         phase = data["next_phase"]["label"]
         if phase in self.answered:
             return None
-        state = data["state_after"]
         if self.role not in self.engine.phase(state).awaited:
             return None
         self.answered.add(phase)
@@ -64,6 +65,17 @@ class ScriptedPlayer:
         reply["Message-ID"] = email.utils.make_msgid(domain="demo.example")
         reply.set_content(f"My orders for {phase}.\n\nORDERS {game} {phase}\n{orders.rstrip()}\nEND\n\n-- \n{self.role}\n")
         return reply
+
+
+def state_after(engine, data: dict) -> dict | None:  # noqa: ANN001 - an Engine
+    """The state a mail's JSON leaves the game in: a welcome mail gives it; a report gives
+    the phase's start, orders and seed, and the player replays it as `pbem verify` does."""
+    if data.get("state_after") is not None:
+        return data["state_after"]
+    replay, seed = data.get("replay") or {}, (data.get("phase") or {}).get("seed")
+    if replay.get("state_before") is None or replay.get("orders") is None or not seed:
+        return None
+    return adjudicate(engine, replay["state_before"], replay["orders"], seed)[0]
 
 
 def attachment_json(msg: EmailMessage) -> dict | None:

@@ -14,7 +14,7 @@ from pbem.i18n import available_languages
 from pbem.mail.addresses import new_token
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError
-from pbem.service.mail_writer import MailWriter
+from pbem.service.mail_writer import REPORT_JSON_CHOICES, MailWriter
 from pbem.service.phases import Phases
 from pbem.service.part import ServicePart
 from pbem.service.store import dumps, loads
@@ -48,12 +48,15 @@ class Games(ServicePart):
                options: dict | None = None, timing: dict | None = None, game_id: str | None = None,
                title: str | None = None, languages: dict[str, str] | None = None,
                timezones: dict[str, str] | None = None, actor: str = "cli",
-               absence_days: int = 14, observers_allowed: bool = True) -> str:
+               absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach") -> str:
         """Create a game, open its first phase and welcome its players. Returns the game id.
         ``absence_days``: the most days of absence each player may declare (ABSENCE);
-        ``observers_allowed``: whether OBSERVE may watch it."""
+        ``observers_allowed``: whether OBSERVE may watch it; ``report_json``: 'attach' (each
+        report carries its JSON) or 'link' (a link to it on the player's page instead)."""
         if not 0 <= absence_days <= 366:
             raise ServiceError("the absence allowance is from 0 to 366 days per player")
+        if report_json not in REPORT_JSON_CHOICES:
+            raise ServiceError(f"report_json is one of {', '.join(REPORT_JSON_CHOICES)}, not {report_json!r}")
         engine = self.engine(engine_name)
         scenarios = engine.scenarios()
         if scenario not in scenarios:
@@ -82,7 +85,7 @@ class Games(ServicePart):
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(options),
                 "title": title or f"{engine.title}: {info.title}", "status": "active", "timing": dumps(timing),
                 "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
-                "absence_days": absence_days, "observers_allowed": int(observers_allowed),
+                "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
                 "rules_version": engine.rules_version, "state_format": engine.state_format,
             })
             for role in info.roles:

@@ -43,7 +43,13 @@ def orders_block(game_id: str, phase_label: str, body: str, lang: str = "en") ->
 
 
 def _json_bytes(value) -> bytes:
-    return json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True).encode("utf-8")
+    """Compact JSON (no indentation): a report's attachment is read by programs (`pbem verify
+    --offline`, a player's tools), and every byte of it is carried to a phone as base64."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+#: a game's ``report_json`` setting: the report's JSON as an attachment, or as a link to the player's page
+REPORT_JSON_CHOICES = ("attach", "link")
 
 
 DEFAULTED = N_("(no orders: default orders stood)")
@@ -189,23 +195,41 @@ class MailWriter(ConfiguredPart):
         public = engine.public_state(starting_state(engine, phase))
         sealed = phase["label"] in sealed_labels(engine, result)
         attachment = {
+        # Only this role's view and this phase's events (without their message templates: the
+        # sentence is there), and what replays the phase; the whole history is on the web page
+        # and in HISTORY. The result is given by its hash: the next report's state_before is it.
             "game": g, "role": role,
             "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"],
                       "seed": None if sealed else phase["seed"], "sealed": sealed, "resolved_at": phase["resolved_at"]},
-            "view": view, "events": events, "orders": orders, "outcome": outcome,
+            "view": view, "events": [{k: v for k, v in ev.items() if k != "msg"} for ev in events], "outcome": outcome,
             "replay": {
                 "engine": g["engine"], "state_before": public,
                 "orders": loads(phase["orders"]) if (public is not None and engine.reveals_orders) else None,
                 # A hash of a state with hidden cards would let a player test guesses about them.
                 "state_after_sha256": state_hash(result) if engine.public_state(result) is not None else None,
             },
-            "state_after": engine.public_state(result),
             "next_phase": {"label": next_phase["label"], "commitment": next_phase["commitment"], "deadline": next_phase["deadline"]} if next_phase else None,
         }
         return {"game": g, "view": view, "events": events, "picture": pictures.get("map"), "pictures": pictures,
                 "orders": orders, "outcome": outcome, "attachment": attachment}
 
     def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
+    def report_json_link(self, game_id: str, player: dict, phase: dict) -> str | None:
+        """Where the report's JSON is fetched when the game's ``report_json`` setting is 'link'
+        (the player's private page; a player without a token gets the attachment)."""
+        if self.records.game_row(game_id)["report_json"] != "link":
+            return None
+        link = self.player_link(game_id, player)
+        return f"{link}/report/{phase['seq']}.json" if link else None
+
+    def report_json(self, game_id: str, player: dict, seq: int) -> bytes | None:
+        """The JSON a report on resolved phase ``seq`` carries for ``player`` (what the link serves)."""
+        phase = self.records.resolved_phase(game_id, seq)
+        if phase is None:
+            return None
+        next_phase = self.records.live_phase(game_id, seq + 1)
+        return _json_bytes(self.report_parts(game_id, player, player["role"], phase, next_phase, player["lang"])["attachment"])
+
         lang = player["lang"]
         parts = self.report_parts(game_id, player, player["role"], phase, next_phase, lang)
         g = parts["game"]
@@ -238,12 +262,14 @@ class MailWriter(ConfiguredPart):
         if kind == "correction":
             subject = _("Correction to %(phase)s") % {"phase": phase["label"]}
         env = self._envelope(game_id, player)
+        ctx["json_link"] = self.report_json_link(game_id, player, phase)
+        attachments = [] if ctx["json_link"] else [
+            (f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))]
         key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
         return outbox.queue(self.records.store, Outgoing(
             kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
             text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
-            images=dict(parts["pictures"]),
-            attachments=[(f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))],
+            images=dict(parts["pictures"]), attachments=attachments,
             calendar=self._calendar(g, next_phase, player) if awaited_next else None,
             key=key, game_id=game_id, player_id=player["id"], **env,
         ), domain=self.settings.mail_domain, now=self.now())

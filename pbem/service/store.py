@@ -311,6 +311,14 @@ def m007_rules_versions(db: sqlite_utils.Database) -> None:
     )
 
 
+
+@migrations()
+def m008_report_json(db: sqlite_utils.Database) -> None:
+    """Issue 17: each game says whether its reports carry their JSON as an attachment or as
+    a link to the player's page (a lighter mail)."""
+    db.executescript("ALTER TABLE games ADD COLUMN report_json TEXT NOT NULL DEFAULT 'attach';  -- attach | link")
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

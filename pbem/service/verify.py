@@ -137,8 +137,14 @@ def verify_attachments(previous: dict | None, current: dict) -> dict:
             notes.append("the commitment matches the one announced before the phase")
     replay = current.get("replay") or {}
     state_before = replay.get("state_before")
-    if previous is not None and previous.get("state_after") is not None and state_before is not None:
-        if dumps(previous["state_after"]) != dumps(state_before):
+    if previous is not None and state_before is not None:
+        # A report gives its result by hash (the next report carries the state itself); a
+        # welcome mail, and reports before issue 17, give the state.
+        previous_hash = (previous.get("replay") or {}).get("state_after_sha256")
+        if previous.get("state_after") is not None:
+            if dumps(previous["state_after"]) != dumps(state_before):
+                problems.append("the state this phase started from is not the previous report's result")
+        elif previous_hash is not None and previous_hash != state_hash(state_before):
             problems.append("the state this phase started from is not the previous report's result")
     if state_before is None or replay.get("orders") is None:
         notes.append("this game keeps secrets (hidden hands), so the phase cannot be replayed from one player's mail; the seed and commitment were checked")

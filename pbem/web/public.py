@@ -57,3 +57,11 @@ def play_picture(game_id, token):
     if not png:
         abort(404)
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})
+
+
+@bp.route("/play/<game_id>/<token>/report/<int:seq>.json")
+def play_report_json(game_id, token, seq):
+    data = service().player_pages.report_json(game_id, token, seq)
+    if data is None:
+        abort(404)
+    return Response(data, mimetype="application/json", headers={"Cache-Control": "private, no-store"})

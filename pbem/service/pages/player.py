@@ -40,6 +40,12 @@ class PlayerPages(ServicePart):
         return picture(self.engine(g["engine"]), self.records.game_state(game_id), p["role"], p["lang"])
 
     def page(self, game_id: str, token: str) -> dict | None:
+    def report_json(self, game_id: str, token: str, seq: int) -> bytes | None:
+        """The JSON of the player's report on resolved phase ``seq`` (a game whose
+        ``report_json`` is 'link' sends this link instead of the attachment)."""
+        p = self._token_player(game_id, token)
+        return self.mail.report_json(game_id, p, seq) if p is not None else None
+
         """One player's page, or None when the token is unknown, revoked or not for this game."""
         p = self._token_player(game_id, token)
         if p is None:
