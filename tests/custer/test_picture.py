@@ -171,6 +171,7 @@ def test_the_close_up_is_the_map_where_the_combats_were():
     assert set(picture.draw_pictures(view())) == {"map"}
     busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
     pics = picture.draw_pictures(busy)
+    assert picture.draw_map(busy) == pics["map"]  # the pages' map (drawn without the close-up) is the same
     full, close = png_image(pics["map"]), png_image(pics["fighting"])
     assert close.mode == "P" and close.size[0] <= picture.FIGHTING_MAX[0] and close.size[1] <= picture.FIGHTING_MAX[1]
     assert close.size[0] >= picture.FIGHTING_MIN[0] and close.size[1] >= picture.FIGHTING_MIN[1]

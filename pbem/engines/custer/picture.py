@@ -246,10 +246,10 @@ def _title(view: dict, map_title: str, gettext) -> str:
     return title
 
 
-def draw_pictures(view: dict, gettext=None) -> dict[str, bytes]:
-    """The map (``"map"``) and, when this turn had combats, the close-up of where
-    (``"fighting"``), as PNGs with their words in the reader's language (``gettext``;
-    None: English)."""
+def draw_pictures(view: dict, gettext=None, close_up: bool = True) -> dict[str, bytes]:
+    """The map (``"map"``) and, when this turn had combats and ``close_up`` is asked, the
+    close-up of where (``"fighting"``), as PNGs with their words in the reader's language
+    (``gettext``; None: English)."""
     gettext = gettext or N_  # N_ returns the English id as it is
     map_name = _map_name(view)
     words = tuple(gettext(word) for word, *_ in LEGEND_KEYS)
@@ -257,12 +257,13 @@ def draw_pictures(view: dict, gettext=None) -> dict[str, bytes]:
     title = _title(view, info["title"], gettext)
     units = [{k: u.get(k) for k in _DRAWN_UNIT_FIELDS} for u in (view.get("units") or []) if isinstance(u, dict)]
     moves, combats = view.get("last_moves") or [], view.get("last_combats") or []
-    key = json.dumps([map_name, words, title, units, moves, [(c.get("hex"), c.get("attackers")) for c in combats if isinstance(c, dict)]],
+    key = json.dumps([map_name, words, title, units, moves, [(c.get("hex"), c.get("attackers")) for c in combats if isinstance(c, dict)], close_up],
                      sort_keys=True, default=str)
-    return dict(_FINISHED.get(key, lambda: _compose(map_name, layer, info, title, units, moves, combats)))
+    return dict(_FINISHED.get(key, lambda: _compose(map_name, layer, info, title, units, moves, combats, close_up)))
 
 
-def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: list[dict], moves: list, combats: list) -> dict[str, bytes]:
+def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: list[dict], moves: list, combats: list,
+             close_up: bool) -> dict[str, bytes]:
     im = layer.copy()
     w, h = im.size
     im.paste(title_strip(w, title), (0, 0))
@@ -277,14 +278,14 @@ def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: l
     fights = _combat_hexes([c for c in combats if isinstance(c, dict)])
     _draw_combats(d, fights)
     out = {"map": encode_png(im)}
-    if fights:
+    if fights and close_up:
         out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, (0, TOP, w, h - LEGEND))))
     return out
 
 
 def draw_map(view: dict, gettext=None) -> bytes:
     """The PNG of the whole map with the units and this turn's moves and combats."""
-    return draw_pictures(view, gettext)["map"]
+    return draw_pictures(view, gettext, close_up=False)["map"]
 
 
 def _map_name(view: dict) -> str:
