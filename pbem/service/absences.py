@@ -13,12 +13,12 @@ from datetime import date, datetime, time, timedelta
 from typing import Callable
 
 from pbem.i18n import N_, gettext_for
+from pbem.moments import zone
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter
 from pbem.service.part import ServicePart
 from pbem.service.records import Records
-from pbem.service.render import zone
 from pbem.service.store import loads
 
 MOVED = N_("The deadline of %(phase)s moved to %(deadline)s: a player of this game declared an absence.")

@@ -34,10 +34,11 @@ from pbem.mail.command_syntax import UNKNOWN
 from pbem.mail.commands import REGISTRY
 from pbem.mail.inbound import parse_message
 from pbem.mail.reply_text import new_text
+from pbem.moments import format_moment
 from pbem.service import orders_intake
 from pbem.service.part import ConfiguredPart
 from pbem.service.phases import Phases
-from pbem.service.clock import to_iso
+from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.outbox import mark_unauthenticated, replies_sent_recently, unauthenticated_replies_recently
 from pbem.service.store import dumps
@@ -363,7 +364,8 @@ class MessageHandling:
             self.player = current
             self.mail_problem(current, N_("Someone sent a mail to game %(game)s with an orders address that was withdrawn on %(when)s (sender: %(sender)s). It was refused."),
                               N_("Nothing to do if it was not you. Use the orders address in the latest mail from the game."),
-                              game=self.game_id, when=tok["revoked_at"] or "-", sender=self.sender or "?")
+                              game=self.game_id, when=format_moment(from_iso(tok["revoked_at"]), current["tz"], current["lang"])
+                              if tok["revoked_at"] else "-", sender=self.sender or "?")
 
     def _carry_out(self, cmd) -> None:
         """One command sent with the player's token, by its declaration's game-address handler."""

@@ -15,6 +15,7 @@ import traceback
 from datetime import timedelta
 
 from pbem.i18n import N_, gettext_for
+from pbem.moments import format_moment
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.store import dumps, loads
 
@@ -82,7 +83,8 @@ def _answer_other_phase(room, named_phase: str, phase: dict) -> None:
         room.note("stale orders block")
         room.mail_problem(room.player, N_("This orders block is for phase %(named)s, which was resolved on %(when)s. The game is now at phase %(current)s, so these orders were not used (a block quoted from an old mail is never taken as new orders)."),
                           N_("Write new orders under 'ORDERS %(game)s %(current)s'; the latest report holds a pre-filled template."),
-                          named=named_phase, when=old["resolved_at"], current=phase["label"], game=game_id)
+                          named=named_phase, when=format_moment(from_iso(old["resolved_at"]), room.player["tz"], room.player["lang"]),
+                          current=phase["label"], game=game_id)
     else:
         room.mail_problem(room.player, N_("There is no phase %(named)s in game %(game)s; the current phase is %(current)s."),
                           N_("Write 'ORDERS %(game)s %(current)s'."), named=named_phase, current=phase["label"], game=game_id)

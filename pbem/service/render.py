@@ -2,47 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from functools import lru_cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from babel.dates import format_datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem.engines.base import OrderError, event_text, event_visible, format_message
-from pbem.i18n import N_, gettext_for, translations
+from pbem.i18n import gettext_for, translations
 from pbem.resources import templates_dir
-
-
-def zone(name: str | None) -> ZoneInfo:
-    try:
-        return ZoneInfo(name or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        return ZoneInfo("UTC")
-
-
-def format_moment(moment: datetime | None, tz: str | None, lang: str | None, now: datetime | None = None) -> str:
-    """A deadline as the player reads it: local time, zone, and time left."""
-    if moment is None:
-        return gettext_for(lang)(N_("no deadline (paused)"))
-    local = moment.astimezone(zone(tz))
-    text = format_datetime(local, "EEE d MMM y HH:mm zzz", locale=lang or "en")
-    if now is not None:
-        text += " (" + format_remaining((moment - now).total_seconds(), lang) + ")"
-    return text
-
-
-def format_remaining(seconds: float, lang: str | None) -> str:
-    _ = gettext_for(lang)
-    if seconds <= 0:
-        return _("passed")
-    hours, rest = divmod(int(seconds), 3600)
-    minutes = rest // 60
-    if hours >= 48:
-        return _("in %(days)d days %(hours)d h") % {"days": hours // 24, "hours": hours % 24}
-    if hours:
-        return _("in %(hours)d h %(minutes)02d min") % {"hours": hours, "minutes": minutes}
-    return _("in %(minutes)d min") % {"minutes": max(minutes, 1)}
 
 
 @lru_cache(maxsize=None)

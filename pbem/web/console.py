@@ -12,6 +12,7 @@ from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError, parse_duration
 from pbem.web.auth import game_guard, require_login
 from pbem.web.context import service
+from pbem.web.filters import when
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 bp.before_request(require_login)
@@ -151,7 +152,7 @@ def deadline(game_id):
             raise ValueError("The game is paused or waiting: resume it to set a deadline.")
         new = parse_new_deadline(request.form.get("when", ""), from_iso(ph["deadline"]), svc.now())
         svc.games.set_deadline(game_id, new, actor=g.moderator["email"], reason=reason)
-        return f"The deadline of {ph['label']} is now {new.strftime('%a %d %b %Y %H:%M UTC')}."
+        return f"The deadline of {ph['label']} is now {when(new)}."
     return _act(game_id, "timing", run)
 
 

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import json
 
+from flask import g
+
+from pbem.moments import format_moment
 from pbem.service.clock import from_iso
 
 
 def when(value) -> str:
-    """An ISO moment as a moderator reads it: 'Sat 21 Nov 2026 18:00 UTC'."""
+    """An ISO moment in the one form every mail and page uses ('Sat 21 Nov 2026 18:00 UTC'),
+    in the page's language and the reader's zone (a player's page: the player's; else UTC)."""
     moment = from_iso(value) if isinstance(value, str) else value
     if moment is None:
         return "—"
-    return moment.strftime("%a %d %b %Y %H:%M UTC")
-
-
-def short(value) -> str:
-    moment = from_iso(value) if isinstance(value, str) else value
-    if moment is None:
-        return "—"
-    return moment.strftime("%d %b %H:%M")
+    return format_moment(moment, g.get("tz"), g.get("lang"))
 
 
 def pretty(value) -> str:
@@ -28,7 +25,7 @@ def pretty(value) -> str:
 
 def install(app) -> None:
     app.jinja_env.filters["when"] = when
-    app.jinja_env.filters["short"] = short
+    app.jinja_env.filters["short"] = when  # one form of time everywhere (issue 16)
     app.jinja_env.filters["pretty"] = pretty
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True

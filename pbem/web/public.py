@@ -47,7 +47,7 @@ def play(game_id, token):
     data = service().player_pages.page(game_id, token)
     if data is None:
         abort(404)
-    g.lang = data["player"]["lang"]
+    g.lang, g.tz = data["player"]["lang"], data["player"]["tz"]
     return render_template("play.html", data=data, token=token)
 
 

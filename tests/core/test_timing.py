@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from pbem.service.render import format_moment
+from pbem.moments import format_moment
 from pbem.service.timing import TimingError, deadline_after, parse_deadline
 
 

@@ -4,7 +4,7 @@ and the public archive stay in English."""
 import re
 
 from pbem.service.clock import from_iso
-from pbem.service.render import format_moment
+from pbem.moments import format_moment
 
 FR, EN = "lc@joueurs.example", "pr@players.example"
 

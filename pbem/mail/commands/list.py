@@ -10,14 +10,16 @@ from datetime import datetime
 
 from pbem.i18n import N_, gettext_for
 from pbem.mail.command_syntax import Command, HelpLine, MailCommand, Reading
+from pbem.moments import format_moment
 
 
 def read(reading: Reading) -> Command | None:
     return reading.take() if not reading.args else reading.wrong_shape()
 
 
-def describe_game(game: dict, _) -> str:
-    deadline = datetime.fromisoformat(game["deadline"]).strftime("%Y-%m-%d %H:%M UTC") if game["deadline"] else _("none")
+def describe_game(game: dict, _, lang: str) -> str:
+    # the sender of LIST is no player: no time zone of theirs is known, so UTC
+    deadline = format_moment(datetime.fromisoformat(game["deadline"]), "UTC", lang) if game["deadline"] else _("none")
     what = [_("watch: OBSERVE %(game)s") % {"game": game["id"]}] if game["watchable"] else []
     if game["free_roles"]:
         what.append(_("join (with the code from its moderator): %(roles)s") % {"roles": ", ".join(game["free_roles"])})
@@ -36,7 +38,7 @@ def send_list(ctx, commands: list[Command]) -> None:
     games = ctx.svc.lobby.open_games()
     text = _("Games open to watch or to join:") if games else _("No game is open to watch or to join now.")
     ctx.mail_reply("ack", "mail/answer.txt.j2", _("Games on this server"), to_addr=ctx.sender, lang=lang,
-                   text=text, lines=[describe_game(g, _) + "\n" for g in games])
+                   text=text, lines=[describe_game(g, _, lang) + "\n" for g in games])
 
 
 COMMAND = MailCommand(

@@ -10,10 +10,11 @@ from typing import Callable
 from pbem.engines import Engine
 from pbem.engines.base import format_message
 from pbem.i18n import gettext_for
+from pbem.moments import format_remaining
 from pbem.service.clock import from_iso
 from pbem.service.mail_writer import MailWriter, shown_seed
 from pbem.service.records import Records
-from pbem.service.render import format_remaining, visible_events
+from pbem.service.render import visible_events
 from pbem.service.store import loads
 
 
