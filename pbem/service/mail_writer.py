@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from pbem.i18n import N_, gettext_for
 from pbem.mail.addresses import orders_address
 from pbem.mail.compose import calendar_event
+from pbem.moments import format_moment
 from pbem.service import outbox
 from pbem.service.adjudication import state_hash
 from pbem.service.clock import from_iso
 from pbem.service.outbox import Outgoing, message_id
 from pbem.service.part import ConfiguredPart
-from pbem.service.render import describe_errors, describe_missing, format_moment, render, template_exists, visible_events
+from pbem.service.render import describe_errors, describe_missing, render, template_exists, visible_events
 from pbem.service.roster import named_sides
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
@@ -194,10 +195,10 @@ class MailWriter(ConfiguredPart):
         outcome = engine.outcome(result)
         public = engine.public_state(starting_state(engine, phase))
         sealed = phase["label"] in sealed_labels(engine, result)
-        attachment = {
         # Only this role's view and this phase's events (without their message templates: the
         # sentence is there), and what replays the phase; the whole history is on the web page
         # and in HISTORY. The result is given by its hash: the next report's state_before is it.
+        attachment = {
             "game": g, "role": role,
             "phase": {"label": phase["label"], "seq": phase["seq"], "commitment": phase["commitment"],
                       "seed": None if sealed else phase["seed"], "sealed": sealed, "resolved_at": phase["resolved_at"]},
@@ -213,7 +214,6 @@ class MailWriter(ConfiguredPart):
         return {"game": g, "view": view, "events": events, "picture": pictures.get("map"), "pictures": pictures,
                 "orders": orders, "outcome": outcome, "attachment": attachment}
 
-    def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
     def report_json_link(self, game_id: str, player: dict, phase: dict) -> str | None:
         """Where the report's JSON is fetched when the game's ``report_json`` setting is 'link'
         (the player's private page; a player without a token gets the attachment)."""
@@ -230,6 +230,7 @@ class MailWriter(ConfiguredPart):
         next_phase = self.records.live_phase(game_id, seq + 1)
         return _json_bytes(self.report_parts(game_id, player, player["role"], phase, next_phase, player["lang"])["attachment"])
 
+    def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
         lang = player["lang"]
         parts = self.report_parts(game_id, player, player["role"], phase, next_phase, lang)
         g = parts["game"]
@@ -261,10 +262,10 @@ class MailWriter(ConfiguredPart):
             subject = _("Report %(phase)s") % {"phase": phase["label"]}
         if kind == "correction":
             subject = _("Correction to %(phase)s") % {"phase": phase["label"]}
-        env = self._envelope(game_id, player)
         ctx["json_link"] = self.report_json_link(game_id, player, phase)
         attachments = [] if ctx["json_link"] else [
             (f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))]
+        env = self._envelope(game_id, player)
         key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
         return outbox.queue(self.records.store, Outgoing(
             kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
@@ -285,6 +286,7 @@ class MailWriter(ConfiguredPart):
             "game": self.game_header(game_id), "player": player, "submission": submission, "phase": phase,
             "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),
             "deadline": self.deadline_text(phase, player), "status": status,
+            "received": format_moment(from_iso(submission["received_at"]), player["tz"], lang),
             "held": submission["status"] == "held", "link": self.player_link(game_id, player, token),
             "notes": notes or [],
         }

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.moments import format_moment
 from pbem.service.clock import from_iso
 from pbem.service.mail_writer import MailWriter
 from pbem.service.pages.common import outcome_text, picture, pretty, resolved_phase
 from pbem.service.part import ServicePart
-from pbem.service.render import describe_errors, format_moment
+from pbem.service.render import describe_errors
 from pbem.service.store import loads
 
 MAX_REPORTS = 30
@@ -39,13 +40,13 @@ class PlayerPages(ServicePart):
         g = self.records.game(game_id)
         return picture(self.engine(g["engine"]), self.records.game_state(game_id), p["role"], p["lang"])
 
-    def page(self, game_id: str, token: str) -> dict | None:
     def report_json(self, game_id: str, token: str, seq: int) -> bytes | None:
         """The JSON of the player's report on resolved phase ``seq`` (a game whose
         ``report_json`` is 'link' sends this link instead of the attachment)."""
         p = self._token_player(game_id, token)
         return self.mail.report_json(game_id, p, seq) if p is not None else None
 
+    def page(self, game_id: str, token: str) -> dict | None:
         """One player's page, or None when the token is unknown, revoked or not for this game."""
         p = self._token_player(game_id, token)
         if p is None:
