@@ -126,6 +126,7 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
     dice = [ctx.dice.roll(6, label) for _ in range(n)]
     hits = sum(1 for d in dice if d >= need)
     return {"firer": uid, "target": cand.uid, "kind": kind, "distance": rounded(cand.distance),
+            "off_axis": int(round(cand.off_axis)),
             "inches": inches(cand.distance), "band": rng, "weapon": weapon, "shape": shape, "column_why": why,
             "cover": rounded(share), "in_cover": covered, "need": need, "modifiers": mods, "dice": dice, "hits": hits,
             "from": [rounded(c) for c in firer.front.interpolate(0.5, normalized=True).coords[0]],
@@ -136,9 +137,11 @@ def _tell(ctx, rec: dict) -> None:
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
-    ctx.emit(event("fire", N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), target is %(kind)s, "
+    ctx.emit(event("fire", N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
+                              "%(off_axis)s degrees off its front in the 60-degree cone, target is %(kind)s, "
                               "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."),
                    firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
+                   off_axis=rec["off_axis"],
                    inches=rec["inches"], band=rec["band"], weapon=rec["weapon"].replace("_", " "), kind=kind_text,
                    cover=int(round(rec["cover"] * 100)), need=rec["need"], mods=mods,
                    dice=" ".join(map(str, rec["dice"])), hits=rec["hits"],
