@@ -5,7 +5,8 @@ A unit's move this card is a share of its allowance: moving d inches in a format
 uses d / (base + variable) of it, woods and towns cost double, hills half again; a
 formation change, mounting or limbering uses half; turning uses the distance its outer
 flank travels. Moves go in straight steps of a quarter inch and stop short of the table
-edge, of another unit, and an inch short of any enemy (10 A).
+edge, of another unit, and an inch short of any enemy (10 A); far from every unit and
+on unchanging ground the steps are an inch long.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .messages import N_
 from .rules import base_move, scale as scale_rules, table as rules_table, variable_move
 
 STEP = 0.25
+LONG_STEP = 1.0  # the step far from every other unit on unchanging ground
 TURN_BEFORE_MOVING = 45.0  # a line turns to face where it goes when that is more than 45 degrees off
 
 
@@ -179,9 +181,9 @@ def step_cost(ctx, unit: dict, here: tuple[float, float], there: tuple[float, fl
 def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, halt_at: float | None = None,
            cost_factor: float = 1.0, target: str | None = None, budget: float | None = None,
            free: bool = False, through_friends: bool = False, unit_id: str | None = None) -> dict:
-    """Walk a unit along ``waypoints`` in quarter-inch steps. With a ``mover`` the steps
-    are paid from its allowance; otherwise ``budget`` inches (falling back, routing:
-    ``free`` of terrain). Stops at the table edge (``edge``), short of a unit (``unit``,
+    """Walk a unit along ``waypoints`` in quarter-inch steps (inch steps where nothing is
+    near). With a ``mover`` the steps are paid from its allowance; otherwise ``budget``
+    inches (falling back, routing: ``free`` of terrain). Stops at the table edge (``edge``), short of a unit (``unit``,
     with ``blocked_by``), ``halt_at`` inches short of an enemy (``enemy``), or when the
     allowance runs out (``allowance``); ``arrived`` when it gets there."""
     uid = mover.uid if mover else unit_id
@@ -205,6 +207,7 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
             continue
         others.append([o, friend, fp, fp.distance(start_shape)])
     spent = 0.0
+    fine = False  # True once the move has to finish in quarter-inch steps
     result = {"stopped": "arrived", "blocked_by": None}
     track = mover.track if mover else [[rounded(u["x"]), rounded(u["y"])]]
     for wx, wy in waypoints:
@@ -214,31 +217,46 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
             if dist < 1e-6:
                 break
             step = min(STEP, dist)
+            if not fine and min((e[3] for e in others), default=1e9) > halt + LONG_STEP + 1.0:
+                step = min(LONG_STEP, dist)  # far from every unit: longer steps, unless the ground changes
+                tx, ty = u["x"] + dx / dist * step, u["y"] + dy / dist * step
+                if not free and (ctx.table.ground(u["x"], u["y"]) != ctx.table.ground(tx, ty)
+                                 or ctx.table.level(u["x"], u["y"]) != ctx.table.level(tx, ty)):
+                    step = min(STEP, dist)
             nx, ny = u["x"] + dx / dist * step, u["y"] + dy / dist * step
             cost = step if free else step_cost(ctx, u, (u["x"], u["y"]), (nx, ny))
             if cost is None:
+                if step > STEP:
+                    fine = True
+                    continue
                 result["stopped"] = "terrain"
                 return _done(result, track, u)
             cost *= cost_factor
-            if mover is not None:
-                if not mover.spend_inches(cost):
-                    result["stopped"] = "allowance"
-                    return _done(result, track, u)
-            else:
-                if spent + cost > budget + 1e-9:
-                    result["stopped"] = "allowance"
-                    return _done(result, track, u)
+            affordable = mover.spend_inches(cost) if mover is not None else spent + cost <= budget + 1e-9
+            if not affordable:
+                if step > STEP:
+                    fine = True  # finish in quarter inches
+                    continue
+                result["stopped"] = "allowance"
+                return _done(result, track, u)
+            if mover is None:
                 spent += cost
-            old = (u["x"], u["y"])
+            old = (u["x"], u["y"], u["facing"])
             u["x"], u["y"] = nx, ny
             if u["formation"] in COLUMN_LIKE and mover is not None:
                 u["facing"] = bearing_to(old[0], old[1], wx, wy)
             shape = Layout(u, ctx.scale).footprint
             if not ctx.table.bounds.contains(shape):
+                if step > STEP:
+                    u["x"], u["y"], u["facing"] = old
+                    _refund(mover, cost)
+                    spent -= cost if mover is None else 0.0
+                    fine = True
+                    continue
                 if mover is None:
                     result["stopped"] = "edge"
                     return _done(result, track, u)
-                u["x"], u["y"] = old
+                u["x"], u["y"], u["facing"] = old
                 result["stopped"] = "edge"
                 return _done(result, track, u)
             for entry in others:
@@ -247,14 +265,18 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
                 entry[3] = gap
                 closing = gap < before - 1e-9
                 if (gap <= 1e-9 and closing) or (not friend and gap < halt - 1e-9 and closing):
-                    u["x"], u["y"] = old
+                    u["x"], u["y"], u["facing"] = old
                     result["stopped"] = "unit" if friend or gap <= 1e-9 else "enemy"
                     result["blocked_by"] = o
-                    if mover is not None:
-                        mover.used -= cost / mover.rate() if mover.rate() else 0.0
+                    _refund(mover, cost)
                     return _done(result, track, u)
         track.append([rounded(u["x"]), rounded(u["y"])])
     return _done(result, track, u)
+
+
+def _refund(mover: Mover | None, cost: float) -> None:
+    if mover is not None and mover.rate():
+        mover.used -= cost / mover.rate()
 
 
 def _done(result: dict, track: list, u: dict) -> dict:
