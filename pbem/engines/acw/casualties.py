@@ -39,7 +39,3 @@ def apply_hits(ctx, uid: str, hits: int) -> int:
         ctx.emit(event("destroyed", N_("%(unit)s is destroyed."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)
     return lost
-
-
-def casualty_count(unit: dict) -> int:
-    return sum(unit["stands"])

@@ -51,9 +51,6 @@ class Scenario:
     def brigade_units(self, brigade: str) -> list[str]:
         return [uid for uid, u in self.units.items() if u["brigade"] == brigade]
 
-    def card_units(self, card: dict) -> list[str]:
-        return [uid for b in card.get("brigades", []) for uid in self.brigade_units(b)]
-
     def chain(self, uid: str) -> list[str]:
         """The officers above a unit, lowest first: its brigadier, its divisional general,
         the army's commanding general (those the scenario has)."""

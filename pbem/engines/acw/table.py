@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 
 import shapely
 from shapely.geometry import LineString, Point, Polygon
-from shapely.prepared import prep
 
 from .geometry import union
 
@@ -42,7 +41,6 @@ class Feature:
     forward_slope: Polygon | None = None
     fords: list = field(default_factory=list)
     bridges: list = field(default_factory=list)
-    prepared: object = None
 
 
 class Table:
@@ -64,7 +62,6 @@ class Table:
                         forward_slope=Polygon(item["forward_slope"]) if item.get("forward_slope") else None,
                         fords=[Point(p) for p in item.get("fords", [])],
                         bridges=[Point(p) for p in item.get("bridges", [])])
-            f.prepared = prep(shape)
             shapely.prepare(shape)
             self.features.append(f)
         self.landmarks: dict[str, tuple[float, float]] = {k: (float(v[0]), float(v[1]))
