@@ -21,6 +21,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 from benchmarks.common import ServeProcess, percentile, rss_mb, scratch, service
+from benchmarks.turn_close import STAGES, Split, instrument, summary
 
 WEEK = 7 * 86400
 
@@ -75,6 +76,26 @@ def _bulk_games(svc, count: int, rng: random.Random) -> list[str]:
     return made + templates
 
 
+def _split_same_closes(start_db, chosen: list[str]) -> dict:
+    """The same hundred closes again, in this process on a copy of the starting database
+    (10,000 games), one after another, split by stage as the turn_close benchmark does: where
+    the server's time went (it cannot be instrumented from outside)."""
+    from pbem.service.clock import to_iso
+    split, closes = Split(), []
+    svc = service(start_db.parent / "split", db_path=start_db)
+    undo = instrument(split, closes)
+    try:
+        with svc.store.write():
+            svc.store.conn.executemany("UPDATE phases SET deadline = ? WHERE game_id = ? AND status = 'open'",
+                                       [(to_iso(svc.now()), g) for g in chosen])
+        for gid in chosen:
+            svc.phases.close(gid)
+    finally:
+        undo()
+        svc.close()
+    return summary(closes)
+
+
 def run(games: int = 10_000, simultaneous: int = 100) -> dict:
     rng = random.Random(10_000)
     with scratch("scale") as path:
@@ -89,6 +110,7 @@ def run(games: int = 10_000, simultaneous: int = 100) -> dict:
             p = players_of(svc, gid)[0]
             raw, rcpt = order_mail(svc, gid, p)
             orders.append((raw, p["email"], rcpt))
+        svc.store.backup(path / "start.db")  # for the in-process split of the same closes, below
         svc.close()
         db = path / "pbem.db"
         size_mb = db.stat().st_size / 2**20
@@ -129,6 +151,7 @@ def run(games: int = 10_000, simultaneous: int = 100) -> dict:
             rss_after = rss_mb(server.pid)
         finally:
             server.stop()
+        stages = _split_same_closes(path / "start.db", chosen)
     late = [seen[g] - target.timestamp() for g in seen]
     return {
         "games": len(ids), "bulk_create_seconds": round(bulk_seconds, 1), "database_mb": round(size_mb, 1),
@@ -138,6 +161,7 @@ def run(games: int = 10_000, simultaneous: int = 100) -> dict:
         "reports_queued": reports,
         "late_s_first": round(min(late), 2) if late else None, "late_s_median": round(percentile(late, 50), 2) if late else None,
         "late_s_p99": round(percentile(late, 99), 2) if late else None, "late_s_last": round(max(late), 2) if late else None,
+        "closes_in_process": stages,
     }
 
 
@@ -150,7 +174,14 @@ def table(r: dict) -> list[tuple[str, str]]:
         (f"scale: {r['simultaneous_deadlines']} deadlines in the same second",
          f"resolved {r['resolved']}, missed {r['missed']}; reports queued after the deadline: first +{r['late_s_first']} s, "
          f"median +{r['late_s_median']} s, p99 +{r['late_s_p99']} s, last +{r['late_s_last']} s"),
+        _split_row(r["closes_in_process"]),
     ]
+
+
+def _split_row(c: dict) -> tuple[str, str]:
+    share = ", ".join(f"{k} {round(c['share'][k] * 100)} %" for k in STAGES)
+    return ("scale: the same closes in one process, one after another, split by stage",
+            f"{c['closes']} closes, median {c['total_ms_median']} ms (max {c['total_ms_max']} ms); share of the time: {share}")
 
 
 if __name__ == "__main__":

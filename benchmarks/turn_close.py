@@ -55,7 +55,7 @@ class Split:
         return timed
 
 
-def _instrument(split: Split, closes: list[dict]):
+def instrument(split: Split, closes: list[dict]):
     """Wrap the pieces a close calls; returns a function that undoes it."""
     from pbem.engines import all_engines
     from pbem.service import mail_writer, outbox, phases
@@ -127,7 +127,7 @@ def _play(svc, engine_name: str, max_closes: int) -> str:
     return gid
 
 
-def _summary(closes: list[dict]) -> dict:
+def summary(closes: list[dict]) -> dict:
     def med(key):
         return round(statistics.median(c[key] for c in closes) * 1000, 2)
     return {
@@ -158,13 +158,13 @@ def run(rummy_closes: int = 60, peaux_rouges_closes: int = 60) -> dict:
         with scratch(f"close-{engine_name}") as path:
             svc = service(path)
             split, closes = Split(), []
-            undo = _instrument(split, closes)
+            undo = instrument(split, closes)
             try:
                 _play(svc, engine_name, limit)
             finally:
                 undo()
                 svc.close()
-            out[engine_name] = _summary(closes)
+            out[engine_name] = summary(closes)
     return out
 
 

@@ -16,6 +16,7 @@ from pbem.config import Settings
 from pbem.service import outbox
 from pbem.service.service import Service
 from pbem.service.errors import TemporaryFailure
+from pbem.service.render import compile_templates
 from pbem.service.scheduler import Clockwork
 
 log = logging.getLogger("pbem.server")
@@ -160,6 +161,7 @@ class Server:
         s = self.settings
         self.lock = ServeLock(s.db_path)
         self.lock.acquire()
+        compile_templates()  # now, so that no deadline's reports pay for it
         try:
             self.svc.mailroom.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
             self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,

@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
 
 from pbem.engines.base import OrderError, event_text, event_visible, format_message
-from pbem.i18n import gettext_for, translations
+from pbem.i18n import available_languages, gettext_for, translations
 from pbem.resources import templates_dir
+
+
+_BYTECODE_CACHE = FileSystemBytecodeCache()  # per user, mode 0700 (Jinja checks both)
 
 
 @lru_cache(maxsize=None)
 def environment(lang: str | None) -> Environment:
+    """The templates for one language, each compiled once per process (no reload: a running
+    server's templates do not change) and its compiled code kept in Jinja's per-user cache
+    directory, so a new process (`pbem ingest`, a worker) loads it instead of compiling."""
     env = Environment(
         loader=FileSystemLoader(str(templates_dir())),
+        auto_reload=False,
+        bytecode_cache=_BYTECODE_CACHE,
         autoescape=select_autoescape(enabled_extensions=("html", "html.j2"), default_for_string=False),
         extensions=["jinja2.ext.i18n"],
         undefined=StrictUndefined,
@@ -25,6 +33,18 @@ def environment(lang: str | None) -> Environment:
     env.install_gettext_translations(translations(lang), newstyle=True)
     env.globals["lang"] = lang or "en"
     return env
+
+
+def compile_templates(langs=None) -> int:  # noqa: ANN001 - an iterable of language codes
+    """Compile every mail and engine template for each language now (a server at start, so
+    that no deadline pays for it); returns how many were compiled."""
+    count = 0
+    for lang in langs if langs is not None else available_languages():
+        env = environment(lang)
+        for name in env.list_templates(filter_func=lambda n: n.endswith(".j2")):
+            env.get_template(name)
+            count += 1
+    return count
 
 
 def render(template_name: str, lang: str | None, /, **context) -> str:
