@@ -101,3 +101,19 @@ def test_resolve_does_not_mutate_its_input():
     before = json.dumps(state, sort_keys=True)
     engine.resolve(state, {"union": engine.parse_orders(state, "union", "Iron Brigade: LINE; ADVANCE").orders}, ScriptedDice())
     assert json.dumps(state, sort_keys=True) == before
+
+
+def test_a_hidden_units_morale_is_its_own_sides_business():
+    """A router's panic makes a friend behind the crest check morale: the other side, which
+    cannot see that friend, does not read the check."""
+    engine = ACWMiniaturesEngine()
+    name = small_scenario("view_panic", terrain=[RIDGE], units=[
+        {"id": "b", "name": "Blue", "side": "union", "x": 10, "y": 18, "facing": 90},
+        {"id": "g", "name": "Grey Front", "side": "confederate", "x": 20, "y": 18, "facing": 270},
+        {"id": "h", "name": "Grey Hidden", "side": "confederate", "x": 27, "y": 16, "facing": 270}])
+    state = engine.setup(name, {}, ScriptedDice())
+    state["units"]["g"]["rating"] = 1
+    state, events = play_turn(name, {"union": "Blue: FIRE"}, {"T1 fire standing b": 6, "T1 fire standing g": 1,
+                                                               "T1 morale g casualties from fire D": 1}, state=state)
+    checks = [e for e in events if e["type"] == "morale" and e["args"]["unit"] == "Grey Hidden"]
+    assert checks and all(not event_visible(e, "union") and event_visible(e, "confederate") for e in checks)

@@ -14,12 +14,15 @@ from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenar
 from . import bot, orders as order_text, scenario as scenarios, turn
 from .messages import N_
 from .rules import initial_morale
-from .situation import Context
+from .situation import ON_TABLE, Context
 from .template import template
 from .view import build, seen_by
 
 OPTIONS = {"sharpshooters": False, "officer_casualties": False}  # the rulebook's optional rules, off by default
-PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short")
+# what a unit did that only its side learns while the other side cannot see it (a unit that
+# has left the table, been destroyed or captured is public: it is in every view's "gone" list)
+PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short",
+                       "morale", "morale_change", "fall_back", "rout", "rally", "take_ground", "collision")
 
 
 def initial_state(sc, options: dict, dice: Dice) -> dict:
@@ -98,9 +101,9 @@ class ACWMiniaturesEngine(Engine):
         for ev in events:
             uid = ev["args"].get("id")
             if ev["type"] in PRIVATE_UNLESS_SEEN and "to" not in ev and uid in state["units"]:
-                side = state["units"][uid]["side"]
-                if uid not in seen[sc.enemy(side)]:
-                    ev["to"] = [side]
+                unit = state["units"][uid]
+                if unit["status"] in ON_TABLE + ("reserve",) and uid not in seen[sc.enemy(unit["side"])]:
+                    ev["to"] = [unit["side"]]
         state.pop("phase_step", None)
         return state, events
 
