@@ -36,6 +36,13 @@ def reminder_time(deadline: datetime, opened: datetime, lead_hours: int) -> date
     return remind_at if remind_at > opened else opened + (deadline - opened) / 2
 
 
+def _orders_to_resolve(engine, state: dict, awaited: list[str], standing: dict[str, dict]) -> tuple[dict, list[str]]:
+    """(role -> orders, roles defaulted): each awaited role's standing orders, the engine's
+    default orders for a role without any."""
+    orders = {role: loads(standing[role]["orders"]) if role in standing else engine.default_orders(state, role) for role in awaited}
+    return orders, [role for role in awaited if role not in standing]
+
+
 @dataclass(kw_only=True, eq=False)
 class Phases(ServicePart):
     """Opening and closing phases, reminders, and resending a report."""
@@ -92,30 +99,14 @@ class Phases(ServicePart):
         if g["status"] != "active" and reason == "deadline":
             return None
         engine = self.engine(g["engine"])
-        state = loads(ph["state"])
+        state, awaited = loads(ph["state"]), loads(ph["awaited"])
         standing = records.standing_orders(ph["id"])
-        awaited = loads(ph["awaited"])
-        orders, defaulted = {}, []
-        for role in awaited:
-            if role in standing:
-                orders[role] = loads(standing[role]["orders"])
-            else:
-                defaulted.append(role)
-        timing = loads(g["timing"], {})
+        missing = [role for role in awaited if role not in standing]
+        if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
+            return self._wait_for_moderator(game_id, ph, missing)
         now = self.now()
-        if defaulted and timing.get("no_orders") == "wait" and reason == "deadline":
-            with records.write():
-                if records.phase_status(ph["id"])["status"] != "open":
-                    return None
-                records.set_game_status(game_id, "waiting")
-                records.set_deadline(ph["id"], None)
-                records.audit(game_id, "scheduler", "wait for moderator", "no orders from " + ", ".join(defaulted), {"phase": ph["label"]})
-            self.notify("phase", game_id)
-            return {"waiting": defaulted}
-        for role in defaulted:
-            orders[role] = engine.default_orders(state, role)
+        orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
         new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
-
         with records.write():
             current = records.phase_status(ph["id"])
             if current["status"] != "open" or current["revision"] != ph["revision"]:
@@ -123,9 +114,8 @@ class Phases(ServicePart):
             # Orders received before the deadline may have been committed (and acknowledged as
             # standing) while the phase was being resolved outside the lock: resolve again with them.
             again = records.standing_orders(ph["id"])
-            if {r: s["id"] for r, s in again.items()} != {r: s["id"] for r, s in standing.items()}:
-                orders = {role: loads(again[role]["orders"]) if role in again else engine.default_orders(state, role) for role in awaited}
-                defaulted = [role for role in awaited if role not in again]
+            if {r: sub["id"] for r, sub in again.items()} != {r: sub["id"] for r, sub in standing.items()}:
+                orders, defaulted = _orders_to_resolve(engine, state, awaited, again)
                 new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
             records.update("phases", ph["id"], {
                 "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
@@ -135,15 +125,31 @@ class Phases(ServicePart):
             next_phase = self.open(game_id, new_state, seq=ph["seq"] + 1, now=now)
             if reason != "deadline":
                 records.audit(game_id, actor, "close phase", reason, {"phase": ph["label"]}, public=actor != "server")
-            resolved = records.phase(ph["id"])
-            for p in records.players(game_id):
-                if p["status"] == "active":
-                    self.mail.queue_report(game_id, p, resolved, next_phase)
-            self.observers.queue_reports(game_id, resolved, next_phase)
+            self._queue_reports(game_id, records.phase(ph["id"]), next_phase)
             lapse_draw(records, self.mail, game_id, ph)  # a draw proposed in this phase was not agreed in time
         self.notify("phase", game_id)
         self.notify("outbox", game_id)
         return {"phase": ph["label"], "next": next_phase["label"] if next_phase else None, "defaulted": defaulted, "events": len(events)}
+
+    def _wait_for_moderator(self, game_id: str, ph: dict, missing: list[str]) -> dict | None:
+        """A game timed to wait rather than play default orders: at the deadline without
+        every awaited role's orders, it stops (status 'waiting', no deadline) until a moderator acts."""
+        records = self.records
+        with records.write():
+            if records.phase_status(ph["id"])["status"] != "open":
+                return None
+            records.set_game_status(game_id, "waiting")
+            records.set_deadline(ph["id"], None)
+            records.audit(game_id, "scheduler", "wait for moderator", "no orders from " + ", ".join(missing), {"phase": ph["label"]})
+        self.notify("phase", game_id)
+        return {"waiting": missing}
+
+    def _queue_reports(self, game_id: str, resolved: dict, next_phase: dict | None) -> None:
+        """The report on a resolved phase to each active player and each observer."""
+        for p in self.records.players(game_id):
+            if p["status"] == "active":
+                self.mail.queue_report(game_id, p, resolved, next_phase)
+        self.observers.queue_reports(game_id, resolved, next_phase)
 
     def close_due(self, limit: int = 100) -> int:
         """Close every open phase whose deadline has passed (the scheduler's catch-up)."""
