@@ -15,7 +15,7 @@ from datetime import timedelta
 from flask import Flask, g, render_template, request
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from pbem.i18n import translations
+from pbem.i18n import N_, translations
 from pbem.resources import templates_dir
 from pbem.web import auth, console, disputes, filters, public
 
@@ -51,8 +51,8 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     app.extensions["pbem.service"] = svc
     csrf.init_app(app)
     filters.install(app)
-    # A player's own page speaks the player's language (g.lang, set by the page's
-    # view); the console and the archive are in English.
+    # Pages speak g.lang: a player's own page the player's language, the archive and the
+    # games list the reader's browser's (pbem.web.public); the console English.
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(
         lambda message: translations(g.get("lang")).gettext(message),
@@ -90,11 +90,11 @@ def create_app(svc, *, testing: bool = False) -> Flask:
                                message="The form expired or was not sent from this site. Go back, reload the page and try again."), 400
 
     for code, title, message in (
-        (401, "Log in first", "This page is for moderators: log in first."),
-        (403, "Not yours", "You do not moderate this game."),
-        (404, "Not found", "There is nothing here. A link from an old mail may have been withdrawn: use the link in the latest mail from your game."),
-        (405, "Not allowed", "That address does not take this kind of request."),
-        (413, "Too large", "What you sent is larger than the server accepts."),
+        (401, N_("Log in first"), N_("This page is for moderators: log in first.")),
+        (403, N_("Not yours"), N_("You do not moderate this game.")),
+        (404, N_("Not found"), N_("There is nothing here. A link from an old mail may have been withdrawn: use the link in the latest mail from your game.")),
+        (405, N_("Not allowed"), N_("That address does not take this kind of request.")),
+        (413, N_("Too large"), N_("What you sent is larger than the server accepts.")),
     ):
         app.register_error_handler(code, _error_page(code, title, message))
     return app

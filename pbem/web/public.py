@@ -3,12 +3,24 @@ a player's private page, opened only by the token link from their mail."""
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, g, redirect, render_template, url_for
+from flask import Blueprint, Response, abort, g, redirect, render_template, request, url_for
 
-from pbem.i18n import N_
+from pbem.i18n import DEFAULT_LANGUAGE, N_, available_languages
 from pbem.web.context import service
 
 bp = Blueprint("public", __name__)
+
+
+def reader_language() -> str:
+    """The language of a page read by someone who is not a player of the game (an observer,
+    a moderator reading the archive): the browser's preference (Accept-Language) among the
+    languages pbem speaks. A player's own page speaks the player's language instead."""
+    return request.accept_languages.best_match(available_languages(), default=DEFAULT_LANGUAGE)
+
+
+@bp.before_request
+def _reader_language():
+    g.lang = reader_language()
 
 
 #: the status words a player's page shows in pills, translated there by the macro
@@ -28,7 +40,7 @@ def games():
 
 @bp.route("/games/<game_id>")
 def archive(game_id):
-    data = service().public.archive(game_id)
+    data = service().public.archive(game_id, g.lang)
     if data is None:
         abort(404)
     return render_template("archive.html", data=data)

@@ -9,8 +9,8 @@ from typing import Callable
 
 from pbem.engines import Engine
 from pbem.engines.base import format_message
-from pbem.i18n import gettext_for
-from pbem.moments import format_remaining
+from pbem.i18n import N_, gettext_for
+from pbem.moments import format_moment, format_remaining
 from pbem.service.clock import from_iso
 from pbem.service.mail_writer import MailWriter, shown_seed
 from pbem.service.records import Records
@@ -18,12 +18,12 @@ from pbem.service.render import visible_events
 from pbem.service.store import loads
 
 
-def time_left(deadline_iso: str | None, now: datetime) -> str | None:
-    """The time left before a deadline, in English (console and archive)."""
+def time_left(deadline_iso: str | None, now: datetime, lang: str = "en") -> str | None:
+    """The time left before a deadline, in the page's language."""
     deadline = from_iso(deadline_iso)
     if deadline is None:
         return None
-    return format_remaining((deadline - now).total_seconds(), "en")
+    return format_remaining((deadline - now).total_seconds(), lang)
 
 
 def outcome_text(outcome: dict | None, lang: str = "en") -> str | None:
@@ -68,60 +68,83 @@ def resolved_phase(mail: MailWriter, engine, ph: dict, sealed_in: dict, role, la
 
 
 # -- the audit log -----------------------------------------------------------------------
+#: the actors the public log names instead of an address (translated by the archive)
+PUBLIC_ACTORS = (N_("player"), N_("moderator"), N_("server"), N_("scheduler"))
+
+
 def _public_actor(actor: str, action: str) -> str:
     if "@" in (actor or ""):
         return "player" if action == "join" else "moderator"
     return actor or "?"
 
 
-def _audit_summary(action: str, d: dict) -> str:
-    """A sentence from an audit entry's details, naming nothing secret."""
+#: the log's action words, as the archive and the console show them (translated there)
+AUDIT_ACTIONS = (N_("create game"), N_("rotate token"), N_("replace player"), N_("join"), N_("set deadline"), N_("pause"),
+                 N_("resume"), N_("notice"), N_("resend report"), N_("correct phase"), N_("discard correction"),
+                 N_("adjust state"), N_("close phase"), N_("wait for moderator"), N_("upgrade"))
+
+
+def _moment(iso: str | None, lang: str) -> str:
+    moment = from_iso(iso) if iso else None
+    return format_moment(moment, "UTC", lang) if moment else "-"
+
+
+def _audit_summary(action: str, d: dict, lang: str = "en") -> str:
+    """A sentence from an audit entry's details, naming nothing secret, in ``lang``."""
+    _ = gettext_for(lang)
     phase = d.get("phase")
     if action == "create game":
-        return f"game created ({d.get('engine', '?')}, {d.get('scenario', '?')})"
+        return _("game created (%(engine)s, %(scenario)s)") % {"engine": d.get("engine", "?"), "scenario": d.get("scenario", "?")}
     if action in ("rotate token",):
-        return f"new orders address for {d.get('role', '?')}"
+        return _("new orders address for %(role)s") % {"role": d.get("role", "?")}
     if action == "replace player":
-        return f"{d.get('role', '?')} handed to a new player"
+        return _("%(role)s handed to a new player") % {"role": d.get("role", "?")}
     if action == "join":
-        return f"{d.get('role', '?')} joined"
+        return _("%(role)s joined") % {"role": d.get("role", "?")}
     if action == "set deadline":
-        return f"deadline of {phase} moved from {d.get('old') or '-'} to {d.get('new') or '-'}"
+        return _("deadline of %(phase)s moved from %(old)s to %(new)s") % {
+            "phase": phase, "old": _moment(d.get("old"), lang), "new": _moment(d.get("new"), lang)}
     if action == "resume":
-        return f"resumed, deadline {d.get('deadline') or '-'}"
+        return _("resumed, deadline %(deadline)s") % {"deadline": _moment(d.get("deadline"), lang)}
     if action == "notice":
-        return "notice to every player: " + str(d.get("text", ""))[:500]
+        return _("notice to every player: %(text)s") % {"text": str(d.get("text", ""))[:500]}
     if action == "resend report":
-        return f"report on {phase} sent again to {d.get('role', '?')}"
+        return _("report on %(phase)s sent again to %(role)s") % {"phase": phase, "role": d.get("role", "?")}
     if action == "correct phase":
-        parts = [f"phase {phase} corrected (revision {d.get('revision')})"]
+        parts = [_("phase %(phase)s corrected (revision %(revision)s)") % {"phase": phase, "revision": d.get("revision")}]
         for role, why in (d.get("amended") or {}).items():
-            parts.append(f"orders of {role} amended: {why}")
+            parts.append(_("orders of %(role)s amended: %(reason)s") % {"role": role, "reason": why})
         if d.get("rerun"):
-            parts.append("re-resolved: " + ", ".join(d["rerun"]))
+            parts.append(_("re-resolved: %(phases)s") % {"phases": ", ".join(d["rerun"])})
         if d.get("rolled_back_from"):
-            parts.append(f"orders of {d['rolled_back_from']} no longer fitted: rolled back, {d.get('reopened') or '?'} reopened")
+            parts.append(_("orders of %(phase)s no longer fitted: rolled back, %(reopened)s reopened") % {
+                "phase": d["rolled_back_from"], "reopened": d.get("reopened") or "?"})
         if d.get("set_aside"):
-            parts.append("orders set aside: " + ", ".join(sorted(d["set_aside"])))
+            parts.append(_("orders set aside: %(roles)s") % {"roles": ", ".join(sorted(d["set_aside"]))})
         return "; ".join(parts)
     if action == "discard correction":
-        return f"draft correction of {phase} discarded"
+        return _("draft correction of %(phase)s discarded") % {"phase": phase}
     if action == "adjust state":
-        return f"state adjusted by hand in {phase} ({d.get('changes', 0)} change(s)); now {d.get('now', '?')}"
+        return _("state adjusted by hand in %(phase)s (%(changes)s change(s)); now %(now)s") % {
+            "phase": phase, "changes": d.get("changes", 0), "now": d.get("now", "?")}
+    if action == "upgrade" and d.get("to"):
+        return _("pbem upgraded: rules version %(old_rules)s to %(new_rules)s, state format %(old_format)s to %(new_format)s") % {
+            "old_rules": d["from"]["rules_version"], "new_rules": d["to"]["rules_version"],
+            "old_format": d["from"]["state_format"], "new_format": d["to"]["state_format"]}
     if phase:
-        return f"phase {phase}"
+        return _("phase %(phase)s") % {"phase": phase}
     return ""
 
 
-def audit_log(records: Records, game_id: str, *, public_only: bool = True, limit: int = 500) -> list[dict]:
+def audit_log(records: Records, game_id: str, *, public_only: bool = True, limit: int = 500, lang: str = "en") -> list[dict]:
     """A game's log, newest first: the public part with players and moderators unnamed,
-    or (for moderators) every entry with its actor."""
+    or (for moderators) every entry with its actor; the summaries in ``lang``."""
     out = []
     for row in records.audit_rows(game_id, public_only=public_only, limit=limit):
         details = loads(row["details"], {}) or {}
         out.append({
             "at": row["at"], "action": row["action"], "reason": row["reason"], "public": bool(row["public"]),
             "actor": _public_actor(row["actor"], row["action"]) if public_only else row["actor"],
-            "summary": _audit_summary(row["action"], details),
+            "summary": _audit_summary(row["action"], details, lang),
         })
     return out

@@ -25,7 +25,8 @@ class PublicPages(ServicePart):
                         "phase": ph["label"] if ph else None, "created_at": g["created_at"]})
         return out
 
-    def archive(self, game_id: str) -> dict | None:
+    def archive(self, game_id: str, lang: str = "en") -> dict | None:
+        """A game's archive as an observer reads it, its texts in ``lang``."""
         records = self.records
         g = records.game(game_id)
         if g is None:
@@ -33,25 +34,25 @@ class PublicPages(ServicePart):
         engine = self.engine(g["engine"])
         current = records.current_phase(game_id)
         sealed_in = records.game_state(game_id)  # seeds that dealt cards still in play stay sealed
-        history = [{**resolved_phase(self.mail, engine, ph, sealed_in, None), "defaulted": loads(ph["defaulted"], []) or []}
+        history = [{**resolved_phase(self.mail, engine, ph, sealed_in, None, lang), "defaulted": loads(ph["defaulted"], []) or []}
                    for ph in records.phase_rows(game_id) if ph["status"] == "resolved"]
         players = [{"role": p["role"], "name": p["name"], "status": p["status"]}
                    for p in records.players(game_id) if p["status"] != "replaced"]
         return {
             "game": {"id": g["id"], "title": g["title"], "engine": engine.title or g["engine"], "scenario": g["scenario"],
                      "status": g["status"], "created_at": g["created_at"], "finished_at": g["finished_at"]},
-            "outcome": outcome_text(g["outcome"]), "players": players,
+            "outcome": outcome_text(g["outcome"], lang), "players": players,
             "current": {"seq": current["seq"], "label": current["label"], "deadline": current["deadline"],
-                        "left": time_left(current["deadline"], self.now()), "commitment": current["commitment"],
+                        "left": time_left(current["deadline"], self.now(), lang), "commitment": current["commitment"],
                         "awaited": loads(current["awaited"], [])} if current else None,
             "history": list(reversed(history)),
-            "audit": self.audit_log(game_id),
+            "audit": self.audit_log(game_id, lang),
             "reveals_orders": engine.reveals_orders, "has_picture": engine.draws_pictures,
         }
 
-    def audit_log(self, game_id: str) -> list[dict]:
+    def audit_log(self, game_id: str, lang: str = "en") -> list[dict]:
         """The game's public moderation log, newest first, players and moderators unnamed."""
-        return audit_log(self.records, game_id, public_only=True)
+        return audit_log(self.records, game_id, public_only=True, lang=lang)
 
     def picture(self, game_id: str, seq: int) -> bytes | None:
         """A phase's picture from the observer's view: the position after a
