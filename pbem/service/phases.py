@@ -37,10 +37,12 @@ def reminder_time(deadline: datetime, opened: datetime, lead_hours: int) -> date
 
 
 def _orders_to_resolve(engine, state: dict, awaited: list[str], standing: dict[str, dict]) -> tuple[dict, list[str]]:
-    """(role -> orders, roles defaulted): each awaited role's standing orders, the engine's
-    default orders for a role without any."""
-    orders = {role: loads(standing[role]["orders"]) if role in standing else engine.default_orders(state, role) for role in awaited}
-    return orders, [role for role in awaited if role not in standing]
+    """(role -> orders, roles defaulted): each awaited role's standing orders, then the
+    engine's default orders for each role without any (the order the engine is given them in)."""
+    defaulted = [role for role in awaited if role not in standing]
+    orders = {role: loads(standing[role]["orders"]) for role in awaited if role in standing}
+    orders.update((role, engine.default_orders(state, role)) for role in defaulted)
+    return orders, defaulted
 
 
 @dataclass(kw_only=True, eq=False)
