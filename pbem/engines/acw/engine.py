@@ -11,14 +11,15 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
 
-from . import bot, orders as order_text, scenario as scenarios, turn
+from . import bot, deployment, orders as order_text, scenario as scenarios, turn
 from .messages import N_
 from .rules import initial_morale
 from .situation import ON_TABLE, Context
 from .template import template
 from .view import build, seen_by
 
-OPTIONS = {"sharpshooters": False, "officer_casualties": False}  # the rulebook's optional rules, off by default
+# the rulebook's optional rules, and deployment by the players instead of the scenario's, off by default
+OPTIONS = {"sharpshooters": False, "officer_casualties": False, "free_deployment": False}
 # what a unit did that only its side learns while the other side cannot see it (a unit that
 # has left the table, been destroyed or captured is public: it is in every view's "gone" list)
 PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short",
@@ -67,25 +68,35 @@ class ACWMiniaturesEngine(Engine):
         unknown = set(options or {}) - set(opts)
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: {', '.join(OPTIONS)}")
-        return initial_state(sc, opts, dice)
+        state = initial_state(sc, opts, dice)
+        state["deploying"] = opts["free_deployment"]
+        return state
 
     def phase(self, state: dict) -> Phase:
         if state.get("over"):
             return Phase(id="END", awaited=())
+        if state.get("deploying"):
+            return Phase(id="D", awaited=tuple(scenarios.load(state["scenario"]).roles))
         return Phase(id=f"T{state['turn']}", awaited=tuple(scenarios.load(state["scenario"]).roles))
 
     def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
+        if state.get("deploying"):
+            return deployment.parse(scenarios.load(state["scenario"]), state, role, text)
         return order_text.parse(scenarios.load(state["scenario"]), state, role, text)
 
     def default_orders(self, state: dict, role: str) -> dict:
-        return order_text.empty()
+        return deployment.empty() if state.get("deploying") else order_text.empty()
 
     def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
         sc = scenarios.load(state["scenario"])
+        if state.get("deploying"):
+            return deployment.template(sc, state, role, self.phase(state).id)
         visible = [u for u in build(sc, state, role, "")["units"] if u["side"] != role]
         return template(sc, state, role, self.phase(state).id, visible, gettext)
 
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+        if state.get("deploying"):
+            return deployment.bot_text(scenarios.load(state["scenario"]), state, role, dice)
         return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
@@ -95,6 +106,9 @@ class ACWMiniaturesEngine(Engine):
             return state, events
         sc = scenarios.load(state["scenario"])
         ctx = Context(sc, state, dice, events)
+        if state.get("deploying"):
+            deployment.resolve(ctx, {r: (orders or {}).get(r) or deployment.empty() for r in sc.roles})
+            return state, events
         by_role = {r: (orders or {}).get(r) or order_text.empty() for r in sc.roles}
         turn.play(ctx, by_role)
         seen = {r: seen_by(sc, state, r) for r in sc.roles}

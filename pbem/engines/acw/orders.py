@@ -42,7 +42,7 @@ _NUM = r"(\d+(?:\.\d+)?)"
 _INCH = r'(?:\s*(?:IN(?:CHES?)?\b|"))?'
 
 
-class _Bad(Exception):
+class BadLine(Exception):
     def __init__(self, reason: str, kind: str = SYNTAX, hint: str | None = None, **args):
         super().__init__(reason)
         self.reason, self.kind, self.hint, self.args_ = reason, kind, hint, args
@@ -71,31 +71,31 @@ def place_text(sc: Scenario, text: str) -> tuple[float, float] | None:
     return None
 
 
-def _place(sc: Scenario, text: str) -> dict:
+def parse_place(sc: Scenario, text: str) -> dict:
     t = text.strip()
     point = place_text(sc, t)
     if point is None:
         if sc.table.grid_point(t) is None and sc.table.xy_point(t) is not None:
-            raise _Bad(N_("%(place)s is off the table (%(width)s by %(height)s inches)"), ILLEGAL, place=t,
+            raise BadLine(N_("%(place)s is off the table (%(width)s by %(height)s inches)"), ILLEGAL, place=t,
                        width=int(sc.table.width), height=int(sc.table.height))
         close = _closest(t, list(sc.table.landmarks))
-        raise _Bad(N_("no place '%(place)s': write a landmark, a grid square such as C4, or x,y in inches"), SYNTAX,
+        raise BadLine(N_("no place '%(place)s': write a landmark, a grid square such as C4, or x,y in inches"), SYNTAX,
                    N_("did you mean '%(suggestion)s'?") if close else None, place=t, suggestion=close or "")
     name = next((n for n in sc.table.landmarks if normalise(n) == normalise(t)), None)
     return {"to": [round(point[0], 2), round(point[1], 2)], "ref": name or t.upper().replace(" ", "")}
 
 
-def _bearing(text: str) -> float:
+def parse_bearing(text: str) -> float:
     t = text.strip().upper()
     if t in COMPASS:
         return float(COMPASS[t])
     try:
         value = float(t)
     except ValueError:
-        raise _Bad(N_("'%(text)s' is not a bearing: write degrees clockwise from the top edge (0-359) or N, NE, E ..."),
+        raise BadLine(N_("'%(text)s' is not a bearing: write degrees clockwise from the top edge (0-359) or N, NE, E ..."),
                    SYNTAX, text=text) from None
     if not 0 <= value < 360:
-        raise _Bad(N_("a bearing is from 0 to 359 degrees, not %(text)s"), ILLEGAL, text=text)
+        raise BadLine(N_("a bearing is from 0 to 359 degrees, not %(text)s"), ILLEGAL, text=text)
     return value
 
 
@@ -122,16 +122,16 @@ class Names:
                                                         ("officer", self.officers)) if key in table]
         if not hits:
             close = _closest(text, self.own_names())
-            raise _Bad(N_("no unit, brigade or officer '%(name)s'"), SYNTAX,
+            raise BadLine(N_("no unit, brigade or officer '%(name)s'"), SYNTAX,
                        N_("did you mean '%(suggestion)s'?") if close else None, name=text, suggestion=close or "")
         kind, ident = hits[0]
         side = {"unit": self.sc.units, "brigade": self.sc.brigades, "officer": self.sc.officers}[kind][ident]["side"]
         if side != self.role:
-            raise _Bad(N_("%(name)s is not yours to command"), ILLEGAL, name=text)
+            raise BadLine(N_("%(name)s is not yours to command"), ILLEGAL, name=text)
         if kind == "unit" and self.state["units"][ident]["status"] in GONE:
-            raise _Bad(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
+            raise BadLine(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
         if kind == "officer" and self.state["officers"][ident]["status"] != "active":
-            raise _Bad(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
+            raise BadLine(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
         return kind, ident
 
     def unit(self, text: str, friendly: bool) -> str:
@@ -140,7 +140,7 @@ class Names:
         if not side_ok:
             pool = [u["name"] for u in self.sc.units.values() if (u["side"] == self.role) == friendly]
             close = _closest(text, pool)
-            raise _Bad(N_("no friendly unit '%(name)s'") if friendly else N_("no enemy unit '%(name)s'"), SYNTAX,
+            raise BadLine(N_("no friendly unit '%(name)s'") if friendly else N_("no enemy unit '%(name)s'"), SYNTAX,
                        N_("did you mean '%(suggestion)s'?") if close else None, name=text, suggestion=close or "")
         return uid
 
@@ -158,10 +158,10 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
             return {"op": "detach"}
         m = re.match(r"^MOVE\s+TO\s+(.+)$", t, re.I)
         if m:
-            return {"op": "move", **_place(sc, m.group(1))}
+            return {"op": "move", **parse_place(sc, m.group(1))}
         if up in ("HOLD", "STAY"):
             return {"op": "hold"}
-        raise _Bad(N_("an officer can MOVE TO a place, ATTACH TO a unit, DETACH or HOLD"), SYNTAX)
+        raise BadLine(N_("an officer can MOVE TO a place, ATTACH TO a unit, DETACH or HOLD"), SYNTAX)
     if up in ("HOLD", "HALT", "STAY"):
         return {"op": "hold"}
     if up in ("FIRE", "HALT AND FIRE"):
@@ -169,25 +169,25 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
     form = FORMATION_WORDS.get(re.sub(r"^FORM\s+", "", up))
     if form:
         if arm == "artillery" or (arm == "cavalry" and form == "square"):
-            raise _Bad(N_("%(arm)s cannot form %(formation)s"), ILLEGAL, arm=arm, formation=form.replace("_", " "))
+            raise BadLine(N_("%(arm)s cannot form %(formation)s"), ILLEGAL, arm=arm, formation=form.replace("_", " "))
         return {"op": "formation", "to": form}
     if up in ("LIMBER", "UNLIMBER"):
         if arm not in (None, "artillery"):
-            raise _Bad(N_("only batteries limber and unlimber"), ILLEGAL)
+            raise BadLine(N_("only batteries limber and unlimber"), ILLEGAL)
         return {"op": up.lower()}
     if up in ("MOUNT", "DISMOUNT"):
         if arm not in (None, "cavalry"):
-            raise _Bad(N_("only cavalry mounts and dismounts"), ILLEGAL)
+            raise BadLine(N_("only cavalry mounts and dismounts"), ILLEGAL)
         return {"op": up.lower()}
     m = re.match(r"^MOVE\s+TO\s+(.+)$", t, re.I)
     if m:
-        return {"op": "move", **_place(sc, m.group(1))}
+        return {"op": "move", **parse_place(sc, m.group(1))}
     m = re.match(r"^(?:MARCH\s+)?(?:ROAD|ALONG\s+(?:THE\s+)?ROAD)\s+TO\s+(.+)$", t, re.I)
     if m:
-        return {"op": "road", **_place(sc, m.group(1))}
+        return {"op": "road", **parse_place(sc, m.group(1))}
     m = re.match(rf"^MOVE\s+{_NUM}{_INCH}\s+(?:BEARING\s+)?(\S+)$", t, re.I)
     if m:
-        return {"op": "bearing", "distance": float(m.group(1)), "bearing": _bearing(m.group(2))}
+        return {"op": "bearing", "distance": float(m.group(1)), "bearing": parse_bearing(m.group(2))}
     m = re.match(rf"^ADVANCE(?:\s+{_NUM}{_INCH})?$", t, re.I)
     if m:
         return {"op": "advance", "distance": float(m.group(1)) if m.group(1) else None}
@@ -198,25 +198,25 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
     if m:
         arg = m.group(1).strip()
         if arg.upper() in COMPASS or re.match(r"^\d+(\.\d+)?$", arg):
-            return {"op": "face", "bearing": _bearing(arg)}
-        where = _place(sc, arg)
+            return {"op": "face", "bearing": parse_bearing(arg)}
+        where = parse_place(sc, arg)
         return {"op": "face", "bearing": None, "toward": where["to"], "ref": where["ref"]}
     m = re.match(rf"^WHEEL\s+(LEFT|RIGHT)\s+{_NUM}(?:\s*(?:DEG(?:REES?)?))?$", t, re.I)
     if m:
         deg = float(m.group(2))
         if not 0 < deg <= 180:
-            raise _Bad(N_("a wheel is of 1 to 180 degrees"), ILLEGAL)
+            raise BadLine(N_("a wheel is of 1 to 180 degrees"), ILLEGAL)
         return {"op": "wheel", "degrees": deg if m.group(1).upper() == "RIGHT" else -deg}
     m = re.match(r"^CHARGE\s+NEAREST(?:\s+(\w+))?$", t, re.I)
     if m:
         sector = (m.group(1) or "ANY").upper()
         if sector not in SECTOR_WORDS:
-            raise _Bad(N_("CHARGE NEAREST takes FRONT, LEFT, RIGHT or ANY"), SYNTAX)
+            raise BadLine(N_("CHARGE NEAREST takes FRONT, LEFT, RIGHT or ANY"), SYNTAX)
         return {"op": "charge", "target": None, "sector": sector.lower()}
     m = re.match(r"^CHARGE\s+(.+)$", t, re.I)
     if m:
         if arm == "artillery":
-            raise _Bad(N_("guns do not charge"), ILLEGAL)
+            raise BadLine(N_("guns do not charge"), ILLEGAL)
         return {"op": "charge", "target": names.unit(m.group(1), friendly=False), "sector": None}
     m = re.match(r"^SUPPORT\s+(.+)$", t, re.I)
     if m:
@@ -227,10 +227,10 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
                       and info["side"] == names.role), None)
         if entry is None:
             close = _closest(m.group(1), [e for e, info in sc.entries.items() if info["side"] == names.role])
-            raise _Bad(N_("no entry point '%(name)s' for your side"), SYNTAX,
+            raise BadLine(N_("no entry point '%(name)s' for your side"), SYNTAX,
                        N_("did you mean '%(suggestion)s'?") if close else None, name=m.group(1), suggestion=close or "")
         return {"op": "enter", "at": entry}
-    raise _Bad(N_("cannot read '%(text)s'"), SYNTAX, N_("write e.g. %(suggestion)s"), text=t,
+    raise BadLine(N_("cannot read '%(text)s'"), SYNTAX, N_("write e.g. %(suggestion)s"), text=t,
                suggestion="LINE; MOVE TO C4; CHARGE NEAREST FRONT")
 
 
@@ -244,7 +244,7 @@ def _standing(text: str) -> dict:
     for p in parts:
         key = words.get(" ".join(p.split()))
         if key is None:
-            raise _Bad(N_("standing orders are OPPORTUNITY FIRE, PULL AWAY, COUNTERCHARGE, SUPPORT or NONE, not '%(text)s'"),
+            raise BadLine(N_("standing orders are OPPORTUNITY FIRE, PULL AWAY, COUNTERCHARGE, SUPPORT or NONE, not '%(text)s'"),
                        SYNTAX, text=p)
         flags[key] = True
     return flags
@@ -261,20 +261,20 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
         try:
             m = _LINE.match(line)
             if not m:
-                raise _Bad(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
+                raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
             kind, ident = names.subject(m.group("name"))
             if m.group("standing"):
                 if kind == "officer":
-                    raise _Bad(N_("standing orders are for units and brigades"), ILLEGAL)
+                    raise BadLine(N_("standing orders are for units and brigades"), ILLEGAL)
                 flags = _standing(m.group("rest"))
                 for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
                     orders["standing"][uid] = dict(flags)
                 continue
             ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
             if not ops:
-                raise _Bad(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
+                raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
             orders[{"unit": "units", "brigade": "brigades", "officer": "staff"}[kind]][ident] = ops
-        except _Bad as bad:
+        except BadLine as bad:
             errors.append(OrderError(line=n, text=raw, reason=bad.reason, kind=bad.kind, suggestion=bad.hint, args=bad.args_))
     return ParseResult(orders=orders, canonical=canonical(sc, orders), errors=errors)
 
