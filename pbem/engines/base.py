@@ -287,6 +287,20 @@ class Engine:
         """The orders that stand for a role that sent none (hold / standing orders)."""
         raise NotImplementedError
 
+    @property
+    def takes_standing_orders(self) -> bool:
+        """Whether ``apply_standing`` is implemented (a role the open phase does not await
+        may then mail standing orders)."""
+        return type(self).apply_standing is not Engine.apply_standing
+
+    def apply_standing(self, state: dict, role: str, orders: Any) -> dict | None:
+        """The state with ``role``'s standing orders changed, for a role the open phase does
+        not await: ``orders`` are what ``parse_orders`` read from its block. None when they
+        hold anything but standing orders (the service then refuses the block as today).
+        No dice and no resolve: the service stores the new state in the open phase and
+        acknowledges the block. Must not mutate ``state``. Default: no standing orders (None)."""
+        return None
+
     def resolve(self, state: dict, orders: dict[str, Any], dice: Dice) -> tuple[dict, list[dict]]:
         """The new state and the events, in order. Must not mutate ``state``."""
         raise NotImplementedError

@@ -16,7 +16,9 @@ from datetime import timedelta
 
 from pbem.i18n import N_, gettext_for
 from pbem.moments import format_moment
+from pbem.service.adjudication import state_hash
 from pbem.service.clock import from_iso, to_iso
+from pbem.service.records import STANDING_ORDERS_AUDIT
 from pbem.service.store import dumps, loads
 
 log = logging.getLogger("pbem.mailroom")
@@ -25,7 +27,13 @@ log = logging.getLogger("pbem.mailroom")
 def take_orders(room, cmd, *, held: bool) -> None:
     """Read an ORDERS block; ``held``: it came from an address not registered to the player."""
     phase = _open_phase_named(room, cmd)
-    if phase is None or not _awaited_and_on_time(room, cmd, phase) or not _within_size_limit(room, cmd):
+    if phase is None:
+        return
+    if room.player["role"] not in loads(phase["awaited"]) and room.svc.engine(room.game["engine"]).takes_standing_orders:
+        if _within_size_limit(room, cmd):
+            _take_standing_orders(room, cmd, phase, held=held)
+        return
+    if not _awaited_and_on_time(room, cmd, phase) or not _within_size_limit(room, cmd):
         return
     result = _read_with_engine(room, cmd, phase)
     if result is None:
@@ -90,13 +98,61 @@ def _answer_other_phase(room, named_phase: str, phase: dict) -> None:
                           N_("Write 'ORDERS %(game)s %(current)s'."), named=named_phase, current=phase["label"], game=game_id)
 
 
-def _awaited_and_on_time(room, cmd, phase: dict) -> bool:
-    player = room.player
-    awaited = loads(phase["awaited"])
-    if player["role"] not in awaited:
+def _take_standing_orders(room, cmd, phase: dict, *, held: bool) -> None:
+    """A block from a role the phase does not await, to an engine with standing orders: when
+    it holds only standing orders (the engine's ``apply_standing`` says), the open phase's
+    state takes them now, audited privately, and the block is acknowledged; otherwise the
+    usual refusal."""
+    result = _read_with_engine(room, cmd, phase)
+    if result is None:
+        return
+    engine, role = room.svc.engine(room.game["engine"]), room.player["role"]
+    state = loads(phase["state"])
+    try:
+        new_state = engine.apply_standing(state, role, result.orders)
+    except Exception:
+        log.exception("engine %s failed to apply standing orders", room.game["engine"])
+        room.status = "error"
+        room.note("the engine failed to apply standing orders:\n" + traceback.format_exc()[-1500:])
+        room.mail_problem(room.player, N_("The server failed while reading your orders; a moderator has been told. Your previous orders, if any, still stand."))
+        return
+    if new_state is None:
+        _refuse_not_awaited(room, phase)
+        return
+    if held:  # no CONFIRM step for them: a forged sender must not change a side's standing orders
         room.refuse()
-        room.mail_problem(player, N_("Phase %(phase)s does not wait for orders from the %(role)s player (it waits for: %(awaited)s)."),
-                          N_("Your next report will say when your orders are due."), phase=phase["label"], role=player["role"], awaited=", ".join(awaited))
+        room.mail_problem(room.player, N_("Standing orders sent outside your own phase are taken only from your registered address; these were not used."),
+                          N_("Send them from that address, or with your next orders."))
+        return
+    errors = [e.to_json() for e in result.errors]
+    submission = record_submission(room, phase, cmd, status=_status_of(errors, result.canonical), errors=errors,
+                                   orders=result.orders, canonical=result.canonical, missing=[])
+    records = room.svc.records
+    if submission["status"] != "rejected" and dumps(new_state) != dumps(state):
+        records.update("phases", phase["id"], {"state": dumps(new_state)})
+        # Private (they are the side's secret); the hashes let `pbem verify` follow the change.
+        records.audit(room.game_id, role, STANDING_ORDERS_AUDIT, "standing orders changed by mail outside the side's phase", {
+            "phase": phase["label"], "seq": phase["seq"], "submission": submission["id"],
+            "state_before_sha256": state_hash(state), "state_after_sha256": state_hash(new_state)}, public=False)
+    _ = gettext_for(room.player["lang"])
+    note = _(N_("Phase %(phase)s waits for the %(awaited)s player, so only your standing orders were read; they hold from now on, until you change them.")) % {
+        "phase": phase["label"], "awaited": ", ".join(loads(phase["awaited"]))}
+    if room.may_reply_to(room.player["email"], acknowledging_orders=submission["status"] != "rejected"):
+        room.svc.mail_writer.queue_ack(room.game_id, room.player, submission, phase, room.msg.message_id,
+                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems))
+        room.replies += 1
+
+
+def _refuse_not_awaited(room, phase: dict) -> None:
+    awaited = loads(phase["awaited"])
+    room.refuse()
+    room.mail_problem(room.player, N_("Phase %(phase)s does not wait for orders from the %(role)s player (it waits for: %(awaited)s)."),
+                      N_("Your next report will say when your orders are due."), phase=phase["label"], role=room.player["role"], awaited=", ".join(awaited))
+
+
+def _awaited_and_on_time(room, cmd, phase: dict) -> bool:
+    if room.player["role"] not in loads(phase["awaited"]):
+        _refuse_not_awaited(room, phase)
         return False
     # Past the deadline but not closed yet (the close is on its way, or is being retried after a
     # fault): the phase still takes orders, and its close uses every order committed before it.

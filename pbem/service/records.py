@@ -15,6 +15,10 @@ from typing import Callable, ContextManager
 from pbem.service.clock import to_iso
 from pbem.service.store import Store, dumps, loads
 
+STANDING_ORDERS_AUDIT = "standing orders"
+"""The audit action of a side's standing orders taken outside its phase (the open phase's state
+changes; ``pbem verify`` follows it by the hashes in the entry)."""
+
 _OPEN_PHASE = "SELECT * FROM phases WHERE game_id = ? AND status = 'open' ORDER BY seq DESC LIMIT 1"
 
 
@@ -345,10 +349,12 @@ class Records:
         return self.store.all("SELECT * FROM audit WHERE game_id = ? AND (public = 1 OR ?) ORDER BY id DESC LIMIT ?",
                               (game_id, 0 if public_only else 1, limit))
 
-    def public_adjustments(self, game_id: str) -> list[dict]:
-        """Hand adjustments of the state logged in the open, oldest first."""
-        return self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? AND action = 'adjust state' AND public = 1 "
-                              "ORDER BY id", (game_id,))
+    def state_adjustments(self, game_id: str) -> list[dict]:
+        """The recorded changes of an open phase's state, oldest first: hand adjustments logged
+        in the open, and standing orders a side mailed outside its phase (private entries)."""
+        return self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? "
+                              "AND ((action = 'adjust state' AND public = 1) OR action = ?) ORDER BY id",
+                              (game_id, STANDING_ORDERS_AUDIT))
 
     # -- games played over months (issue 16): draws, absences, observers -------------------------
     def open_draw_row(self, game_id: str) -> dict | None:

@@ -32,10 +32,10 @@ class Verifier(ServicePart):
     rules version it was resolved with."""
 
     def _adjustments(self, game_id: str) -> dict[int, list[dict]]:
-        """Hand adjustments made in the open, by phase seq, in order: who, when, why,
-        and the hashes of the state before and after."""
+        """Hand adjustments made in the open and standing orders taken outside a side's
+        phase, by phase seq, in order: who, when, why, and the hashes of the state before and after."""
         out: dict[int, list[dict]] = {}
-        for row in self.records.public_adjustments(game_id):
+        for row in self.records.state_adjustments(game_id):
             d = loads(row["details"], {})
             if "seq" in d and d.get("state_before_sha256") and d.get("state_after_sha256"):
                 out.setdefault(d["seq"], []).append({**row, **d})
@@ -150,6 +150,12 @@ def verify_attachments(previous: dict | None, current: dict) -> dict:
         notes.append("this game keeps secrets (hidden hands), so the phase cannot be replayed from one player's mail; the seed and commitment were checked")
         return {"ok": not problems, "problems": problems, "notes": notes}
     engine = get_engine(replay["engine"])
+    version = replay.get("rules_version", engine.rules_version)
+    if version != engine.rules_version:
+        # the attachment's states are in the installed format, its phase was resolved by other rules
+        notes.append(f"this phase was resolved under {replay['engine']} rules version {version} and this pbem has version "
+                     f"{engine.rules_version}: it is not replayed offline (`pbem verify GAME` on the server replays it with its own rules)")
+        return {"ok": not problems, "problems": problems, "notes": notes}
     new_state, events, _rolls = adjudicate(engine, state_before, replay["orders"], seed)
     if state_hash(new_state) != replay.get("state_after_sha256"):
         problems.append("replaying the phase gives a different result from the server's")

@@ -9,7 +9,7 @@ from email import policy
 from pbem.dice import Dice
 from pbem.engines import get_engine
 from tests.core.helpers import address_of, outbox
-from tests.support import mail
+from tests.support import mail, text_of
 
 CSA, USA = "stuart@players.example", "gregg@players.example"
 
@@ -57,3 +57,63 @@ def test_a_whole_game_by_mail_with_the_bots(svc):
     state = svc.records.game_state(gid)
     assert engine.outcome(state) is not None
     assert svc.verifier.verify_game(gid)["ok"]
+
+
+def receive(svc, gid, role, who, body):
+    phase = svc.records.current_phase(gid)["label"]
+    return svc.mailroom.receive(mail(who, address_of(svc, gid, role), f"ORDERS {gid} {phase}\n{body}\nEND\n"))
+
+
+def test_standing_orders_changed_by_mail_during_the_other_sides_phase(svc):
+    """Standing orders can be changed at any time by mail: a side the open phase does not
+    await mails a STANDING block; the open phase's state takes it at once (nothing resolves),
+    the side gets an acknowledgement with what was understood and the receipt, the change is
+    audited privately, and the phase's resolution and `pbem verify` start from the new state."""
+    gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    send(svc, gid, "csa", CSA, "HOLD")
+    assert svc.records.current_phase(gid)["label"] == "T1b.M"  # Gregg's player turn: csa is not awaited
+    receive(svc, gid, "csa", CSA, "STANDING:\n  EVADE NEVER\n  RETREAT 2")
+    assert svc.records.game_state(gid)["standing"]["csa"] == {"evade": "never", "retreat": 2}
+    assert svc.records.current_phase(gid)["label"] == "T1b.M"
+    ack = text_of(email.message_from_bytes(outbox(svc, kind="ack", to_addr=CSA)[-1]["raw"], policy=policy.default))
+    assert "EVADE NEVER" in ack and "RETREAT 2" in ack and "SHA-256" in ack
+    assert "only your standing orders were read" in ack
+    [entry] = svc.store.all("SELECT * FROM audit WHERE game_id = ? AND action = 'standing orders'", (gid,))
+    assert entry["actor"] == "csa" and entry["public"] == 0
+    assert not outbox(svc, kind="ack", to_addr=USA)  # the other side hears nothing of it
+    send(svc, gid, "usa", USA, "HOLD")
+    assert svc.records.game_state(gid)["standing"]["csa"] == {"evade": "never", "retreat": 2}
+    verified = svc.verifier.verify_game(gid)
+    assert verified["ok"] and any("T1b.M" in n and "standing orders" in n for n in verified["notes"]), verified
+
+
+def test_other_orders_from_a_side_not_awaited_are_refused(svc):
+    """Outside its own phase a side may change only its standing orders: a block with a
+    move is refused as before (the phase does not wait for that side) and changes nothing."""
+    gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    before = svc.records.game_state(gid)
+    receive(svc, gid, "usa", USA, "1613 MOVE TO 1513\nSTANDING:\n  EVADE NEVER")
+    assert svc.records.game_state(gid) == before
+    refusal = text_of(email.message_from_bytes(outbox(svc, kind="error", to_addr=USA)[-1]["raw"], policy=policy.default))
+    assert "does not wait for orders from the usa player" in refusal
+    assert not svc.store.all("SELECT * FROM audit WHERE game_id = ? AND action = 'standing orders'", (gid,))
+
+
+def test_standing_orders_outside_ones_phase_only_from_the_registered_address(svc):
+    """A forged sender must not change a side's standing orders: with no CONFIRM step for
+    them, a STANDING block from an address not registered to the player is refused."""
+    gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    receive(svc, gid, "usa", "someone.else@players.example", "STANDING:\n  EVADE NEVER")
+    assert svc.records.game_state(gid)["standing"]["usa"] == {}
+    refusal = text_of(email.message_from_bytes(outbox(svc, kind="error", to_addr=USA)[-1]["raw"], policy=policy.default))
+    assert "only from your registered address" in refusal
+
+
+def test_a_misspelt_standing_block_outside_ones_phase_gets_its_errors(svc):
+    """Bad input gets a clear answer: a STANDING line that cannot be read, from a side not
+    awaited, is answered with the line and the reason, and the standing orders stay as they were."""
+    gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    receive(svc, gid, "usa", USA, "STANDING:\n  EVADE SOMETIMES")
+    assert svc.records.game_state(gid)["standing"]["usa"] == {}
+    ack = text_of(email.message_from_bytes(outbox(svc, kind="ack", to_addr=USA)[-1]["raw"], policy=policy.default))
+    assert "EVADE SOMETIMES" in ack and "rejected" in ack

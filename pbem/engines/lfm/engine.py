@@ -121,12 +121,13 @@ class LastFullMeasureEngine(Engine):
         state["vp"] = victory.recount(ctx)
         return state, events
 
-    def apply_standing(self, state: dict, role: str, orders: dict) -> dict:
+    def apply_standing(self, state: dict, role: str, orders: dict) -> dict | None:
         """The state with ``role``'s standing orders updated from parsed orders holding nothing
-        else: how a side changes them while the other side's phase is open (for the service
-        to call when a role that is not awaited mails a STANDING block; no dice, no resolve)."""
-        if orders.get("ops"):
-            raise ValueError("only standing orders can be sent outside one's own phase")
+        else: how a side changes them while the other side's phase is open (the service calls
+        it when a role that is not awaited mails a block; no dice, no resolve). None when the
+        block holds other orders, or once the game is over."""
+        if (orders or {}).get("ops") or state.get("over"):
+            return None
         state = json.loads(json.dumps(state))
         state["standing"].setdefault(role, {}).update(orders.get("standing") or {})
         return state
