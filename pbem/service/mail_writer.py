@@ -204,7 +204,7 @@ class MailWriter(ConfiguredPart):
                       "seed": None if sealed else phase["seed"], "sealed": sealed, "resolved_at": phase["resolved_at"]},
             "view": view, "events": [{k: v for k, v in ev.items() if k != "msg"} for ev in events], "outcome": outcome,
             "replay": {
-                "engine": g["engine"], "state_before": public,
+                "engine": g["engine"], "rules_version": phase["rules_version"], "state_before": public,
                 "orders": loads(phase["orders"]) if (public is not None and engine.reveals_orders) else None,
                 # A hash of a state with hidden cards would let a player test guesses about them.
                 "state_after_sha256": state_hash(result) if engine.public_state(result) is not None else None,

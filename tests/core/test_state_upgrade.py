@@ -7,6 +7,8 @@ under another key (state format 2) and adds an event to every resolution (rules 
 
 from __future__ import annotations
 
+import email
+import email.policy
 import hashlib
 import json
 
@@ -17,8 +19,10 @@ from pbem.engines.base import Engine, StateFormatError, event
 from pbem.engines.custer import CusterEngine
 from pbem.service.service import Service
 from pbem.service.store import loads
-from tests.core.helpers import new_game, orders_mail, submissions
+from pbem.service.verify import verify_attachments
+from tests.core.helpers import US, new_game, orders_mail, outbox, submissions
 from tests.core.test_cli import pbem
+from tests.support import attachment_json
 
 
 class CusterRelease2(Engine):
@@ -258,3 +262,19 @@ def test_pbem_verify_of_a_played_game_agrees(svc, settings):
     svc.phases.close(gid)
     proc = pbem("verify", gid, db=settings.db_path)
     assert proc.stdout.decode().strip().endswith(f"{gid}: 1 phase(s) replayed, all agree")
+
+
+def test_offline_verify_of_a_phase_resolved_under_other_rules_says_so_instead_of_a_difference(svc):
+    """A report re-sent after an upgrade carries the rules version its phase was resolved with;
+    `pbem verify --offline` on a release with other rules says it cannot replay it there."""
+    gid = new_game(svc)
+    svc.phases.close(gid)
+    reports = [attachment_json(email.message_from_bytes(r["raw"], policy=email.policy.default))
+               for r in outbox(svc, kind="report") if r["to_addr"] == US]
+    [report] = reports
+    assert report["replay"]["rules_version"] == "1"
+    assert verify_attachments(None, report)["ok"]
+    older = dict(report, replay=dict(report["replay"], rules_version="0"))
+    result = verify_attachments(None, older)
+    assert result["ok"] and result["problems"] == []
+    assert any("resolved under custer rules version 0 and this pbem has version 1" in n for n in result["notes"])
