@@ -278,3 +278,41 @@ def test_offline_verify_of_a_phase_resolved_under_other_rules_says_so_instead_of
     result = verify_attachments(None, older)
     assert result["ok"] and result["problems"] == []
     assert any("resolved under custer rules version 0 and this pbem has version 1" in n for n in result["notes"])
+
+
+class CusterRelease2ThatCannotMigrate(CusterRelease2):
+    """Release 2 that cannot read a state made by the first release."""
+
+    def migrate_state(self, state, from_format):
+        if from_format == 1:
+            raise StateFormatError("format 1 is not readable by this test release")
+        return super().migrate_state(state, from_format)
+
+
+def test_a_game_that_cannot_be_upgraded_is_left_as_it_was_and_logged(svc, settings, monkeypatch, caplog):
+    monkeypatch.setattr(svc, "engine", lambda name: CusterEngine())
+    gid = new_game(svc)
+    svc.phases.close(gid)
+    before = svc.records.current_phase(gid)
+    broken = upgraded_service(settings, monkeypatch, CusterRelease2ThatCannotMigrate())
+    try:
+        g = broken.records.game_row(gid)
+        assert (g["rules_version"], g["state_format"]) == ("1", 1)
+        assert broken.records.current_phase(gid)["state"] == before["state"]
+        assert not [r for r in broken.records.audit_rows(gid, public_only=False, limit=50) if r["action"] == "upgrade"]
+    finally:
+        broken.close()
+    assert f"game {gid}: its state could not be brought to custer's state format 2" in caplog.text
+
+
+def test_a_finished_game_keeps_the_versions_it_was_played_under(svc, settings, monkeypatch):
+    monkeypatch.setattr(svc, "engine", lambda name: CusterEngine())
+    gid = new_game(svc)
+    with svc.records.write():
+        svc.records.set_game_status(gid, "finished")
+    upgraded = upgraded_service(settings, monkeypatch, CusterRelease2())
+    try:
+        g = upgraded.records.game_row(gid)
+        assert (g["rules_version"], g["state_format"]) == ("1", 1)
+    finally:
+        upgraded.close()
