@@ -81,6 +81,9 @@ _CLOSE = 0.8  # difflib ratio: STATSU/STATUS 0.83, ORDER/ORDERS 0.91; JOHN/JOIN 
 
 
 def _starts_in_capitals(line: str) -> bool:
+    head = line.lstrip(" \t*")[:4]
+    if not (head.isalpha() and head.isupper() and len(head) == 4):  # most lines stop here, before the regex
+        return False
     m = _CAPITAL_WORD.match(line)
     return m is not None and m.group(1).isupper()
 
@@ -140,7 +143,8 @@ def parse_command_line(line: str, *, guess_unknown: bool = True) -> Command | No
     if len(line) > 1000:
         return None
     if not _MAYBE_KEYWORD.match(line):
-        return _unknown_command(clean(line)) if guess_unknown else None
+        # the raw line's first word decides before any cleaning: most lines are prose
+        return _unknown_command(clean(line)) if guess_unknown and _starts_in_capitals(line) else None
     s = _unbolded(clean(line).strip())
     if not s:
         return None
@@ -216,9 +220,9 @@ def _find(text: str, subject: str | None) -> list[Command]:
     out: list[Command] = []
     i, guesses = 0, MAX_UNKNOWN_GUESSES
     while i < len(lines) and len(out) < MAX_COMMANDS:
-        cmd = parse_command_line(lines[i], guess_unknown=guesses > 0)
-        if guesses and _starts_in_capitals(lines[i]):
-            guesses -= 1
+        capitals = guesses > 0 and _starts_in_capitals(lines[i])
+        cmd = parse_command_line(lines[i], guess_unknown=capitals)
+        guesses -= capitals
         if cmd is None or cmd.name == "END":
             i += 1
             continue
