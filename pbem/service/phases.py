@@ -114,9 +114,12 @@ class Phases(ServicePart):
             if current["status"] != "open" or current["revision"] != ph["revision"]:
                 return None  # someone else closed it first
             # Orders received before the deadline may have been committed (and acknowledged as
-            # standing) while the phase was being resolved outside the lock: resolve again with them.
+            # standing) while the phase was being resolved outside the lock, or a side's standing
+            # orders may have changed the phase's state (Engine.apply_standing): resolve again with them.
             again = records.standing_orders(ph["id"])
-            if {r: sub["id"] for r, sub in again.items()} != {r: sub["id"] for r, sub in standing.items()}:
+            fresh = records.phase(ph["id"])["state"]
+            if fresh != ph["state"] or {r: sub["id"] for r, sub in again.items()} != {r: sub["id"] for r, sub in standing.items()}:
+                state = loads(fresh)
                 orders, defaulted = _orders_to_resolve(engine, state, awaited, again)
                 new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
             records.update("phases", ph["id"], {

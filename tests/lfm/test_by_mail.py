@@ -4,10 +4,13 @@ own mail, reports with the picture, and a whole game played by the bots through 
 
 import email
 import hashlib
+import json
 from email import policy
 
 from pbem.dice import Dice
 from pbem.engines import get_engine
+from pbem.service import phases as phases_module
+from pbem.service.adjudication import adjudicate
 from tests.core.helpers import address_of, outbox
 from tests.support import mail, text_of
 
@@ -117,3 +120,28 @@ def test_a_misspelt_standing_block_outside_ones_phase_gets_its_errors(svc):
     assert svc.records.game_state(gid)["standing"]["usa"] == {}
     ack = text_of(email.message_from_bytes(outbox(svc, kind="ack", to_addr=USA)[-1]["raw"], policy=policy.default))
     assert "EVADE SOMETIMES" in ack and "rejected" in ack
+
+
+def test_standing_orders_taken_while_the_phase_resolves_are_not_lost(svc, monkeypatch):
+    """The phase resolves outside the write lock; standing orders that change its state in
+    that moment are committed first, so the close resolves again from the new state (the
+    stored result, the state it started from and `pbem verify` agree)."""
+    gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    send(svc, gid, "csa", CSA, "HOLD")
+    receive(svc, gid, "usa", USA, "HOLD")
+    calls = []
+
+    def adjudicate_while_a_mail_arrives(*args):
+        if not calls:
+            receive(svc, gid, "csa", CSA, "STANDING:\n  ARTILLERY HOLD")
+        calls.append(args)
+        return adjudicate(*args)
+
+    monkeypatch.setattr(phases_module, "adjudicate", adjudicate_while_a_mail_arrives)
+    svc.phases.close(gid, reason="test")
+    assert len(calls) == 2
+    resolved = svc.records.phase_rows(gid)[1]
+    assert resolved["label"] == "T1b.M" and resolved["status"] == "resolved"
+    assert json.loads(resolved["state"])["standing"]["csa"] == {"artillery": "hold"}
+    assert json.loads(resolved["result_state"])["standing"]["csa"] == {"artillery": "hold"}
+    assert svc.verifier.verify_game(gid)["ok"]
