@@ -149,6 +149,8 @@ def test_concede_ends_a_two_sided_game_as_the_other_sides_win(svc):
         assert "us conceded; indians (Sitting Bull) win" in last_text(svc, kind="press", to_addr=addr)
     assert svc.records.current_phase(gid) is None
     assert "us conceded" in svc.public.archive(gid)["outcome"]
+    assert svc.verifier.verify_game(gid)["ok"], "the phase left unresolved is not replayed"
+    assert svc.console.game(gid)["phases"][0]["status"] == "ended"
     send(svc, gid, "indians", "CONCEDE\n")
     assert "The game is over" in last_text(svc, kind="error", to_addr=IND)
 

@@ -47,3 +47,16 @@ def test_the_archive_shows_a_conceded_game_and_names_players_by_their_chosen_nam
     assert "Jane R." in page and player["email"] not in page
     console = logged_in.get(f"/console/games/{game}").get_data(as_text=True)
     assert "Jane R." in console and "conceded" in console
+
+
+def test_a_players_page_names_the_players_and_lists_their_absences_in_their_language(client, svc):
+    gid = svc.games.create("custer", "little_bighorn", {"us": "a@players.example", "indians": "b@players.example"},
+                           languages={"indians": "fr"}, absence_days=10)
+    us, ind = (svc.records.active_player(gid, r) for r in ("us", "indians"))
+    assert svc.roster.set_name(gid, us["id"], "Jane R.", actor="us") is None
+    today = svc.now().date()
+    assert svc.absences.declare(gid, ind, today + timedelta(days=5), today + timedelta(days=6)) is None
+    page = client.get(f"/play/{gid}/{svc.records.token_for(ind['id'])}").get_data(as_text=True)
+    assert "us (Jane R.), vous" in page and "a@players.example" not in page
+    assert f"{(today + timedelta(days=5)).isoformat()} – {(today + timedelta(days=6)).isoformat()}" in page
+    assert "au plus 10 jours" in page and "RÉGLER NOM" in page
