@@ -71,6 +71,7 @@ class MailRoom(ConfiguredPart):
         now = self.now()
         sha = hashlib.sha256(raw).hexdigest()
         msg = parse_message(raw, envelope_from=envelope_from, envelope_to=list(envelope_to))
+        self._close_overdue_phases(msg)
         row = {
             "received_at": to_iso(now), "via": via, "envelope_from": envelope_from, "envelope_to": dumps(list(envelope_to)),
             "message_id": msg.message_id, "from_addr": msg.from_addr, "subject": (msg.subject or "")[:500],
@@ -112,6 +113,26 @@ class MailRoom(ConfiguredPart):
             self.notify("phase", room.game_id)
         self.notify("outbox", room.game_id)
         return {"status": room.status, "inbound_id": room.inbound_id, "notes": room.notes, "replies": room.replies}
+
+
+    def _close_overdue_phases(self, msg) -> None:
+        """Orders are judged against the deadline, and nobody is told they are late while the
+        phase is open: an addressed game's phase past its deadline that has not closed yet (the
+        scheduler's close is on its way, or a fault delays it) is closed first. When it cannot
+        be closed now (database locked, disk full), the message is not taken either: the
+        sender's mail server delivers it again later (TemporaryFailure)."""
+        addressed = {a[0] for a in (parse_orders_address(r, self.settings.mail_domain) for r in msg.recipients) if a}
+        for game_id in sorted(addressed):
+            phase = self.records.current_phase(game_id)
+            deadline = from_iso(phase["deadline"]) if phase else None
+            if deadline is None or deadline > self.now():
+                continue
+            try:
+                self.phases.close(game_id, phase_row_id=phase["id"])
+            except sqlite3.OperationalError as exc:
+                raise TemporaryFailure(f"the phase of {game_id} past its deadline could not be closed first: {exc}") from exc
+            except Exception:  # an engine fault: the mail is still taken, the phase stays open
+                log.exception("closing the overdue phase of %s before reading a mail failed", game_id)
 
 
 class MessageHandling:

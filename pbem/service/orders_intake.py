@@ -154,8 +154,9 @@ def _awaited_and_on_time(room, cmd, phase: dict) -> bool:
     if room.player["role"] not in loads(phase["awaited"]):
         _refuse_not_awaited(room, phase)
         return False
-    # Past the deadline but not closed yet (the close is on its way, or is being retried after a
-    # fault): the phase still takes orders, and its close uses every order committed before it.
+    # Past the deadline but still open: the mail room closes such a phase before reading the mail,
+    # so this is a paused game or a close that failed in the engine (logged); the phase takes
+    # the orders and its close uses them: nobody is told "late" about a phase that is open.
     deadline = from_iso(phase["deadline"])
     if deadline is not None and room.now > deadline:
         room.note("after the deadline, before the phase closed: taken")

@@ -72,15 +72,16 @@ def test_quoted_orders_block_in_a_reply_is_not_read(svc):
     assert submissions(svc, gid) == []
 
 
-def test_orders_past_the_deadline_stand_while_the_phase_is_still_open(svc):
-    """Nothing closed the phase at its deadline (here no scheduler runs): it still takes orders,
-    and its close will use them; orders are refused only for a phase that has closed."""
+def test_orders_after_the_deadline_close_the_phase_first_and_are_refused_for_it(svc):
+    """Nothing closed the phase at its deadline yet (here no scheduler runs): the mail closes it
+    first, so the orders are judged against the deadline and refused for a closed phase, never
+    called late while the phase is open."""
     gid = new_game(svc)
     svc.clock = lambda real=svc.clock: real() + timedelta(hours=2)
     svc.mailroom.receive(orders_mail(svc, gid, "us"))
-    [sub] = submissions(svc, gid)
-    assert sub["status"] == "accepted" and sub["stands"] == 1
-    assert not [r for r in outbox(svc, kind="error") if "after the deadline" in raw_text(r)]
+    assert svc.records.current_phase(gid)["label"] != "T1", "T1 was closed before the mail was read"
+    assert [s for s in submissions(svc, gid) if s["stands"]] == []
+    assert "which was resolved" in raw_text(outbox(svc, kind="error")[-1])
 
 
 def test_same_message_delivered_twice_is_one_submission(svc):

@@ -112,14 +112,50 @@ def test_two_press_blocks_to_one_recipient_are_both_delivered(svc):
 
 
 # -- 10 -------------------------------------------------------------------------------------
-def test_orders_after_the_deadline_are_taken_while_the_phase_is_still_open(svc):
-    """The close at the deadline failed (the database was locked, say): the phase is still
-    open, so orders that arrive now are taken, not refused as late."""
-    gid = new_game(svc)
+def _past_deadline(svc, gid) -> dict:
     phase = svc.store.one("SELECT * FROM phases WHERE game_id = ? AND status = 'open'", (gid,))
     with svc.store.write():
         svc.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (to_iso(svc.now() - timedelta(minutes=5)), phase["id"]))
+    return phase
+
+
+def test_orders_after_the_deadline_close_the_open_phase_first(svc):
+    """The close at the deadline has not happened yet (its job is on its way, or a fault delayed
+    it): the mail closes the phase first, so orders are judged against the deadline and the
+    player hears about a closed phase, never that orders are late for an open one."""
+    gid = new_game(svc)
+    phase = _past_deadline(svc, gid)
     svc.mailroom.receive(orders_mail(svc, gid, "us"))
-    [sub] = submissions(svc, gid)
-    assert sub["status"] == "accepted" and sub["stands"] == 1
-    assert not any("after the deadline" in raw_text(r) for r in outbox(svc, to_addr=US))
+    assert svc.store.one("SELECT status FROM phases WHERE id = ?", (phase["id"],))["status"] == "resolved"
+    assert [s for s in submissions(svc, gid) if s["stands"]] == []
+    answers = [raw_text(r) for r in outbox(svc, to_addr=US, kind="error")]
+    assert answers and "which was resolved" in answers[-1]
+    assert not any("after the deadline" in a for a in answers)
+
+
+def test_a_mail_after_the_deadline_waits_while_the_phase_cannot_be_closed(svc):
+    """The database is locked beyond the busy timeout: the phase cannot close, so the mail is
+    not taken either (SMTP 451 / exit 75: the sender's server tries again) and nobody is told
+    anything; once the lock is gone the same mail closes the phase and is answered."""
+    import sqlite3
+    from pbem.service.errors import TemporaryFailure
+    gid = new_game(svc)
+    _past_deadline(svc, gid)
+    raw = orders_mail(svc, gid, "us")
+    svc.settings = svc.settings.with_(db_busy_timeout_seconds=0.2)
+    svc.release_thread_store()
+    blocker = sqlite3.connect(str(svc.settings.db_path), isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        try:
+            svc.mailroom.receive(raw)
+        except TemporaryFailure:
+            pass
+        else:
+            raise AssertionError("the mail was taken while its phase could not be closed")
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert svc.store.one("SELECT COUNT(*) AS n FROM inbound")["n"] == 0
+    assert svc.mailroom.receive(raw)["status"] == "refused"
+    assert "which was resolved" in raw_text(outbox(svc, to_addr=US, kind="error")[-1])
