@@ -48,10 +48,11 @@ def archive(game_id):
 
 @bp.route("/games/<game_id>/phase/<int:seq>.png")
 def phase_picture(game_id, seq):
-    png = service().public.picture(game_id, seq)
+    png = service().public.picture(game_id, seq, g.lang)
     if not png:
         abort(404)
-    return Response(png, mimetype="image/png", headers={"Cache-Control": "public, max-age=60"})
+    # its words are in the reader's language: a cache keeps one copy per language asked
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "public, max-age=60", "Vary": "Accept-Language"})
 
 
 @bp.route("/play/<game_id>/<token>")

@@ -70,3 +70,13 @@ def test_chromium_in_french_shows_the_archive_in_french(live, browser):
         assert page.get_by_role("heading", name="Parties").is_visible()
     finally:
         context.close()
+
+
+def test_the_archive_picture_speaks_the_readers_language(client, game):
+    """Rummy and Custer draw words on their pictures: the French reader's picture differs, and
+    a cache is told the picture varies with the language asked for."""
+    english = client.get(f"/games/{game}/phase/1.png")
+    french = client.get(f"/games/{game}/phase/1.png", headers=FRENCH_BROWSER)
+    assert english.status_code == french.status_code == 200 and french.data[:4] == b"\x89PNG"
+    assert "Accept-Language" in french.headers["Vary"]
+    assert french.data != english.data

@@ -1,5 +1,5 @@
 """A player's own page speaks the player's language, as the mails do; the console
-and the public archive stay in English."""
+and a public archive asked for without a language preference is in English."""
 
 import re
 

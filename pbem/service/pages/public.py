@@ -54,12 +54,12 @@ class PublicPages(ServicePart):
         """The game's public moderation log, newest first, players and moderators unnamed."""
         return audit_log(self.records, game_id, public_only=True, lang=lang)
 
-    def picture(self, game_id: str, seq: int) -> bytes | None:
+    def picture(self, game_id: str, seq: int, lang: str | None = None) -> bytes | None:
         """A phase's picture from the observer's view: the position after a
-        resolved phase, the starting position of the open one."""
+        resolved phase, the starting position of the open one; its words in ``lang``."""
         g = self.records.game(game_id)
         ph = self.records.live_phase(game_id, seq)
         if g is None or ph is None:
             return None
         engine = self.engine(g["engine"])
-        return picture(engine, result_state(engine, ph) if ph["status"] == "resolved" else starting_state(engine, ph), None)
+        return picture(engine, result_state(engine, ph) if ph["status"] == "resolved" else starting_state(engine, ph), None, lang)
