@@ -240,6 +240,13 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         _short(ctx, uid, op, "not enough move left to turn")
         return
     res = mover.move_to(near.x, near.y, keep_facing=True, halt_at=halt, target=target)
+    other = res.get("blocked_by")
+    if res["stopped"] == "enemy" and other and other != target and ctx.state["units"][other]["side"] != u["side"]:
+        # another enemy stood in the way: the charge falls on it (designed)
+        ctx.emit(event("charge_redirected", N_("%(unit)s meets %(other)s on its way to %(target)s and charges it instead."),
+                       unit=ctx.name(uid), id=uid, other=ctx.name(other), target=ctx.name(target)))
+        rear = is_rear_attack(ctx, (u["x"], u["y"]), other)
+        target, tfp = other, ctx.layout(other).footprint
     gap = ctx.layout(uid).footprint.distance(tfp)
     if gap <= halt + 0.3:
         u["charging"] = target

@@ -1,5 +1,5 @@
 """A random but legal player: each brigade advances on the enemy it can see (or an
-objective), forms line, holds or charges what is close; batteries unlimber and face the
+objective), closes in and charges or stands and fires when near, or holds; batteries unlimber and face the
 enemy; reserves come on; officers join regiments; standing orders at random. All choice
 comes from the dice, under labels naming the turn, side and unit."""
 
@@ -14,7 +14,8 @@ from .orders import STANDING_FLAGS, STANDING_WORDS
 from .scenario import Scenario
 from .view import build
 
-CLOSE = 8.0
+CHARGE_FROM = 8.0  # inches to the nearest enemy: close enough to try a charge
+CLOSE = 20.0  # close enough to stand and fire, or to close in
 
 
 def _nearest(u: dict, enemies: list[dict]) -> dict | None:
@@ -56,12 +57,14 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
             plan = dice.below(6, f"{ulabel} plan")
             name = sc.units[u["id"]]["name"]
             dist = math.hypot(target["x"] - u["x"], target["y"] - u["y"]) if target else None
-            if target is not None and dist < CLOSE and plan < 3:
-                lines.append(f"{name}: LINE; CHARGE {'NEAREST FRONT' if plan == 0 else target['name']}")
+            if target is not None and dist < CHARGE_FROM and plan < 3:
+                lines.append(f"{name}: CHARGE {'NEAREST FRONT' if plan == 0 else target['name']}")  # no time to re-form
             elif plan == 5:
                 lines.append(f"{name}: HOLD")
-            elif target is not None and dist < 2 * CLOSE and plan >= 3:
+            elif target is not None and dist < CLOSE and plan >= 4:
                 lines.append(f"{name}: LINE; FACE {int(bearing_to(u['x'], u['y'], target['x'], target['y']))}; FIRE")
+            elif target is not None and dist < CLOSE:
+                lines.append(f"{name}: LINE; MOVE TO {target['x']:g},{target['y']:g}")  # halts an inch short
             else:
                 goal = f"{target['x']:g},{target['y']:g}" if target is not None and dice.below(2, f"{ulabel} goal") else \
                     _goal(u, objectives, dice, ulabel)
