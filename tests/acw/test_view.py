@@ -117,3 +117,12 @@ def test_a_hidden_units_morale_is_its_own_sides_business():
                                                                "T1 morale g casualties from fire D": 1}, state=state)
     checks = [e for e in events if e["type"] == "morale" and e["args"]["unit"] == "Grey Hidden"]
     assert checks and all(not event_visible(e, "union") and event_visible(e, "confederate") for e in checks)
+
+
+def test_the_setup_seed_stays_sealed_while_the_game_goes_on():
+    """Initial morale ratings come from the set-up dice and are hidden from the other side, so
+    the set-up seed is not published before the game ends."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {}, ScriptedDice())
+    assert engine.secret_seeds(state) == ["setup"]
+    assert engine.secret_seeds(dict(state, over=True)) == []

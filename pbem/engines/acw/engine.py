@@ -121,6 +121,11 @@ class ACWMiniaturesEngine(Engine):
         state.pop("phase_step", None)
         return state, events
 
+    def secret_seeds(self, state: dict) -> list[str]:
+        """The set-up dice rolled each unit's initial morale, which the other side does not see
+        (a check in its sight shows the rating then): sealed until the game is over."""
+        return [] if state.get("over") else ["setup"]
+
     def view(self, state: dict, role: str | None) -> dict:
         return build(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
 
