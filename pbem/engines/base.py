@@ -352,6 +352,11 @@ class Engine:
         the list. Default: none (no hidden draw outlives its phase)."""
         return []
 
+    def role_title(self, role: str, gettext: Callable[[str], str] = _identity) -> str:
+        """A side as players read it, in the reader's language ("US", "Indiens"): mails and
+        pages name a side "<title> (<player's chosen name>)". Default: the role id."""
+        return role
+
     def public_state(self, state: dict) -> dict | None:
         """The whole state when it holds no secret (so a player may replay a
         phase offline from report attachments), else None."""

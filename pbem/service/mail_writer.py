@@ -251,7 +251,8 @@ class MailWriter(ConfiguredPart):
             "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
             "link": self.player_link(game_id, player), "note": note, "kind": kind,
             "defaulted": loads(phase["defaulted"], []) or [],
-            "sides": named_sides(self.records.players(game_id), player["role"], lang),  # SET NAME
+            "sides": named_sides(self.records.players(game_id), player["role"], lang,  # SET NAME
+                                 lambda role: self.engine(g["engine"]).role_title(role, gettext_for(lang))),
         }
         _ = gettext_for(lang)
         if parts["outcome"]:

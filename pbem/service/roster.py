@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pbem.i18n import N_, gettext_for
@@ -46,30 +47,35 @@ def side_label(role: str, name: str | None) -> str:
 YOU = N_("you")
 
 
-def role_labels(players: list[dict]) -> dict[str, str]:
-    """role -> its label, from a game's player rows (oldest first): the name of whoever holds it now."""
+def _as_is(role: str) -> str:
+    return role
+
+
+def role_labels(players: list[dict], title: Callable[[str], str] = _as_is) -> dict[str, str]:
+    """role -> its label, from a game's player rows (oldest first): the side's title (the engine's
+    ``role_title``; the role id by default) and the name of whoever holds it now."""
     out: dict[str, str] = {}
     for p in players:
         if p["status"] == "active" or p["role"] not in out:
-            out[p["role"]] = side_label(p["role"], p["name"] if p["status"] == "active" else "")
+            out[p["role"]] = side_label(title(p["role"]), p["name"] if p["status"] == "active" else "")
     return out
 
 
-def labels_for_reader(players: list[dict], reader_role: str | None, lang: str) -> dict[str, str]:
+def labels_for_reader(players: list[dict], reader_role: str | None, lang: str, title: Callable[[str], str] = _as_is) -> dict[str, str]:
     """role -> its label as one reader reads it: "you" for the reader's own role."""
-    out = role_labels(players)
+    out = role_labels(players, title)
     if reader_role in out:
         out[reader_role] = gettext_for(lang)(YOU)
     return out
 
 
-def named_sides(players: list[dict], reader_role: str | None, lang: str) -> list[str]:
-    """Every side as a report lists it ("us (you)", "indians (Sitting Bull)"), or [] when no player chose a name."""
+def named_sides(players: list[dict], reader_role: str | None, lang: str, title: Callable[[str], str] = _as_is) -> list[str]:
+    """Every side as a report lists it ("US (you)", "Indians (Sitting Bull)"), or [] when no player chose a name."""
     if not any(p["name"] for p in players if p["status"] == "active"):
         return []
-    labels = labels_for_reader(players, None, lang)
+    labels = labels_for_reader(players, None, lang, title)
     if reader_role in labels:
-        labels[reader_role] = f"{labels[reader_role].split(' (')[0]} ({gettext_for(lang)(YOU)})"
+        labels[reader_role] = side_label(title(reader_role), gettext_for(lang)(YOU))
     return list(labels.values())
 
 
@@ -97,4 +103,6 @@ class Roster(ServicePart):
 
     def labels(self, game_id: str, *, reader_role: str | None = None, lang: str = "en") -> dict[str, str]:
         """role -> how it is named to a reader: its label, "you" for the reader's own role."""
-        return labels_for_reader(self.records.players(game_id), reader_role, lang)
+        engine = self.engine(self.records.game_row(game_id)["engine"])
+        gettext = gettext_for(lang)
+        return labels_for_reader(self.records.players(game_id), reader_role, lang, lambda role: engine.role_title(role, gettext))

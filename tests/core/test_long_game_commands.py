@@ -40,19 +40,19 @@ def test_set_name_shows_the_name_to_the_others_and_you_to_the_player(svc):
     assert "Name shown to the others: Jane R." in raw_text(outbox(svc, kind="ack", to_addr=US)[-1])
     send(svc, gid, "us", "PRESS TO indians\nHold the ford.\nEND\n")
     press = last_text(svc, kind="press", to_addr=IND)
-    assert "us (Jane R.)" in press and US not in press
+    assert "US (Jane R.)" in press and US not in press  # the engine's title for the side, and the name
     send(svc, gid, "us", "STATUS\n")
     send(svc, gid, "indians", "STATUS\n")
-    assert "Waiting for: you, indians" in last_text(svc, kind="ack", to_addr=US)
-    assert "Waiting for: us (Jane R.), you" in last_text(svc, kind="ack", to_addr=IND)
+    assert "Waiting for: you, Indians" in last_text(svc, kind="ack", to_addr=US)
+    assert "Waiting for: US (Jane R.), you" in last_text(svc, kind="ack", to_addr=IND)
 
 
 def test_reports_name_the_players_by_their_chosen_names_and_the_reader_as_you(svc):
     gid = new_game(svc)
     send(svc, gid, "indians", "SET NAME Sitting Bull\n")
     play_phase(svc, gid)
-    assert "Players: us (you), indians (Sitting Bull)" in last_text(svc, kind="report", to_addr=US)
-    assert "Players: us, indians (you)" in last_text(svc, kind="report", to_addr=IND)
+    assert "Players: US (you), Indians (Sitting Bull)" in last_text(svc, kind="report", to_addr=US)
+    assert "Players: US, Indians (you)" in last_text(svc, kind="report", to_addr=IND)
 
 
 def test_set_name_refuses_an_address_like_or_overlong_name(svc):
@@ -78,7 +78,7 @@ def test_status_waiting_for_leaves_out_who_has_ordered(svc):
     send(svc, gid, "us", "STATUS\n")
     text = last_text(svc, kind="ack", to_addr=US)
     lines = text.splitlines()
-    assert "Waiting for: you" in lines and "Have ordered: indians" in lines  # whole lines: indians is not still awaited
+    assert "Waiting for: you" in lines and "Have ordered: Indians" in lines  # whole lines: the Indians are not still awaited
 
 
 # -- ABSENCE ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ def test_status_names_who_has_ordered_without_revealing_orders(svc):
     svc.mailroom.receive(orders_mail(svc, gid, "us"))
     svc.mailroom.receive(mail(IND, address_of(svc, gid, "indians"), "STATUS\n"))
     text = raw_text(outbox(svc, kind="ack", to_addr=IND)[-1])
-    assert "Have ordered: us" in text
+    assert "Have ordered: US" in text  # the side by the engine's title (role_title)
     assert "HOLD" not in text
 
 

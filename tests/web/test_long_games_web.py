@@ -57,6 +57,6 @@ def test_a_players_page_names_the_players_and_lists_their_absences_in_their_lang
     today = svc.now().date()
     assert svc.absences.declare(gid, ind, today + timedelta(days=5), today + timedelta(days=6)) is None
     page = client.get(f"/play/{gid}/{svc.records.token_for(ind['id'])}").get_data(as_text=True)
-    assert "us (Jane R.), vous" in page and "a@players.example" not in page
+    assert "Américains (Jane R.), vous" in page and "a@players.example" not in page  # the engine's title, the name
     assert f"{(today + timedelta(days=5)).isoformat()} – {(today + timedelta(days=6)).isoformat()}" in page
     assert "au plus 10 jours" in page and "RÉGLER NOM" in page

@@ -174,6 +174,10 @@ class CusterEngine(Engine):
 
         return draw_pictures(view, gettext)
 
+    def role_title(self, role: str, gettext=None) -> str:
+        title = {"us": N_("US"), "indians": N_("Indians")}.get(role)
+        return (gettext or (lambda m: m))(title) if title else role
+
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.i18n import gettext_for
 from pbem.moments import format_moment
 from pbem.service.clock import from_iso
 from pbem.service.mail_writer import MailWriter
 from pbem.service.pages.common import outcome_text, picture, pretty, resolved_phase
-from pbem.service.roster import labels_for_reader
 from pbem.service.part import ServicePart
 from pbem.service.render import describe_errors
+from pbem.service.roster import labels_for_reader
 from pbem.service.store import loads
 
 MAX_REPORTS = 30
@@ -76,7 +77,7 @@ class PlayerPages(ServicePart):
             "outcome": outcome_text(g["outcome"], lang),
             "has_picture": engine.draws_pictures,
             # issue 16: the players by their chosen names (the reader as "you"), the reader's absences
-            "players": labels_for_reader(records.players(game_id), role, lang),
+            "players": labels_for_reader(records.players(game_id), role, lang, lambda r: engine.role_title(r, gettext_for(lang))),
             "absences": [{"first": a["first_day"], "last": a["last_day"]} for a in records.absences(game_id, p["id"])],
             "absence_days": g["absence_days"],
         }
