@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from pbem.engines.base import ILLEGAL, SYNTAX, OrderError, ParseResult, event
+from pbem.engines.base import ILLEGAL, ParseResult, event
 
 from .formations import FORMATIONS, Layout
 from .messages import N_
-from .orders import FORMATION_WORDS, BadLine, Names, parse_bearing, parse_place
+from .orders import FORMATION_WORDS, BadLine, Names, parse_bearing, parse_place, read_lines
 from .rules import scale as scale_rules
 from .scenario import Scenario
 from .situation import Context
@@ -35,43 +35,39 @@ def empty() -> dict:
 def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
     names = Names(sc, state, role)
     orders = empty()
-    errors = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            if ":" not in line:
-                raise BadLine(N_("write '<unit>: AT <place> [FACING <bearing>] [formation] [CONCEALED]' or '<brigade>: RESERVE'"))
-            who, what = (part.strip() for part in line.split(":", 1))
-            kind, ident = names.subject(who)
-            if kind == "officer":
-                raise BadLine(N_("officers are placed by the scenario"), ILLEGAL)
-            if what.upper() == "RESERVE":
-                if kind == "unit" and sc.brigade_units(sc.units[ident]["brigade"]) == [ident]:
-                    kind, ident = "brigade", sc.units[ident]["brigade"]  # a battery is its own brigade
-                if kind != "brigade":
-                    raise BadLine(N_("reserves go off the table by whole brigades: write the brigade's name"), ILLEGAL,
-                                  N_("write %(suggestion)s: RESERVE"), suggestion=sc.brigades[sc.units[ident]["brigade"]]["name"])
-                if ident not in orders["reserve"]:
-                    orders["reserve"].append(ident)
-                continue
-            if what.upper() == "HOLD":
-                continue
-            m = _AT.match(what)
-            if not m or kind != "unit":
-                raise BadLine(N_("write '<unit>: AT <place> [FACING <bearing>] [formation] [CONCEALED]' or '<brigade>: RESERVE'"))
-            formation = (m.group("formation") or "").upper()
-            formation = {"LIMBERED": "limbered", "UNLIMBERED": "unlimbered"}.get(formation, FORMATION_WORDS.get(formation))
-            if formation and formation not in FORMATIONS[sc.units[ident]["arm"]]:
-                raise BadLine(N_("%(arm)s cannot form %(formation)s"), ILLEGAL, arm=sc.units[ident]["arm"],
-                           formation=formation.replace("_", " "))
-            where = parse_place(sc, m.group("place"))
-            orders["deploy"][ident] = {"at": where["to"], "ref": where["ref"],
-                                       "facing": parse_bearing(m.group("facing")) if m.group("facing") else None,
-                                       "formation": formation, "concealed": bool(m.group("concealed"))}
-        except BadLine as bad:
-            errors.append(OrderError(line=n, text=raw, reason=bad.reason, kind=bad.kind, suggestion=bad.hint, args=bad.args_))
+
+    def read(line: str) -> None:
+        if ":" not in line:
+            raise BadLine(N_("write '<unit>: AT <place> [FACING <bearing>] [formation] [CONCEALED]' or '<brigade>: RESERVE'"))
+        who, what = (part.strip() for part in line.split(":", 1))
+        kind, ident = names.subject(who)
+        if kind == "officer":
+            raise BadLine(N_("officers are placed by the scenario"), ILLEGAL)
+        if what.upper() == "RESERVE":
+            if kind == "unit" and sc.brigade_units(sc.units[ident]["brigade"]) == [ident]:
+                kind, ident = "brigade", sc.units[ident]["brigade"]  # a battery is its own brigade
+            if kind != "brigade":
+                raise BadLine(N_("reserves go off the table by whole brigades: write the brigade's name"), ILLEGAL,
+                              N_("write %(suggestion)s: RESERVE"), suggestion=sc.brigades[sc.units[ident]["brigade"]]["name"])
+            if ident not in orders["reserve"]:
+                orders["reserve"].append(ident)
+            return
+        if what.upper() == "HOLD":
+            return
+        m = _AT.match(what)
+        if not m or kind != "unit":
+            raise BadLine(N_("write '<unit>: AT <place> [FACING <bearing>] [formation] [CONCEALED]' or '<brigade>: RESERVE'"))
+        formation = (m.group("formation") or "").upper()
+        formation = {"LIMBERED": "limbered", "UNLIMBERED": "unlimbered"}.get(formation, FORMATION_WORDS.get(formation))
+        if formation and formation not in FORMATIONS[sc.units[ident]["arm"]]:
+            raise BadLine(N_("%(arm)s cannot form %(formation)s"), ILLEGAL, arm=sc.units[ident]["arm"],
+                          formation=formation.replace("_", " "))
+        where = parse_place(sc, m.group("place"))
+        orders["deploy"][ident] = {"at": where["to"], "ref": where["ref"],
+                                   "facing": parse_bearing(m.group("facing")) if m.group("facing") else None,
+                                   "formation": formation, "concealed": bool(m.group("concealed"))}
+
+    errors = read_lines(text, read)
     return ParseResult(orders=orders, canonical=canonical(sc, orders), errors=errors)
 
 

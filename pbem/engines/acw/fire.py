@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from . import casualties, morale, officers
+from . import casualties, officers
 from .formations import COLUMN_LIKE
 from .geometry import inches, rounded
 from .messages import N_

@@ -250,32 +250,43 @@ def _standing(text: str) -> dict:
     return flags
 
 
-def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
-    names = Names(sc, state, role)
-    orders = {"brigades": {}, "units": {}, "staff": {}, "standing": {}}
+def read_lines(text: str, read) -> list[OrderError]:
+    """Call ``read(line)`` for each order line (blank lines and # comments skipped); a line
+    it refuses with ``BadLine`` becomes an ``OrderError`` and the others still count."""
     errors = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            m = _LINE.match(line)
-            if not m:
-                raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
-            kind, ident = names.subject(m.group("name"))
-            if m.group("standing"):
-                if kind == "officer":
-                    raise BadLine(N_("standing orders are for units and brigades"), ILLEGAL)
-                flags = _standing(m.group("rest"))
-                for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
-                    orders["standing"][uid] = dict(flags)
-                continue
-            ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
-            if not ops:
-                raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
-            orders[{"unit": "units", "brigade": "brigades", "officer": "staff"}[kind]][ident] = ops
+            read(line)
         except BadLine as bad:
             errors.append(OrderError(line=n, text=raw, reason=bad.reason, kind=bad.kind, suggestion=bad.hint, args=bad.args_))
+    return errors
+
+
+def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
+    names = Names(sc, state, role)
+    orders = {"brigades": {}, "units": {}, "staff": {}, "standing": {}}
+
+    def read(line: str) -> None:
+        m = _LINE.match(line)
+        if not m:
+            raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
+        kind, ident = names.subject(m.group("name"))
+        if m.group("standing"):
+            if kind == "officer":
+                raise BadLine(N_("standing orders are for units and brigades"), ILLEGAL)
+            flags = _standing(m.group("rest"))
+            for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
+                orders["standing"][uid] = dict(flags)
+            return
+        ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
+        if not ops:
+            raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
+        orders[{"unit": "units", "brigade": "brigades", "officer": "staff"}[kind]][ident] = ops
+
+    errors = read_lines(text, read)
     return ParseResult(orders=orders, canonical=canonical(sc, orders), errors=errors)
 
 
