@@ -211,3 +211,23 @@ def test_both_sides_share_one_drawing_of_the_same_map():
     assert len(picture._FINISHED) == 1
     assert engine.pictures(engine.view(state, "indians")) == us
     assert len(picture._FINISHED) == 1
+
+
+def test_a_second_leader_goes_below_the_counters_and_markers_fit_a_hex():
+    """Two leaders with two counters in one hex: one marker above the counters, the other
+    below them, neither covering a counter; every marker is at most a hex wide."""
+    v = view()
+    v["units"].append({"id": "keogh", "name": "Keogh", "side": "us", "type": "us_leader", "hex": "2018",
+                       "status": "on_board", "strength": "full", "cf": 2, "mounted": None})
+    pieces = picture._place_units(v["units"], picture_layers.US_YELLOW)
+    boxes = [(picture._footprint(t, at), m is not None) for t, m, at in pieces]
+    x, y = picture_layers.hex_xy("2018")
+    here = [(b, leader) for b, leader in boxes if abs((b[0] + b[2]) / 2 - x) < picture.S and abs((b[1] + b[3]) / 2 - y) < picture.H / 2]
+    counters = [b for b, leader in here if not leader]
+    markers = sorted((b for b, leader in here if leader), key=lambda b: b[1])
+    assert len(counters) == 2 and len(markers) == 2
+    assert markers[0][3] - 1 <= min(c[1] for c in counters) and markers[1][1] + 1 >= max(c[3] for c in counters)
+    for b, leader in boxes:
+        if leader:
+            assert b[2] - b[0] <= picture_layers.LEADER_MAX_WIDTH + 1
+            assert not any(picture._overlaps(picture._inner(b), picture._inner(c)) for c in counters)

@@ -59,12 +59,16 @@ def _on_board(u: dict) -> bool:
 
 def _place_units(units: list[dict], us) -> list[tuple[Image.Image, Image.Image | None, tuple[int, int]]]:
     """Each counter and leader marker as (tile, mask, top-left corner): a stack's
-    counters side by side (smaller from three on), its leaders above them."""
+    counters side by side (smaller from three on), then each leader's marker at the first
+    of its hex's free spots (above the counters, below them, a row further in), free
+    meaning it covers no counter and no marker already placed, even a neighbour's; where
+    none is free, the spot covering the fewest."""
     by_hex: dict[str, list[dict]] = {}
     for u in units:
         if _on_board(u):
             by_hex.setdefault(u["hex"], []).append(u)
-    out = []
+    counters, markers, taken = [], [], []
+    waiting: list[tuple[float, float, bool, list[dict]]] = []
     for hx in sorted(by_hex):
         try:
             x, y = hex_xy(hx)
@@ -73,19 +77,33 @@ def _place_units(units: list[dict], us) -> list[tuple[Image.Image, Image.Image |
         stack = sorted(by_hex[hx], key=lambda u: str(u.get("id")))
         leaders = [u for u in stack if u.get("type") in ("us_leader", "tribe_leader")]
         others = [u for u in stack if u.get("type") not in ("us_leader", "tribe_leader")]
-        oy = 3 if leaders else 0
         n = len(others)
-        size = 21 if n <= 2 else 15
-        step = 22 if n == 2 else 44 / max(n, 1)
+        two_rows = len(leaders) >= 2 and n > 0  # markers above and below: smaller counters between them
+        oy = 3 if leaders and n and not two_rows else 0
+        size = 21 if n <= 2 and not two_rows else 15
+        step = size + 1 if n == 2 else 44 / max(n, 1)
         x0 = x - step * (n - 1) / 2
         for i, u in enumerate(others):
-            cx, cy = x0 + i * step, y + oy
-            out.append((counter_tile(u, us, size), None, (round(cx - size / 2), round(cy - size / 2))))
-        for i, u in enumerate(leaders):
-            ly = y - H / 2 + 7 + i * 12 if others else y + i * 12
+            at = (round(x0 + i * step - size / 2), round(y + oy - size / 2))
+            tile = counter_tile(u, us, size)
+            counters.append((tile, None, at))
+            taken.append(_footprint(tile, at))
+        waiting.append((x, y, bool(others), leaders))
+    for x, y, stacked, leaders in waiting:
+        rows = [-H / 2 + 7, H / 2 - 7, -H / 2 + 20, H / 2 - 20] if stacked else [0, -13, 13, -26, 26]
+        for u in leaders:
             tile, mask = leader_tile(u, us)
-            out.append((tile, mask, (round(x - (tile.width - 1) / 2), round(ly - 6.5))))
-    return out
+            spots = [(round(x - (tile.width - 1) / 2), round(y + dy - 6.5)) for dy in rows]
+            # the first free spot, else the one covering the fewest pieces (the first of equals)
+            at = min(spots, key=lambda p: sum(_overlaps(_inner(_footprint(tile, p)), r) for r in taken))
+            markers.append((tile, mask, at))
+            taken.append(_inner(_footprint(tile, at)))
+    return counters + markers
+
+
+def _inner(r: Rect) -> Rect:
+    """A piece's box less its outline: outlines may touch."""
+    return (r[0] + 1, r[1] + 1, r[2] - 1, r[3] - 1)
 
 
 def _footprint(tile: Image.Image, at: tuple[int, int]) -> Rect:

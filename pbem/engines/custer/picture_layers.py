@@ -409,11 +409,22 @@ def _counter_key(u: dict, us, size: int) -> tuple:
             u.get("mounted"), us, size)
 
 
+LEADER_MAX_WIDTH = 2 * S - 6  # a leader's marker stays within its hex's width (it covered the next hex's counters)
+
+
+def _leader_font(name: str):
+    """The largest of the marker fonts in which ``name`` fits ``LEADER_MAX_WIDTH``."""
+    for size in (10, 9, 8):
+        if _font(size).getlength(name) + 6 <= LEADER_MAX_WIDTH:
+            return _font(size)
+    return _font(7)
+
+
 def _draw_leader(u: dict, us: tuple[int, int, int]) -> tuple[Image.Image, Image.Image]:
     """A leader's rounded marker and its mask (the corners show the map)."""
     name = _short_name(u)
-    f = _font(10)
-    w = int(math.ceil(f.getlength(name) + 8))
+    f = _leader_font(name)
+    w = int(math.ceil(f.getlength(name) + 6))
     h = 13
     hit = u.get("strength") == "reduced"
     if u.get("side") == "us":
