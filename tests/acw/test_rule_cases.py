@@ -1,7 +1,7 @@
 """Rule cases as data: each ``cases/<section>_<rule>.json`` is a small table, its units, the
 orders of one turn (or one geometric question), the dice it needs and what must follow.
 
-Case keys: ``rule`` (the rule in our words, with its section), ``table`` (width, height,
+Case keys: ``rule`` (the rule in our words, with its section), ``table`` (width, height, scale,
 terrain, landmarks, entries), ``units``, ``officers``, ``brigades``, ``cards``,
 ``commanders``, ``state`` (fields set on units after set-up: ``units`` -> fields,
 ``standing``), ``orders`` (role -> order text), ``dice`` (label -> value or list),
@@ -41,7 +41,7 @@ def _setup(case: dict, name: str) -> tuple[ACWMiniaturesEngine, dict, ScriptedDi
     small_scenario(name, units=case["units"], terrain=table.get("terrain"), officers=case.get("officers"),
                    cards=case.get("cards"), brigades=case.get("brigades"), commanders=case.get("commanders"),
                    width=table.get("width", 48), height=table.get("height", 36), landmarks=table.get("landmarks"),
-                   entries=table.get("entries"))
+                   entries=table.get("entries"), scale=table.get("scale", "25mm"))
     engine = ACWMiniaturesEngine()
     dice = ScriptedDice(case.get("dice"))
     state = engine.setup(name, case.get("options", {}), dice)
