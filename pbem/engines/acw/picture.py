@@ -1,7 +1,8 @@
 """The table from above at mail width (drawn from a view, never the state): terrain with
 contour shading and crest lines, a 6-inch grid lettered and numbered as in orders, each
 stand a small rectangle along its facing, unit labels, this turn's moves as tracks and
-fire as lines marked with hits, close combats ringed."""
+fire as lines marked with hits, close combats ringed, the viewer's own officers as yellow
+discs (named when riding alone)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,12 @@ def draw_table(view: dict, gettext=None) -> bytes:
         d.line([px(*p) for p in lay.front.coords], fill=(255, 255, 255), width=2)
         cx, cy = lay.centre
         draw_text(d, (px(cx, cy)[0], px(cx, cy)[1] + lay.total_depth * s / 2 + 8), u["name"], label_font, (0, 0, 0), anchor="mm")
+    for o in view["officers"]:
+        if "x" in o and not o.get("lost"):  # the viewer's own officers only carry a place
+            x, y = px(o["x"], o["y"])
+            d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=(250, 220, 60), outline=(0, 0, 0))
+            if not o.get("attached"):
+                draw_text(d, (x + 6, y - 5), o["name"], small, (60, 40, 0))
     for c in view["combats"]:
         x, y = px(*c["at"])
         d.ellipse([x - 14, y - 14, x + 14, y + 14], outline=(220, 0, 0), width=2)
