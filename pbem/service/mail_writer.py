@@ -150,6 +150,7 @@ class MailWriter(ConfiguredPart):
         picture = engine.picture(view, _) if state is not None else None
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": phase,
+            "role_title": engine.role_title(player["role"], _),
             "deadline": self.deadline_text(phase, player), "awaited": awaited,
             "template": self.orders_form(game_id, g["engine"], phase, player["role"], lang) if awaited else "",
             "help": self.help_text(g["engine"], g, lang), "link": self.player_link(game_id, player),
@@ -242,6 +243,7 @@ class MailWriter(ConfiguredPart):
         shown_phase = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": shown_phase, "phase_id": phase["label"],
+            "role_title": self.engine(g["engine"]).role_title(player["role"], gettext_for(lang)),
             "next_phase": next_phase, "awaited_next": awaited_next, "template": template,
             "deadline": self.deadline_text(next_phase, player), "view": parts["view"], "events": parts["events"],
             "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,

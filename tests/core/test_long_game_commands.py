@@ -198,12 +198,12 @@ def test_history_lists_the_phases_and_resends_one_in_the_players_own_view(svc):
     send(svc, gid, "us", f"HISTORY {first}\n")
     [again] = outbox(svc, kind="report")[reports:]
     original = next(r for r in outbox(svc, kind="report", to_addr=US) if first in r["subject"])
-    assert again["to_addr"] == US and again["id"] != original["id"] and "for the role us" in raw_text(again)
+    assert again["to_addr"] == US and again["id"] != original["id"] and "for the role US" in raw_text(again)
     assert raw_text(again) == raw_text(original)
     play_phase(svc, gid)
     send(svc, gid, "us", f"HISTORY {first}\n")
     older = raw_text(outbox(svc, kind="report", to_addr=US)[-1])
-    assert "for the role us" in older and f"ORDERS {gid} " not in older, "no orders asked for a phase already resolved"
+    assert "for the role US" in older and f"ORDERS {gid} " not in older, "no orders asked for a phase already resolved"
     send(svc, gid, "us", "HISTORY Z99\n")
     assert "no resolved phase Z99" in last_text(svc, kind="error", to_addr=US)
 
