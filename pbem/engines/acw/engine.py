@@ -158,5 +158,11 @@ class ACWMiniaturesEngine(Engine):
                 problems.append(f"{uid} stands off the table at {u['x']}, {u['y']}")
             if len(u["stands"]) > u["full_stands"]:
                 problems.append(f"{uid} has more stands than it started with")
+        ctx = Context(sc, state, None, [])
+        placed = [(uid, ctx.layout(uid).footprint) for uid in ctx.on_table() if uid in sc.units]
+        for i, (a, fa) in enumerate(placed):
+            for b, fb in placed[i + 1:]:
+                if fa.intersects(fb):
+                    problems.append(f"{a} and {b} stand on each other")
         return problems
 

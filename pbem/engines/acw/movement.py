@@ -87,6 +87,7 @@ class Mover:
         if abs(delta) < 1e-6:
             return True
         arm = lay.frontage if pivot != "centre" else lay.frontage / 2.0
+        before = (u["x"], u["y"], u["facing"])
         if not self.spend_inches(arm * math.radians(abs(delta))):
             return False
         if pivot == "centre":
@@ -97,6 +98,10 @@ class Mover:
             rx, ry = -direction(u["facing"])[1], direction(u["facing"])[0]
             sign = 1.0 if pivot == "left" else -1.0
             u["x"], u["y"] = px + sign * rx * lay.frontage / 2.0, py + sign * ry * lay.frontage / 2.0
+        if not has_room(self.ctx, self.uid):
+            u["x"], u["y"], u["facing"] = before
+            self.used -= arm * math.radians(abs(delta)) / self.rate() if self.rate() else 0.0
+            return False
         return True
 
     def change_formation(self, formation: str) -> str | None:
@@ -110,7 +115,12 @@ class Mover:
             return None
         if not self.spend_share(rules_table("movement")["formation_change_share"]):
             return "not enough move left"
+        before = u["formation"]
         u["formation"] = formation
+        if not has_room(self.ctx, self.uid):
+            u["formation"] = before
+            self.used -= rules_table("movement")["formation_change_share"]
+            return "no room for it here"
         return None
 
     def mount(self, mounted: bool) -> str | None:
@@ -148,6 +158,12 @@ class Mover:
         return {"distance": rounded(moved)}
 
 
+def has_room(ctx, uid: str) -> bool:
+    """Whether the unit, as it now stands, is on the table and clear of every other unit."""
+    shape = Layout(ctx.state["units"][uid], ctx.scale).footprint
+    return ctx.table.bounds.contains(shape) and not any(shape.intersects(fp) for fp in ctx.footprints(exclude=(uid,)))
+
+
 def step_cost(ctx, unit: dict, here: tuple[float, float], there: tuple[float, float]) -> float | None:
     """The cost in inches of one step, or None when the step is closed to the unit."""
     mv = rules_table("movement")
@@ -180,12 +196,14 @@ def step_cost(ctx, unit: dict, here: tuple[float, float], there: tuple[float, fl
 
 def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, halt_at: float | None = None,
            cost_factor: float = 1.0, target: str | None = None, budget: float | None = None,
-           free: bool = False, through_friends: bool = False, unit_id: str | None = None) -> dict:
+           free: bool = False, through_friends: bool = False, unit_id: str | None = None,
+           until_clear: bool = False) -> dict:
     """Walk a unit along ``waypoints`` in quarter-inch steps (inch steps where nothing is
     near). With a ``mover`` the steps are paid from its allowance; otherwise ``budget``
     inches (falling back, routing: ``free`` of terrain). Stops at the table edge (``edge``), short of a unit (``unit``,
     with ``blocked_by``), ``halt_at`` inches short of an enemy (``enemy``), or when the
-    allowance runs out (``allowance``); ``arrived`` when it gets there."""
+    allowance runs out (``allowance``); ``arrived`` when it gets there (``until_clear``: as
+    soon as it stands clear of every unit)."""
     uid = mover.uid if mover else unit_id
     u = ctx.state["units"][uid]
     halt = scale_rules(ctx.scale)["halt_short_of_enemy"] if halt_at is None else halt_at
@@ -270,6 +288,8 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
                     result["blocked_by"] = o
                     _refund(mover, cost)
                     return _done(result, track, u)
+            if until_clear and has_room(ctx, uid):
+                return _done(result, track, u)
         track.append([rounded(u["x"]), rounded(u["y"])])
     return _done(result, track, u)
 

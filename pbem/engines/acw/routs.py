@@ -19,8 +19,11 @@ from . import morale, officers
 from .formations import Layout
 from .geometry import direction
 from .messages import N_
-from .movement import base_of, travel
+from .movement import base_of, has_room, travel
 from .rules import scale as scale_rules, table as rules_table
+
+
+CLEAR_BEYOND = 12.0  # inches a unit falling back through friends may go on to stand clear of them
 
 
 def _double_move(ctx, uid: str) -> float:
@@ -49,6 +52,12 @@ def _go_back(ctx, uid: str, routing: bool) -> dict:
     far = (u["x"] + fx * distance, u["y"] + fy * distance)
     res = travel(ctx, None, [far], budget=distance, free=True, through_friends=True, unit_id=uid,
                  halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0)
+    if res["stopped"] in ("arrived", "allowance") and not has_room(ctx, uid):
+        # it passed through friends (14 A.1) but does not stop on them: it goes on until clear
+        on = (u["x"] + fx * CLEAR_BEYOND, u["y"] + fy * CLEAR_BEYOND)
+        more = travel(ctx, None, [on], budget=CLEAR_BEYOND, free=True, through_friends=True, unit_id=uid,
+                      halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0, until_clear=True)
+        res = dict(more, track=res["track"] + more["track"][1:])
     ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back"})
     res["start"] = start
     return res
