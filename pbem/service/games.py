@@ -80,7 +80,10 @@ class Games(ServicePart):
         with records.write():
             game_id = self._new_game_id(scenario, game_id)
             setup_seed = secrets.token_hex(32)
-            state = engine.setup(scenario, options, Dice(setup_seed))
+            try:
+                state = engine.setup(scenario, options, Dice(setup_seed))
+            except ValueError as exc:  # the engine refuses an option's value and says which values it takes
+                raise ServiceError(str(exc)) from None
             records.insert("games", {
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(options),
                 "title": title or f"{engine.title}: {info.title}", "status": "active", "timing": dumps(timing),

@@ -54,6 +54,9 @@ def test_game_new_explains_bad_input(db):
     assert proc.returncode != 0 and b"not offered in 'de' (languages: en, fr)" in proc.stderr
     proc = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--lang", "cavalry=fr", db=db, check=False)
     assert proc.returncode != 0 and b"no role cavalry" in proc.stderr
+    proc = pbem("game", "new", "--engine", "peaux_rouges", "--scenario", "little_big_horn", "--option", "stacking=many", db=db, check=False)
+    assert proc.returncode == 1 and proc.stderr.decode().startswith("pbem: option stacking must be one of"), proc.stderr
+    assert b"Traceback" not in proc.stderr
     assert pbem("game", "list", db=db).stdout == b"", "nothing was created"
 
 
