@@ -180,7 +180,7 @@ def table(result: dict) -> list[tuple[str, str]]:
                      f"storage {r['storage_ms_median']} ms; {r['mails_per_close']} mails per close; "
                      f"share of the time: {share}; report mail median {r['report_kb'].get('median')} KB, "
                      f"largest {r['report_kb'].get('max')} KB (picture {r['report_kb'].get('max_pictures')} KB, "
-                     f"JSON {r['report_kb'].get('max_json')} KB, base64; about {r['report_kb'].get('max_as_link')} KB "
+                     f"JSON {r['report_kb'].get('max_json')} KB, as sent; about {r['report_kb'].get('max_as_link')} KB "
                      f"with report_json=link)"))
     return rows
 

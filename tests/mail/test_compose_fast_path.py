@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.compose import (_Boundaries, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.compose import (QUOTED_PRINTABLE_TYPES, _Boundaries, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
@@ -45,7 +45,9 @@ def _reference_body(text, html, images, attachments, calendar, msg_id):
         for cid, data in sorted(images.items()):
             cid = cid.strip().strip("<>")
             image_parts.append(_bytes_part(data, "image/png", disposition="inline", filename=f"{cid}.png", cid=f"<{cid}>"))
-    attach_parts = [_bytes_part(data, mimetype, disposition="attachment", filename=filename) for filename, mimetype, data in attachments]
+    attach_parts = [_bytes_part(data, mimetype, cte="quoted-printable" if mimetype in QUOTED_PRINTABLE_TYPES else "base64",
+                                disposition="attachment", filename=filename) for filename, mimetype, data in attachments]
+    leaf_bytes += [p.as_bytes(policy=SMTP) for p, (_n, mimetype, _d) in zip(attach_parts, attachments) if mimetype in QUOTED_PRINTABLE_TYPES]
     cal_part = None
     if calendar is not None:
         cal_part = _text_part(calendar, "calendar", params={"method": "PUBLISH"}, disposition="attachment", filename="event.ics")
