@@ -35,7 +35,7 @@ def settings_from(db_path=None, **overrides) -> Settings:
 def _server():
     """pbem.server, imported only by the commands that run or send (`pbem ingest`, run once
     per mail by an MTA, should not pay for the SMTP server and the scheduler)."""
-    import pbem.server  # lazy on purpose: see the docstring
+    import pbem.server  # lazy: `pbem ingest`, run once per mail, should not load the SMTP server and scheduler
     return pbem.server
 
 
