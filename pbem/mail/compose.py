@@ -160,14 +160,29 @@ def _date_line(date: datetime) -> bytes:
     return f"Date: {format_datetime(date)}\r\n".encode("ascii")
 
 
+#: a line quoted-printable leaves as it is: printable ASCII without "=", not ending in a space
+_QP_AS_IS = re.compile(r"[ -<>-~]*[!-<>-~]\Z|\Z")
+
+
+def _quoted_printable(lines: list[bytes], max_line_length: int) -> str:
+    """What ``quoprimime.body_encode`` gives for these lines (each ending in a newline), line by
+    line: a line it would leave alone is kept as it is, the others are encoded alone (it encodes
+    each line apart). Most lines of a report are plain, and the whole text through it was most
+    of the time a report's composing took."""
+    out = []
+    for line in (raw.decode("latin-1") for raw in lines or [b""]):  # no lines: the text is one newline
+        out.append(line if len(line) <= max_line_length and _QP_AS_IS.match(line) else quoprimime.body_encode(line, max_line_length))
+    out.append("")
+    return "\n".join(out)
+
+
 def _text_bytes(text: str, subtype: str) -> bytes:
     """A text part (headers and body) as :func:`_text_part` + the generator write it."""
     lines = text.encode("utf-8").splitlines()
     if text.isascii() and all(len(line) <= 900 for line in lines):
         cte, body = "7bit", b"\r\n".join(lines) + b"\r\n"
     else:
-        normal = (b"\n".join(lines) + b"\n").decode("latin-1")
-        encoded = quoprimime.body_encode(normal, SMTP.max_line_length)
+        encoded = _quoted_printable(lines, SMTP.max_line_length)
         cte, body = "quoted-printable", "\r\n".join(re.split(r"\r\n|\r|\n", encoded)).encode("ascii")
         if not body.endswith(b"\r\n"):
             body += b"\r\n"

@@ -7,6 +7,7 @@ import email.policy
 import re
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
+from email import quoprimime
 from email.policy import SMTP
 from email.utils import format_datetime
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.compose import (QUOTED_PRINTABLE_TYPES, _Boundaries, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.compose import (QUOTED_PRINTABLE_TYPES, _Boundaries, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
@@ -185,3 +186,13 @@ def test_a_whole_report_with_pictures_and_attachments_is_what_email_message_give
                   text=text, html=html, images=images, attachments=attachments, calendar=calendar,
                   headers={"X-PBEM-Kind": "report", "Auto-Submitted": "auto-generated"})
     assert compose(**kwargs) == reference_compose(**kwargs)
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(st.sampled_from(list("ab Z09.=<>~!") + ["\n", "\r", "\t", " \n", "\t\n", "é", "—", "\x0b", "\x85", "x" * 70, "y" * 77]),
+                     max_size=80).map("".join))
+def test_quoted_printable_line_by_line_is_what_quoprimime_writes(text):
+    """The line-by-line encoder of text parts gives quoprimime.body_encode's output for the whole text."""
+    lines = text.encode("utf-8").splitlines()
+    whole = (b"\n".join(lines) + b"\n").decode("latin-1")
+    assert _quoted_printable(lines, SMTP.max_line_length) == quoprimime.body_encode(whole, SMTP.max_line_length)
