@@ -287,12 +287,13 @@ def moderator():
 @click.argument("email")
 @click.option("--game", "games", multiple=True, help="Limit to these games (default: every game).")
 @click.option("--password", default=None, help="Password (prompted when left out).")
-def moderator_add(db_path, email, games, password):
+@click.option("--lang", default=None, help="The console's language for this moderator (en, fr; default: the browser's).")
+def moderator_add(db_path, email, games, password, lang):
     """Create a moderator (or reset the password of one)."""
     if password is None:
         password = click.prompt("Password", hide_input=True, confirmation_prompt=True)
     try:
-        service(db_path).moderators.add(email, password, list(games) or None)
+        service(db_path).moderators.add(email, password, list(games) or None, lang=lang)
     except ServiceError as exc:
         fail(str(exc))
     click.echo(f"moderator {email} ready")

@@ -13,6 +13,7 @@ from typing import Callable
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from pbem.i18n import available_languages
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.records import Records
@@ -39,16 +40,20 @@ class Moderators:
     records: Records
     now: Callable[[], datetime]
 
-    def add(self, email: str, password: str, games: list[str] | None = None) -> int:
-        """Create a moderator, or set a new password (and games) for an existing one."""
+    def add(self, email: str, password: str, games: list[str] | None = None, lang: str | None = None) -> int:
+        """Create a moderator, or set a new password (and games) for an existing one; ``lang``
+        is the console's language for them (None: their browser's)."""
         email = (email or "").strip().lower()
         if "@" not in email:
             raise ServiceError(f"{email!r} is not an email address")
         if len(password or "") < MIN_PASSWORD:
             raise ServiceError(f"a password needs at least {MIN_PASSWORD} characters")
+        if lang is not None and lang not in available_languages():
+            raise ServiceError(f"pbem does not speak {lang!r}; it speaks {', '.join(available_languages())}")
         with self.records.write():
             row = self.records.moderator_by_email(email)
-            values = {"email": email, "password_hash": _hasher.hash(password), "games": dumps(games) if games else None}
+            values = {"email": email, "password_hash": _hasher.hash(password), "games": dumps(games) if games else None,
+                      "lang": lang}
             if row:
                 self.records.update("moderators", row["id"], values)
                 self.records.close_console_sessions_of(row["id"])  # a new password ends every open session
@@ -111,7 +116,7 @@ class Moderators:
         row = self.records.console_session(_session_hash(session_id))
         if row is None:
             return None
-        return {"id": row["id"], "email": row["email"], "games": loads(row["games"])}
+        return {"id": row["id"], "email": row["email"], "games": loads(row["games"]), "lang": row["lang"]}
 
     def logout(self, session_id) -> None:
         """End one console session (the moderator's others stay open)."""

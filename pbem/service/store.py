@@ -319,6 +319,34 @@ def m008_report_json(db: sqlite_utils.Database) -> None:
     db.executescript("ALTER TABLE games ADD COLUMN report_json TEXT NOT NULL DEFAULT 'attach';  -- attach | link")
 
 
+@migrations()
+def m009_moderator_language(db: sqlite_utils.Database) -> None:
+    """Issue 16: a moderator's own language for the console (NULL: the browser's Accept-Language)."""
+    db.executescript("ALTER TABLE moderators ADD COLUMN lang TEXT;")
+
+
+@migrations()
+def m010_seat_holds(db: sqlite_utils.Database) -> None:
+    """Issue 18: JOIN holds an open role for the address it came from until that address sends
+    back the code mailed to it (CONFIRM), so a forged From cannot seat anyone. The code is
+    derived from the hold, never stored."""
+    db.executescript(
+        """
+        CREATE TABLE seat_holds (
+            id INTEGER PRIMARY KEY,
+            game_id TEXT NOT NULL REFERENCES games(id),
+            player_id INTEGER NOT NULL REFERENCES players(id),  -- the open role's row
+            email TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,                -- the role is free again after this
+            confirmed_at TEXT
+        );
+        CREATE INDEX seat_holds_player ON seat_holds(player_id, expires_at);
+        CREATE INDEX seat_holds_email ON seat_holds(email);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

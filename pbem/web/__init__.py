@@ -52,7 +52,8 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     csrf.init_app(app)
     filters.install(app)
     # Pages speak g.lang: a player's own page the player's language, the archive and the
-    # games list the reader's browser's (pbem.web.public); the console English.
+    # games list the reader's browser's (pbem.web.public); the console the moderator's
+    # own setting, else the browser's (auth.console_language).
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(
         lambda message: translations(g.get("lang")).gettext(message),
@@ -68,6 +69,7 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     @app.before_request
     def _moderator():
         g.moderator = auth.current_moderator()
+        g.lang = auth.console_language(g.moderator)
 
     @app.teardown_request
     def _release(exc=None):
@@ -86,8 +88,8 @@ def create_app(svc, *, testing: bool = False) -> Flask:
 
     @app.errorhandler(CSRFError)
     def _csrf(exc):
-        return render_template("error.html", code=400, title="The form could not be used",
-                               message="The form expired or was not sent from this site. Go back, reload the page and try again."), 400
+        return render_template("error.html", code=400, title=N_("The form could not be used"),
+                               message=N_("The form expired or was not sent from this site. Go back, reload the page and try again.")), 400
 
     for code, title, message in (
         (401, N_("Log in first"), N_("This page is for moderators: log in first.")),

@@ -11,9 +11,11 @@ from functools import wraps
 from flask import Blueprint, abort, g, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import InternalServerError
 
+from pbem.i18n import N_, available_languages
 from pbem.service.errors import ServiceError
 from pbem.service.moderators import may_moderate
-from pbem.web.context import service
+from pbem.web.context import _, service
+from pbem.web.public import reader_language
 
 bp = Blueprint("auth", __name__)
 log = logging.getLogger("pbem.web")
@@ -28,6 +30,14 @@ def current_moderator() -> dict | None:
     if mod is None:
         session.clear()
     return mod
+
+
+def console_language(mod: dict | None) -> str:
+    """The console's language: the moderator's own setting (`pbem moderator add --lang`), else
+    the browser's Accept-Language among the languages pbem speaks, else English."""
+    if mod is not None and mod.get("lang") in available_languages():
+        return mod["lang"]
+    return reader_language()
 
 
 def require_login():
@@ -74,17 +84,19 @@ def login():
         email = (request.form.get("email") or "").strip()
         password = request.form.get("password") or ""
         if not email or not password:
-            error, status = "Enter your address and your password.", 400
+            error, status = _("Enter your address and your password."), 400
         elif "@" not in email or len(email) > 320:
-            error, status = "That is not an email address.", 400
+            error, status = _("That is not an email address."), 400
         else:
             try:
                 mod = service().moderators.login(email, password, request.remote_addr or "?")
             except ServiceError as exc:
-                error, status = str(exc), 429
+                minutes = max((exc.retry_after or 60) // 60, 1)
+                error, status = _("Too many failed attempts for this address. Try again in %(minutes)s minute(s).",
+                                  minutes=minutes), 429
             else:
                 if mod is None:
-                    error, status = "Wrong address or password.", 401
+                    error, status = _("Wrong address or password."), 401
                 else:
                     session.clear()
                     session.permanent = True
@@ -106,14 +118,14 @@ def logout():
 def _database_fault(exc):
     """Locked beyond the busy timeout, disk full, I/O error: nothing was done; say so."""
     log.warning("console request %s %s met a database fault: %s", request.method, request.path, exc)
-    return render_template("error.html", code=503, title="Try again in a moment",
-                           message="The server could not use its database just now (it is busy, or its disk is full). "
-                                   "Nothing was changed. Try again in a moment; if it lasts, tell the server's administrator."
+    return render_template("error.html", code=503, title=N_("Try again in a moment"),
+                           message=N_("The server could not use its database just now (it is busy, or its disk is full). "
+                                      "Nothing was changed. Try again in a moment; if it lasts, tell the server's administrator.")
                            ), 503, {"Retry-After": "30"}
 
 
 @bp.app_errorhandler(InternalServerError)
 def _server_fault(exc):
-    return render_template("error.html", code=500, title="Something went wrong",
-                           message="The server failed while doing this; the failure is in its log. "
-                                   "What you asked may not have been done: look before trying again."), 500
+    return render_template("error.html", code=500, title=N_("Something went wrong"),
+                           message=N_("The server failed while doing this; the failure is in its log. "
+                                      "What you asked may not have been done: look before trying again.")), 500

@@ -11,7 +11,8 @@ from pbem.service.clock import from_iso
 from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError, parse_duration
 from pbem.web.auth import game_guard, require_login
-from pbem.web.context import service
+from pbem.i18n import N_
+from pbem.web.context import _, service
 from pbem.web.filters import when
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -20,21 +21,25 @@ bp.before_request(require_login)
 MAX_REASON = 2000
 MAX_NOTICE = 10_000
 
+#: status words the console shows beyond a player's (pbem.web.public.STATUS_WORDS), translated by its templates
+CONSOLE_STATUS_WORDS = (N_("sent"), N_("resolved"), N_("published"), N_("processed"), N_("open"), N_("draft"), N_("queued"),
+                        N_("superseded"), N_("discarded"), N_("failed"), N_("error"), N_("refused"))
+
 
 def _field(name: str, label: str, *, required: bool = True, limit: int = 500) -> str:
     """A form value, stripped; a ValueError saying what is wrong."""
     value = (request.form.get(name) or "").strip()
     if required and not value:
-        raise ValueError(f"{label} is required.")
+        raise ValueError(_("%(label)s is required.", label=_(label)))
     if len(value) > limit:
-        raise ValueError(f"{label} is longer than {limit} characters.")
+        raise ValueError(_("%(label)s is longer than %(limit)s characters.", label=_(label), limit=limit))
     return value
 
 
 def _role(game_id: str) -> str:
-    role = _field("role", "The role")
+    role = _field("role", N_("The role"))
     if role not in {p["role"] for p in service().records.players(game_id)}:
-        raise ValueError(f"This game has no role {role!r}.")
+        raise ValueError(_("This game has no role %(role)s.", role=repr(role)))
     return role
 
 
@@ -53,13 +58,13 @@ def _act(game_id: str, anchor: str, action) -> Response:
 # -- pages --------------------------------------------------------------------------
 @bp.route("/")
 def dashboard():
-    return render_template("dashboard.html", data=service().console.dashboard(g.moderator))
+    return render_template("dashboard.html", data=service().console.dashboard(g.moderator, g.lang))
 
 
 @bp.route("/games/<game_id>")
 @game_guard
 def game(game_id):
-    data = service().console.game(game_id)
+    data = service().console.game(game_id, g.lang)
     return render_template("game.html", data=data, game=data["game"])
 
 
@@ -75,7 +80,7 @@ def picture(game_id):
 @bp.route("/games/<game_id>/phases/<int:seq>")
 @game_guard
 def phase(game_id, seq):
-    data = service().console.phase(game_id, seq)
+    data = service().console.phase(game_id, seq, g.lang)
     if data is None:
         abort(404)
     return render_template("phase.html", data=data, game=data["game"])
@@ -120,22 +125,22 @@ def parse_new_deadline(text: str, current: datetime | None, now: datetime) -> da
     """'+24h' / '-6h' (from the current deadline) or '2026-03-01 18:00' (UTC)."""
     text = (text or "").strip()
     if not text:
-        raise ValueError("Write the change (+24h, -6h) or a new UTC time (2026-03-01 18:00).")
+        raise ValueError(_("Write the change (+24h, -6h) or a new UTC time (2026-03-01 18:00)."))
     if text[0] in "+-":
         try:
             seconds = parse_duration(text[1:])
         except TimingError as exc:
-            raise ValueError(f"Cannot read {text!r}: write +24h, +90m, -6h or +2d.") from exc
+            raise ValueError(_("Cannot read %(text)s: write +24h, +90m, -6h or +2d.", text=repr(text))) from exc
         base = current or now
         return base + timedelta(seconds=seconds if text[0] == "+" else -seconds)
     match = _ABSOLUTE.match(text)
     if not match:
-        raise ValueError(f"Cannot read {text!r}: write +24h, -6h, or a UTC time such as 2026-03-01 18:00.")
+        raise ValueError(_("Cannot read %(text)s: write +24h, -6h, or a UTC time such as 2026-03-01 18:00.", text=repr(text)))
     try:
         y, mo, d, h, mi = (int(x) for x in match.groups())
         return datetime(y, mo, d, h, mi, tzinfo=timezone.utc)
     except ValueError as exc:
-        raise ValueError(f"There is no such moment as {text!r}.") from exc
+        raise ValueError(_("There is no such moment as %(text)s.", text=repr(text))) from exc
 
 
 @bp.route("/games/<game_id>/deadline", methods=["POST"])
@@ -144,15 +149,15 @@ def deadline(game_id):
     svc = service()
 
     def run():
-        reason = _field("reason", "A reason", limit=MAX_REASON)
+        reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         ph = svc.records.current_phase(game_id)
         if ph is None:
-            raise ValueError("The game has no open phase.")
+            raise ValueError(_("The game has no open phase."))
         if svc.records.game(game_id)["status"] != "active":
-            raise ValueError("The game is paused or waiting: resume it to set a deadline.")
+            raise ValueError(_("The game is paused or waiting: resume it to set a deadline."))
         new = parse_new_deadline(request.form.get("when", ""), from_iso(ph["deadline"]), svc.now())
         svc.games.set_deadline(game_id, new, actor=g.moderator["email"], reason=reason)
-        return f"The deadline of {ph['label']} is now {when(new)}."
+        return _("The deadline of %(phase)s is now %(when)s.", phase=ph["label"], when=when(new))
     return _act(game_id, "timing", run)
 
 
@@ -163,14 +168,16 @@ def policies(game_id):
     svc = service()
 
     def run():
-        reason = _field("reason", "A reason", limit=MAX_REASON)
+        reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         text = request.form.get("absence_days", "").strip()
         if not text.isdigit():
-            raise ValueError(f"Write the absence allowance as a number of days, not {text!r}.")
+            raise ValueError(_("Write the absence allowance as a number of days, not %(text)s.", text=repr(text)))
         allowed = request.form.get("observers") == "on"
         svc.absences.set_policy(game_id, int(text), actor=g.moderator["email"], reason=reason)
         svc.observers.set_open(game_id, allowed, actor=g.moderator["email"], reason=reason)
-        return f"Absences: at most {int(text)} days per player; observers {'welcome' if allowed else 'not allowed'}."
+        if allowed:
+            return _("Absences: at most %(days)s days per player; observers welcome.", days=int(text))
+        return _("Absences: at most %(days)s days per player; observers not allowed.", days=int(text))
     return _act(game_id, "policies", run)
 
 
@@ -178,8 +185,8 @@ def policies(game_id):
 @game_guard
 def pause(game_id):
     def run():
-        service().games.pause(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
-        return "The game is paused; its deadline is kept until you resume it."
+        service().games.pause(game_id, actor=g.moderator["email"], reason=_field("reason", N_("A reason"), limit=MAX_REASON))
+        return _("The game is paused; its deadline is kept until you resume it.")
     return _act(game_id, "timing", run)
 
 
@@ -187,8 +194,8 @@ def pause(game_id):
 @game_guard
 def resume(game_id):
     def run():
-        service().games.resume(game_id, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
-        return "The game runs again."
+        service().games.resume(game_id, actor=g.moderator["email"], reason=_field("reason", N_("A reason"), limit=MAX_REASON))
+        return _("The game runs again.")
     return _act(game_id, "timing", run)
 
 
@@ -198,13 +205,15 @@ def close(game_id):
     svc = service()
 
     def run():
-        reason = _field("reason", "A reason", limit=MAX_REASON)
+        reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         result = svc.phases.close(game_id, reason=reason, actor=g.moderator["email"])
         if result is None:
-            raise ValueError("There was no open phase to close.")
+            raise ValueError(_("There was no open phase to close."))
         if result.get("waiting"):
-            return "The game waits for a moderator."
-        return f"Phase {result['phase']} resolved" + (f"; {result['next']} is open." if result.get("next") else "; the game is over.")
+            return _("The game waits for a moderator.")
+        if result.get("next"):
+            return _("Phase %(phase)s resolved; %(next)s is open.", phase=result["phase"], next=result["next"])
+        return _("Phase %(phase)s resolved; the game is over.", phase=result["phase"])
     return _act(game_id, "timing", run)
 
 
@@ -213,12 +222,13 @@ def close(game_id):
 def replace(game_id):
     def run():
         role = _role(game_id)
-        email = _field("email", "The new address", limit=320)
+        email = _field("email", N_("The new address"), limit=320)
         if not re.match(r"^[^@\s]+@[^@\s]+\.[^@\s]+$", email):
-            raise ValueError(f"{email!r} is not an email address.")
-        reason = _field("reason", "A reason", limit=MAX_REASON)
+            raise ValueError(_("%(email)s is not an email address.", email=repr(email)))
+        reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         service().games.replace_player(game_id, role, email, actor=g.moderator["email"], reason=reason)
-        return f"{role} now plays from {email}; the old orders address no longer works, and a welcome mail is on its way."
+        return _("%(role)s now plays from %(email)s; the old orders address no longer works, and a welcome mail is on its way.",
+                 role=role, email=email)
     return _act(game_id, "players", run)
 
 
@@ -227,8 +237,8 @@ def replace(game_id):
 def rotate(game_id):
     def run():
         role = _role(game_id)
-        service().games.rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", "A reason", limit=MAX_REASON))
-        return f"{role} has a new orders address (mailed); the old one no longer works."
+        service().games.rotate_token(game_id, role, actor=g.moderator["email"], reason=_field("reason", N_("A reason"), limit=MAX_REASON))
+        return _("%(role)s has a new orders address (mailed); the old one no longer works.", role=role)
     return _act(game_id, "players", run)
 
 
@@ -238,12 +248,12 @@ def resend(game_id):
     def run():
         role = _role(game_id)
         try:
-            seq = int(_field("seq", "The phase"))
+            seq = int(_field("seq", N_("The phase")))
         except ValueError as exc:
-            raise ValueError("Choose a resolved phase.") from exc
-        reason = _field("reason", "A reason", limit=MAX_REASON)
+            raise ValueError(_("Choose a resolved phase.")) from exc
+        reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         mid = service().phases.resend_report(game_id, seq, role, actor=g.moderator["email"], reason=reason)
-        return "The report was queued again." if mid else "That report is already queued."
+        return _("The report was queued again.") if mid else _("That report is already queued.")
     return _act(game_id, "players", run)
 
 
@@ -251,7 +261,7 @@ def resend(game_id):
 @game_guard
 def notice(game_id):
     def run():
-        text = _field("text", "The notice", limit=MAX_NOTICE)
+        text = _field("text", N_("The notice"), limit=MAX_NOTICE)
         n = service().games.send_notice(game_id, text, actor=g.moderator["email"])
-        return f"Notice queued for {n} player(s)."
+        return _("Notice queued for %(n)s player(s).", n=n)
     return _act(game_id, "notice", run)

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 
 from pbem.service.errors import ServiceError
 from pbem.web.auth import game_guard, require_login
-from pbem.web.context import service
+from pbem.web.context import _, service
 
 bp = Blueprint("disputes", __name__, url_prefix="/console")
 bp.before_request(require_login)
@@ -17,7 +17,7 @@ MAX_REASON = 2000
 
 def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None):
     svc = service()
-    phase = svc.console.phase(game_id, seq)
+    phase = svc.console.phase(game_id, seq, g.lang)
     if phase is None:
         abort(404)
     drafts = [d for d in svc.disputes.drafts(game_id) if d["seq"] == seq]
@@ -58,11 +58,11 @@ def amend(game_id, seq):
     reason = (request.form.get("reason") or "").strip()
     problem = None
     if not role:
-        problem = "Choose the role whose orders you amend."
+        problem = _("Choose the role whose orders you amend.")
     elif not reason:
-        problem = "A reason is required: it goes into the game's public moderation log and the correction mail."
+        problem = _("A reason is required: it goes into the game's public moderation log and the correction mail.")
     elif len(reason) > MAX_REASON:
-        problem = f"The reason is longer than {MAX_REASON} characters."
+        problem = _("The reason is longer than %(limit)s characters.", limit=MAX_REASON)
     if problem:
         return _correction_page(game_id, seq, status=400, message=problem, role=role, text=text, reason=reason)
     try:
@@ -70,7 +70,7 @@ def amend(game_id, seq):
     except ServiceError as exc:
         return _correction_page(game_id, seq, status=400, message=str(exc), errors=getattr(exc, "errors", []),
                                 role=role, text=text, reason=reason)
-    flash(f"The orders of {role} are amended in the draft. Re-adjudicate to see what changes.", "ok")
+    flash(_("The orders of %(role)s are amended in the draft. Re-adjudicate to see what changes.", role=role), "ok")
     return redirect(url_for("disputes.correct", game_id=game_id, seq=seq) + "#draft")
 
 
@@ -90,7 +90,7 @@ def unamend(game_id, draft_id):
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
-        flash("The amendment was withdrawn from the draft.", "ok")
+        flash(_("The amendment was withdrawn from the draft."), "ok")
     return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#draft")
 
 
@@ -104,7 +104,10 @@ def readjudicate(game_id, draft_id):
         flash(str(exc), "error")
     else:
         n = len(result["diff"]["changes"])
-        flash("Re-adjudicated with the same seed: " + ("nothing changes." if result["diff"]["identical"] else f"{n} change(s) in the result."), "ok")
+        if result["diff"]["identical"]:
+            flash(_("Re-adjudicated with the same seed: nothing changes."), "ok")
+        else:
+            flash(_("Re-adjudicated with the same seed: %(n)s change(s) in the result.", n=n), "ok")
     return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#difference")
 
 
@@ -114,18 +117,21 @@ def publish(game_id, draft_id):
     d = _draft(game_id, draft_id)
     reason = (request.form.get("reason") or "").strip()
     if not reason or len(reason) > MAX_REASON:
-        flash("A reason (up to 2000 characters) is required to publish: the players read it in the correction mail.", "error")
+        flash(_("A reason (up to %(limit)s characters) is required to publish: the players read it in the correction mail.",
+                limit=MAX_REASON), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
     try:
         result = service().disputes.publish(draft_id, reason, g.moderator["email"])
     except ServiceError as exc:
         flash(str(exc), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
-    text = f"Phase {result['phase']} is corrected (revision {result['revision']}); {result['mails']} correction mail(s) queued."
+    text = _("Phase %(phase)s is corrected (revision %(revision)s); %(mails)s correction mail(s) queued.",
+             phase=result["phase"], revision=result["revision"], mails=result["mails"])
     if result["rerun"]:
-        text += f" Re-resolved: {', '.join(result['rerun'])}."
+        text += " " + _("Re-resolved: %(phases)s.", phases=", ".join(result["rerun"]))
     if result["rolled_back_from"]:
-        text += f" The orders of {result['rolled_back_from']} no longer fitted: the game is back at {result['reopened']}."
+        text += " " + _("The orders of %(phase)s no longer fitted: the game is back at %(reopened)s.",
+                        phase=result["rolled_back_from"], reopened=result["reopened"])
     flash(text, "ok")
     return redirect(url_for("console.game", game_id=game_id))
 
@@ -139,7 +145,7 @@ def discard(game_id, draft_id):
     except ServiceError as exc:
         flash(str(exc), "error")
     else:
-        flash("The draft was thrown away; the game is unchanged.", "ok")
+        flash(_("The draft was thrown away; the game is unchanged."), "ok")
     return redirect(url_for("console.phase", game_id=game_id, seq=d["seq"]))
 
 
@@ -154,15 +160,19 @@ def adjust(game_id):
     reason = (request.form.get("reason") or "").strip()
     errors, message = [], None
     if not reason:
-        message = "A reason is required: it goes into the game's public moderation log and the notice to the players."
+        message = _("A reason is required: it goes into the game's public moderation log and the notice to the players.")
     elif len(reason) > MAX_REASON:
-        message = f"The reason is longer than {MAX_REASON} characters."
+        message = _("The reason is longer than %(limit)s characters.", limit=MAX_REASON)
     else:
         try:
             result = svc.disputes.adjust_state(game_id, text, reason, g.moderator["email"])
         except ServiceError as exc:
             message, errors = str(exc), getattr(exc, "errors", [])
         else:
-            flash(f"The state was adjusted ({len(result['changes'])} change(s)); the game is at {result['phase'] or 'its end'}.", "ok")
+            if result["phase"]:
+                flash(_("The state was adjusted (%(n)s change(s)); the game is at %(phase)s.", n=len(result["changes"]),
+                        phase=result["phase"]), "ok")
+            else:
+                flash(_("The state was adjusted (%(n)s change(s)); the game is at its end.", n=len(result["changes"])), "ok")
             return redirect(url_for("console.game", game_id=game_id))
     return render_template("adjust.html", data=data, game=data["game"], text=text, reason=reason, errors=errors, message=message), 400

@@ -47,12 +47,6 @@ def test_a_browser_without_french_first_reads_english(client, game, header):
     assert '<html lang="en">' in page and "Turn history" in page and "Historique des tours" not in page
 
 
-def test_the_console_stays_in_the_moderators_english_whatever_the_archive_spoke(logged_in, game):
-    logged_in.get(f"/games/{game}", headers=FRENCH_BROWSER)
-    console = logged_in.get(f"/console/games/{game}", headers=FRENCH_BROWSER).get_data(as_text=True)
-    assert '<html lang="en">' in console and "Dashboard" in console
-
-
 @pytest.mark.browser
 def test_chromium_in_french_shows_the_archive_in_french(live, browser):
     svc, base = live.svc, live.settings.web_url

@@ -46,7 +46,7 @@ class ConsolePages(ConfiguredPart):
     games: Games
     disputes: Disputes
 
-    def dashboard(self, mod: dict) -> dict:
+    def dashboard(self, mod: dict, lang: str = "en") -> dict:
         records = self.records
         rows = []
         for g in records.games():
@@ -56,17 +56,18 @@ class ConsolePages(ConfiguredPart):
             awaited = s["awaited"]
             rows.append({
                 **s, "engine_title": engine_title(self.engine, g["engine"]),
-                "left": time_left(s["deadline"], self.now()), "overdue": s["seconds_left"] is not None and s["seconds_left"] <= 0,
+                "left": time_left(s["deadline"], self.now(), lang), "overdue": s["seconds_left"] is not None and s["seconds_left"] <= 0,
                 "missing": [r for r in awaited if r not in s["ordered"]],
                 "ordered_awaited": [r for r in awaited if r in s["ordered"]],
-                "outcome_text": outcome_text(s["outcome"]),
+                "outcome_text": outcome_text(s["outcome"], lang),
                 "drafts": records.count_open_drafts(g["id"]),
             })
         every_game = mod["games"] is None  # mail that could not be tied to a game is for every-game moderators
         return {"games": rows, "unread": records.unplaced_errors() if every_game else [],
                 "failed_outbox": records.count_failed_outbox() if every_game else 0}
 
-    def game(self, game_id: str) -> dict | None:
+    def game(self, game_id: str, lang: str = "en") -> dict | None:
+        """One game as its moderators see it; times left, the outcome and the log in ``lang``."""
         records = self.records
         g = records.game(game_id)
         if g is None:
@@ -90,14 +91,14 @@ class ConsolePages(ConfiguredPart):
                 "submissions": records.count_submissions(ph["id"]),
             })
         return {
-            "game": g, "summary": s, "engine_title": engine.title or g["engine"], "left": time_left(s["deadline"], self.now()),
+            "game": g, "summary": s, "engine_title": engine.title or g["engine"], "left": time_left(s["deadline"], self.now(), lang),
             "has_picture": engine.draws_pictures,
             "missing": [r for r in s["awaited"] if r not in s["ordered"]],
-            "view": view, "view_json": pretty(view), "outcome_text": outcome_text(g["outcome"]),
+            "view": view, "view_json": pretty(view), "outcome_text": outcome_text(g["outcome"], lang),
             "players": players, "phases": list(reversed(phases)), "resolved": [p for p in phases if p["status"] == "resolved"],
             "outbox": self.outbox(game_id, limit=12),
             "inbound": records.inbound_of_game(game_id, 30),
-            "audit": audit_log(records, game_id, public_only=False, limit=50),
+            "audit": audit_log(records, game_id, public_only=False, limit=50, lang=lang),
             # issue 16: declared absences (by role) and how many addresses watch the game
             "absences": [{**a, "role": next((p["role"] for p in players if p["id"] == a["player_id"]), "?")}
                          for a in records.absences(game_id)],
@@ -118,16 +119,16 @@ class ConsolePages(ConfiguredPart):
         row["envelope_to"] = ", ".join(loads(row["envelope_to"], []) or [])
         return row
 
-    def phase(self, game_id: str, seq: int) -> dict | None:
+    def phase(self, game_id: str, seq: int, lang: str = "en") -> dict | None:
         """Everything about one phase: each revision, what each role sent (raw,
-        decoded), how it was parsed and acknowledged, the dice and the events."""
+        decoded), how it was parsed and acknowledged, the dice and the events (in ``lang``)."""
         records = self.records
         g = records.game(game_id)
         rows = records.phase_revisions(game_id, seq)
         if g is None or not rows:
             return None
         live = next((r for r in rows if r["status"] != "superseded"), rows[0])
-        submissions = [self._submission(game_id, s, live) for s in records.submissions_of_phases([r["id"] for r in rows])]
+        submissions = [self._submission(game_id, s, live, lang) for s in records.submissions_of_phases([r["id"] for r in rows])]
         roles = list(loads(live["awaited"], []))
         by_role = {r: [] for r in roles}
         for s in submissions:
@@ -139,23 +140,23 @@ class ConsolePages(ConfiguredPart):
             rec = loads(r["events"], {}) or {}
             revisions.append({"id": r["id"], "revision": r["revision"], "status": r["status"], "resolved_at": r["resolved_at"],
                               "orders_json": pretty(loads(r["orders"], {})) if r["orders"] else None,
-                              "events": [e["text"] for e in visible_events(rec.get("events", []), MODERATOR, "en")]})
+                              "events": [e["text"] for e in visible_events(rec.get("events", []), MODERATOR, lang)]})
         return {
             "game": g, "phase": live, "revisions": revisions, "resolved": live["status"] == "resolved",
             "roles": roles, "by_role": by_role, "submissions": submissions,
             "used": {role: pretty(o) for role, o in used.items()}, "defaulted": loads(live["defaulted"], []) or [],
-            "revealed": self.mail.revealed_orders(live) if live["status"] == "resolved" else {},
-            "events": visible_events(record.get("events", []), MODERATOR, "en"),
+            "revealed": self.mail.revealed_orders(live, lang) if live["status"] == "resolved" else {},
+            "events": visible_events(record.get("events", []), MODERATOR, lang),
             "rolls": record.get("rolls", []),
             "drafts": [d for d in self.disputes.drafts(game_id, status=None) if d["seq"] == seq],
             "reveals_orders": self.engine(g["engine"]).reveals_orders,
         }
 
-    def _submission(self, game_id: str, s: dict, live: dict) -> dict:
+    def _submission(self, game_id: str, s: dict, live: dict, lang: str = "en") -> dict:
         """One submission as the phase page shows it: read, parsed, acknowledged."""
         ack_id = message_id(f"ack/{game_id}/{s['phase_label']}/{s['role']}/{s['id']}", self.settings.mail_domain)
         return {
-            **s, "errors": describe_errors(loads(s["errors"], []), "en"), "missing": describe_missing(loads(s["missing"], []), "en"),
+            **s, "errors": describe_errors(loads(s["errors"], []), lang), "missing": describe_missing(loads(s["missing"], []), lang),
             "orders_json": pretty(loads(s["orders"])) if s["orders"] else None,
             "live": s["phase_id"] == live["id"], "ack": self.records.outbox_message(ack_id),
             "inbound": self.inbound(s["inbound_id"]) if s["inbound_id"] else None,
