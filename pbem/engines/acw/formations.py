@@ -87,3 +87,10 @@ class Layout:
 
 def layout(unit: dict, scale: str) -> Layout:
     return Layout(unit, scale)
+
+
+def about_face(unit: dict, scale: str) -> None:
+    """Turn a unit about where it stands: its rear becomes its front, its footprint stays put."""
+    lay = Layout(unit, scale)
+    unit["x"], unit["y"] = lay.at(-lay.total_depth, 0.0)
+    unit["facing"] = (unit["facing"] + 180.0) % 360.0

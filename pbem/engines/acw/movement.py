@@ -133,8 +133,13 @@ class Mover:
             return "it has moved more than half its move"
         if not self.spend_share(rules_table("movement")["mount_share"]):
             return "not enough move left"
+        before = (u.get("mounted", True), u["formation"])
         u["mounted"] = mounted
         u["formation"] = "line"
+        if not has_room(self.ctx, self.uid):
+            u["mounted"], u["formation"] = before
+            self.used -= rules_table("movement")["mount_share"]
+            return "no room for it here"
         return None
 
     # --- moving ---------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from shapely.geometry import LineString, Point
 from pbem.engines.base import event
 
 from . import morale, officers
-from .formations import Layout
+from .formations import Layout, about_face
 from .geometry import direction
 from .messages import N_
 from .movement import base_of, has_room, travel
@@ -40,7 +40,7 @@ def _double_move(ctx, uid: str) -> float:
 def _go_back(ctx, uid: str, routing: bool) -> dict:
     u = ctx.state["units"][uid]
     if routing:
-        u["facing"] = (u["facing"] + 180.0) % 360.0
+        about_face(u, ctx.scale)
         if u["arm"] == "artillery":
             u["formation"] = "limbered"
         fx, fy = direction(u["facing"])
@@ -188,7 +188,7 @@ def rally_phase(ctx) -> None:
                     o["rallying"] = ctx.turn
         if morale.passes(ctx, uid, "rally", mods, staff=False):
             u["status"] = "falling_back"
-            u["facing"] = (u["facing"] + 180.0) % 360.0
+            about_face(u, ctx.scale)
             ctx.emit(event("rally", N_("%(unit)s rallies."), unit=ctx.name(uid), id=uid))
         else:
             u["status"] = "left"
