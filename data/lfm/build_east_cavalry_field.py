@@ -116,7 +116,7 @@ def build_scenario() -> dict:
         battery("mcgregor", "McGregor's Battery", cs, "stuart", 4, 4, limbered=True, enter={"turn": 2, "hex": "0104", "mp": 8}),
         # Custer's Michigan brigade (2nd Brigade, 3rd Division, attached to Gregg for the day).
         reg("5mi", "5th Michigan", us, "custer", 646, 5, "1110", mounted=False),
-        reg("6mi", "6th Michigan", us, "custer", 477, 4, "1313", mounted=False),
+        reg("6mi", "6th Michigan", us, "custer", 477, 4, "1210", mounted=False),
         reg("7mi", "7th Michigan", us, "custer", 383, 3, "1414"),
         reg("1mi", "1st Michigan", us, "custer", 427, 5, "1515"),
         # McIntosh's 1st Brigade, 2nd Division, at the Lott farm.

@@ -180,7 +180,7 @@ def build_scenario() -> dict:
         cmd("schurz", "Schimmelfennig", US, "division", cv=3, superior="howard", enter=arrive(7, taneytown), cavalry=False),
         cmd("steinwehr", "von Steinwehr", US, "division", cv=3, superior="howard", enter=arrive(8, baltimore), cavalry=False),
         cmd("gamble", "Gamble", US, "brigade", hex_="1213", superior="buford"),
-        cmd("devin", "Devin", US, "brigade", hex_="1409", superior="buford"),
+        cmd("devin", "Devin", US, "brigade", hex_="1407", superior="buford"),
         cmd("meredith", "Meredith", US, "brigade", superior="wadsworth", enter=arrive(4, emmitsburg), cavalry=False,
             brigade_name="the Iron Brigade"),
         cmd("cutler", "Cutler", US, "brigade", superior="wadsworth", enter=arrive(4, emmitsburg), cavalry=False),
@@ -243,10 +243,10 @@ def build_scenario() -> dict:
             ("jones_bn", "Jones's Battalion", "early", 16, 8, harrisburg)):
         units.append(foot_battery(id_, name, CS, form, min(guns, 20), 4, enter=arrive(turn, hx)))
     # ---- Union
-    units += [reg("8il", "8th Illinois Cavalry", US, "gamble", 470, 4, "1211", mounted=False),
+    units += [reg("8il", "8th Illinois Cavalry", US, "gamble", 470, 4, "1212", mounted=False),
               reg("12il3in", "12th Illinois-3rd Indiana", US, "gamble", 546, 4, "1213", mounted=False),
-              reg("8ny", "8th New York Cavalry", US, "gamble", 580, 4, "1215", mounted=False),
-              reg("6ny", "6th New York Cavalry", US, "devin", 218, 4, "1409", mounted=False),
+              reg("8ny", "8th New York Cavalry", US, "gamble", 580, 4, "1214", mounted=False),
+              reg("6ny", "6th New York Cavalry", US, "devin", 218, 4, "1407", mounted=False),
               reg("9ny", "9th New York Cavalry", US, "devin", 367, 4, "1507", mounted=False),
               reg("17pa", "17th Pennsylvania Cavalry", US, "devin", 464, 4, "1606", mounted=False),
               reg("3wv", "3rd West Virginia Cavalry", US, "devin", 59, 4, "1606", mounted=False),

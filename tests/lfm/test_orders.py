@@ -111,3 +111,15 @@ def test_standing_orders_can_be_applied_outside_ones_own_phase():
     assert new["standing"]["usa"] == {"evade": "never", "toward": "1416"} and state["standing"]["usa"] == {}
     assert ENGINE.phase(new) == ENGINE.phase(state)
     assert ENGINE.apply_standing(state, "usa", ENGINE.parse_orders(state, "usa", "1416 MOVE TO 1415").orders) is None
+
+
+def test_advance_all_is_read_in_an_attack_and_as_a_standing_order():
+    """Rule 10.3-10.4 lets every stack that took part advance: ATTACK ... ADVANCE ALL and the
+    standing order ADVANCE ALL are read, and written back as they were."""
+    state = start(mails=1)
+    parsed = ENGINE.parse_orders(state, "csa", "ATTACK 1110 FROM 1009 ADVANCE ALL\nSTANDING:\n  ADVANCE ALL")
+    assert parsed.ok, parsed.errors
+    [attack] = [op for op in parsed.orders["ops"] if op["op"] == "attack"]
+    assert attack["advance"] == "all" and parsed.orders["standing"] == {"advance": "all"}
+    assert "ATTACK 1110 FROM 1009 ADVANCE ALL" in parsed.canonical
+    assert ENGINE.parse_orders(state, "csa", parsed.canonical).orders == parsed.orders

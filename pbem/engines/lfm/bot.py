@@ -100,7 +100,9 @@ class Bot:
         lines = []
         for target, frm in sorted(required_targets(self.ctx, self.role).items()):
             if self.chance(50, f"attack {target}"):
-                lines.append(f"ATTACK {target} FROM {' '.join(frm)}" + (" NO ADVANCE" if self.chance(20, f"adv {target}") else ""))
+                advance = (" NO ADVANCE" if self.chance(20, f"adv {target}")
+                           else " ADVANCE ALL" if self.chance(25, f"all {target}") else "")
+                lines.append(f"ATTACK {target} FROM {' '.join(frm)}{advance}")
         return lines
 
     def standing(self) -> list[str]:

@@ -123,6 +123,7 @@ class CombatPhase:
         self.ctx, self.side = ctx, side
         self.enemy = ctx.sc.enemy(side)
         self.sit = ctx.sit
+        self.evaded: set[str] = set()  # units that retreated before combat this phase
 
     def skip(self, text: str, why: str) -> None:
         self.ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=self.side))
@@ -304,6 +305,8 @@ class CombatPhase:
         defenders = sit.units_at(target)
         if not defenders or not all(ctx.sc.units[u].evades for u in defenders):
             return False
+        if self.evaded.intersection(defenders):
+            return False  # once a combat phase: caught again in a later round, they fight (design, 11.1)
         if any(ctx.sc.units[u].is_cavalry and sit.mounted(u) for a in attackers for u in sit.units_at(a)):
             return False
         choice = ctx.standing(self.enemy)["evade"]
@@ -316,21 +319,23 @@ class CombatPhase:
                 return False
         ctx.emit(event("evade", N_("%(names)s at %(hex)s retreat before combat."), hex=target, units=list(defenders),
                        names=", ".join(ctx.name(u) for u in defenders)))
+        self.evaded.update(defenders)
         retreat(ctx, target, attackers, forced=False, why="retreat before combat")
         return True
 
-    def advance(self, vacated: str, attackers: list[str], wanted: bool | None) -> None:
-        """Rule 10: infantry and cavalry that took part may advance into the vacated hex at once."""
+    def advance(self, vacated: str, attackers: list[str], wanted: bool | str | None) -> None:
+        """Rule 10: infantry and cavalry that took part may advance into the vacated hex at once
+        (``wanted``: True the largest stack, "all" every stack, 10.3-10.4; None: the standing order)."""
         ctx, sit = self.ctx, self.sit
         if sit.units_at(vacated):
             return
         if wanted is None:
-            wanted = ctx.standing(self.side)["advance"] == "yes"
+            wanted = {"yes": True, "all": "all", "no": False}[ctx.standing(self.side)["advance"]]
         if not wanted:
             return
         best = None
         for a in attackers:
-            movers = [u for u in sit.units_at(a) if not ctx.sc.units[u].is_artillery and not sit.shattered(u)]
+            movers = self.may_advance(a)
             if movers and not sit.stacking_problem(vacated, movers, leaving=tuple(movers)):
                 sp = sum(sit.sp(u) for u in movers)
                 if best is None or sp > best[0]:
@@ -338,17 +343,44 @@ class CombatPhase:
         if not best:
             return
         _, frm, movers = best
+        self.advance_stack(movers, frm, vacated, beside=False)
+        if wanted == "all":
+            for other in [a for a in attackers if a != frm]:
+                self.advance_beside(vacated, other)
+
+    def may_advance(self, h: str) -> list[str]:
+        """The units of a stack that may advance after combat (rule 10.3: not artillery; 16: not shattered)."""
+        return [u for u in self.sit.units_at(h) if not self.ctx.sc.units[u].is_artillery and not self.sit.shattered(u)]
+
+    def advance_beside(self, vacated: str, frm: str) -> None:
+        """Rule 10.3-10.4: once a stack has advanced into the vacated hex, every other stack that
+        took part may advance one hex too: into the vacated hex while stacking allows, else into
+        an empty hex next to both it and the vacated hex (the one nearest the enemy)."""
+        sit, board = self.sit, self.ctx.sc.board
+        movers = self.may_advance(frm)
+        if not movers:
+            return
+        foes = sit.hexes_of(self.enemy)
+        beside = set(board.neighbours[vacated]) & set(board.neighbours[frm])
+        choices = [vacated] + sorted(beside, key=lambda h: (min((distance(h, f) for f in foes), default=0), h))
+        dest = next((h for h in choices if (h == vacated or not sit.units_at(h))
+                     and not sit.stacking_problem(h, movers, leaving=tuple(movers))), None)
+        if dest is not None:
+            self.advance_stack(movers, frm, dest, beside=dest != vacated)
+
+    def advance_stack(self, movers: list[str], frm: str, dest: str, beside: bool) -> None:
+        ctx, sit = self.ctx, self.sit
         d = any(sit.units[u]["d"] for u in movers)
         for u in movers:
-            sit.place(u, vacated)
-        if d:
-            sit.disorganize(vacated)
+            sit.place(u, dest)
+        if d or sit.disorganized(dest):
+            sit.disorganize(dest)  # rule 14.3: a D marker spreads to the stack
         if not sit.units_at(frm):
             for cid in list(sit.commanders_at(frm)):
-                sit.place_commander(cid, vacated)
-        ctx.state["last"]["moves"].append({"units": movers, "path": [frm, vacated]})
+                sit.place_commander(cid, dest)
+        ctx.state["last"]["moves"].append({"units": movers, "path": [frm, dest]})
         ctx.emit(event("advance", N_("%(names)s advance from %(frm)s into %(hex)s."), units=movers,
-                       names=", ".join(ctx.name(u) for u in movers), frm=frm, hex=vacated))
+                       names=", ".join(ctx.name(u) for u in movers), frm=frm, hex=dest, beside=beside))
 
     def voluntary_retreats(self) -> None:
         """Rule 12: after a round the attacker, then the defender, may fall back by standing order."""
@@ -363,8 +395,8 @@ class CombatPhase:
                     continue
                 end = retreat(ctx, h, foes, forced=False, why="voluntary retreat")
                 if who == self.enemy and end is not None:
-                    attackers = [n for n in ctx.sc.board.neighbours[h] if sit.side_at(n) == self.side]
-                    self.advance(h, attackers[:1], None)
+                    # 10.1.a: any stack next to a hex vacated by voluntary retreat may advance
+                    self.advance(h, [n for n in ctx.sc.board.neighbours[h] if sit.side_at(n) == self.side], None)
 
 
 def in_contact(ctx: Context, side: str) -> bool:

@@ -95,6 +95,8 @@ def burning_phase(ctx: Context, side: str, orders: list[tuple[str, str]]) -> Non
             drms.append({"why": "in an enemy ZOI or ZOC", "drm": 1})
         if isolated(ctx, u["hex"], side):
             drms.append({"why": "no friendly formed unit adjacent", "drm": 1})
+        if ctx.sc.turn_info(ctx.state["turn"]).get("rain"):
+            drms.append({"why": "rain", "drm": 1})  # 25: wet timbers burn badly
         roll = ctx.roll(f"burn {key}")
         total = roll + sum(d["drm"] for d in drms)
         cr = ctx.sc.units[uid].cr

@@ -37,6 +37,8 @@ class LastFullMeasureEngine(Engine):
     # orders carry STANDING lines the other side must not read; the events say what was done
     reveals_orders = False
     view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
+    # 2: brigade integrity enforced, ADVANCE ALL, retreat before combat once a combat phase, rain
+    rules_version = "2"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}

@@ -9,6 +9,7 @@ from pbem.engines.base import event
 from pbem.engines.hexgrid import distance
 
 from .charges import charge, mark_charged
+from .integrity import cut_off, move_breaks_it, rejoin_hex
 from .losses import eliminate, nearest_home
 from .messages import N_
 from .movement import Field, Mover, mover_for, path_to, search
@@ -110,6 +111,8 @@ class MovementPhase:
         self.entered_at: dict[str, int] = {}
         self.start_zoc: dict[str, bool] = {}
         self.due = set(arrivals(ctx, side))
+        self.was_cut_off = set(cut_off(ctx, side))  # rule 22.1: these must rejoin their brigades
+        self.promised: dict[str, str] = {}  # unit -> hex a later move order of this mail sends it
         enemy_zoc = self.sit.zoc_hexes(ctx.sc.enemy(side))
         for uid, u in self.sit.units.items():
             if u["status"] == ON_MAP and ctx.sc.units[uid].side == side:
@@ -126,9 +129,12 @@ class MovementPhase:
                 refs = [r for r in op["units"] if not r.startswith("@")]
                 move_entry(self.ctx, self.side, refs, op["hex"], op["text"])
         self.due = set(arrivals(self.ctx, self.side))
-        for op in ops:
+        plans = [(i, expand(self.ctx, op["units"])[0], op["to"] if op["op"] == "move" else op["path"][-1])
+                 for i, op in enumerate(ops) if op["op"] in ("move", "via")]
+        for i, op in enumerate(ops):
             kind = op["op"]
             if kind in ("move", "via"):
+                self.promised = {u: dest for j, units, dest in plans if j > i for u in units}
                 self.move(op)
             elif kind in ("mount", "dismount"):
                 self.mount(op, kind == "mount")
@@ -154,6 +160,7 @@ class MovementPhase:
                                         commander=cid, name=self.sit.commander_name(cid)))
                 else:
                     self.skip(op["text"], "he has moved or is not on the map")
+        self.rejoin_the_cut_off()
         self.enter_the_rest()
         self.finish()
         for op in ops:
@@ -250,6 +257,9 @@ class MovementPhase:
             path.pop()
         if entering and units and sit.stacking_problem(path[-1], units):
             return self.skip(op["text"], f"{path[-1]} would be over-stacked")
+        broken = move_breaks_it(ctx, units, start, path[-1], self.was_cut_off | (set(units) if entering else set()), self.promised)
+        if broken:
+            return self.skip(op["text"], broken)
         self.apply(refs, units, cmds, path, cost, used, entering, start_in_zoc, field)
 
     def name(self, ref: str) -> str:
@@ -331,22 +341,33 @@ class MovementPhase:
             else:
                 self.skip(op["text"], f"no breastworks at {h}")
 
-    def check_integrity(self) -> None:
-        """Rule 22.1: a regiment not detached must be stacked with or next to another unit of its
-        brigade; one that is not is named, to rejoin at its earliest opportunity."""
+    def rejoin_the_cut_off(self) -> None:
+        """Rule 22.1: a regiment cut off when the phase began and given no move order moves by
+        itself to the reachable hex nearest its brigade (one in an enemy ZOC stays: the rule
+        does not make it break contact)."""
         ctx, sit = self.ctx, self.sit
-        for b, regiments in ctx.sc.brigades.items():
-            here = [u for u in regiments if sit.units[u]["status"] == ON_MAP and ctx.sc.units[u].side == self.side]
-            if len(here) < 2:
+        for u in sorted(self.was_cut_off):
+            st = sit.units[u]
+            if (st["status"] != ON_MAP or u in self.spent or self.start_zoc.get(u) or st.get("build")
+                    or u not in cut_off(ctx, self.side)):
                 continue
-            for u in here:
-                if sit.units[u]["detached"]:
-                    continue
-                h = sit.units[u]["hex"]
-                near = [h] + list(ctx.sc.board.neighbours[h])
-                if not any(x != u and ctx.sc.units[x].brigade == b for n in near for x in sit.units_at(n)):
-                    ctx.emit(event("integrity", N_("%(name)s at %(hex)s is cut off from its brigade and must rejoin it (rule 22.1)."),
-                                   unit=u, name=ctx.name(u), hex=h))
+            field = Field(ctx, self.side)
+            reachable = search(ctx, mover_for(ctx, [u], [], self.side, self.in_command), st["hex"],
+                               sit.movement_points(u) * 12, field)
+            dest = rejoin_hex(ctx, u, reachable, lambda h: not sit.stacking_problem(h, [u], leaving=(u,)))
+            if dest is None:
+                continue
+            path, cost, used = path_to(reachable, dest)
+            ctx.emit(event("rejoin", N_("%(name)s, cut off from its brigade, moves by itself to rejoin it (rule 22.1)."),
+                           unit=u, name=ctx.name(u), hex=dest))
+            self.apply([u], [u], [], path, cost, used, False, False, field)
+
+    def check_integrity(self) -> None:
+        """Rule 22.1: a regiment still cut off from its brigade at the end of movement is named,
+        to rejoin at its earliest opportunity."""
+        for u in cut_off(self.ctx, self.side):
+            self.ctx.emit(event("integrity", N_("%(name)s at %(hex)s is cut off from its brigade and must rejoin it (rule 22.1)."),
+                                unit=u, name=self.ctx.name(u), hex=self.sit.units[u]["hex"]))
 
     def enter_the_rest(self) -> None:
         """Arrivals nobody ordered enter and stop on their entry hex, each while the hex is

@@ -10,7 +10,7 @@ ops (``units`` lists unit or commander ids, or ``@1412`` for the whole stack in 
 ``{"op": "via", "units", "path"}``, ``{"op": "charge", "units", "target", "from"}``,
 ``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``,
 ``{"op": "burn", "units", "across"}``, ``{"op": "enter_at", "units", "hex"}``, ``{"op": "attack", "target", "targets": [hexes attacked together], "from": [hexes] | None,
-"advance": bool | None}``; each op keeps its ``text`` (canonical line) for reports.
+"advance": bool | "all" | None}``; each op keeps its ``text`` (canonical line) for reports.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .standing import CHOICES, DEFAULTS, effective
 _HEX = re.compile(r"^\d{4}$")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _FIRE = re.compile(r"^FIRE\s+(?:AT\s+)?(\d{4})\s+FROM\s+(.+?)(?:\s+AT\s+(.+?))?\s*$", re.I)
-_ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
+_ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE\s+ALL|ADVANCE))?\s*$", re.I)
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
 _STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
 _TOWARD = re.compile(r"^RETREAT\s+TOWARDS?\s+(\d{4}|NONE)\s*$", re.I)
@@ -172,7 +172,7 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
         adv = m.group(3)
         targets = list(dict.fromkeys(_hex(sc, h) for h in re.split(r"[\s,]+", m.group(1).strip()) if h))
         return ("op", {"op": "attack", "target": targets[0], "targets": targets, "from": frm,
-                       "advance": None if adv is None else not adv.upper().startswith("NO")})
+                       "advance": None if adv is None else "all" if adv.upper().endswith("ALL") else not adv.upper().startswith("NO")})
     if line.strip().upper() == "HOLD":
         return ("hold",)
     m = _VERB.search(line)
@@ -277,7 +277,7 @@ def op_text(sc: Scenario, op: dict) -> str:
         if op.get("from"):
             text += " FROM " + " ".join(op["from"])
         if op.get("advance") is not None:
-            text += " ADVANCE" if op["advance"] else " NO ADVANCE"
+            text += " ADVANCE ALL" if op["advance"] == "all" else " ADVANCE" if op["advance"] else " NO ADVANCE"
         return text
     if kind == "move":
         return f"{_names(sc, op['units'])} MOVE TO {op['to']}"

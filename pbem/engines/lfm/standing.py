@@ -10,7 +10,8 @@ see: nearest, then clearest line, then most SP) or hold.
 ``retreat``: hexes a retreat goes, 1 or 2.
 ``toward``: a hex retreats head for, among the hexes the retreat rules allow (None: the
 opposite hex, then the one furthest from the enemy).
-``advance``: advance after combat into a vacated hex (yes/no).
+``advance``: advance after combat into a vacated hex: yes (the largest stack that took part),
+all (every stack that took part, into the hex or one beside it: rule 10.4), no.
 ``withdraw``: voluntary retreat after a combat round: none, disorganized (stacks with a D
 marker still adjacent to the enemy fall back), all.
 ``attack``: the standing combat order for attacks nobody assigned: weakest (every stack
@@ -23,7 +24,7 @@ from __future__ import annotations
 DEFAULTS = {"artillery": "auto", "evade": "auto", "stand": "yes", "retreat": 1, "toward": None, "advance": "yes",
             "withdraw": "none", "attack": "weakest", "losses": []}
 CHOICES = {"artillery": ("auto", "hold"), "evade": ("auto", "always", "never"), "stand": ("yes", "no"),
-           "retreat": (1, 2), "advance": ("yes", "no"), "withdraw": ("none", "disorganized", "all"),
+           "retreat": (1, 2), "advance": ("yes", "all", "no"), "withdraw": ("none", "disorganized", "all"),
            "attack": ("weakest", "strongest")}
 
 
