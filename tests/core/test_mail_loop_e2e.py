@@ -2,7 +2,8 @@
 with players writing over SMTP and an SMTP sink on loopback as the outside world."""
 
 import smtplib
-import time
+import threading
+from datetime import timedelta
 from email.policy import SMTP
 
 from pbem.demo import ScriptedPlayer
@@ -76,24 +77,52 @@ def test_unknown_recipient_domain_is_refused_at_rcpt(settings, sink):
         server.stop()
 
 
-def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings, sink):
+def test_restart_with_an_overdue_deadline_closes_the_phase_exactly_once(settings, sink, monkeypatch):
+    from pbem.service.scheduler import Clockwork
     from pbem.service.service import Service
     settings = settings.with_(smtp_url=sink.url)
     offline = Service(settings).init()
+    real_clock = offline.clock
+    # The game was made two hours ago with hour-long phases: phase 1's deadline passed an hour
+    # ago while no server ran, and phase 2's is an hour away, so only phase 1 falls due.
+    offline.clock = lambda: real_clock() - timedelta(hours=2)
     gid = offline.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
-                              timing={"phase": {"kind": "duration", "seconds": 0.5}})
+                              timing={"phase": {"kind": "duration", "seconds": 3600}})
+    first = offline.store.all("SELECT id FROM phases WHERE game_id = ? AND seq = 1", (gid,))[0]["id"]
     offline.close()
-    time.sleep(1.0)  # the deadline passes while no server runs
-    for _ in range(2):
+
+    # Every way the clockwork closes a phase at start-up (the overdue deadline's job, the first
+    # sweep) reports when it has run, so each server is stopped only once all of them have.
+    finished = []
+    ran = threading.Condition()
+
+    def recorded(name, method):
+        def run(self, *args):
+            try:
+                return method(self, *args)
+            finally:
+                with ran:
+                    finished.append((name, args))
+                    ran.notify_all()
+        return run
+    monkeypatch.setattr(Clockwork, "_close", recorded("close", Clockwork._close))
+    monkeypatch.setattr(Clockwork, "sweep", recorded("sweep", Clockwork.sweep))
+
+    for start, expected in enumerate(({("close", (gid, first)), ("sweep", ())}, {("sweep", ())})):
+        with ran:
+            finished.clear()
         server = Server(settings, web=False).start()
         try:
+            with ran:
+                assert ran.wait_for(lambda: expected <= set(finished), timeout=30), (start, finished)
             sink.wait_for(of_kind("report"), count=2, timeout=15)
-            time.sleep(0.5)
         finally:
             server.stop()
     svc = Service(settings).init()
     resolved = svc.store.all("SELECT seq FROM phases WHERE game_id = ? AND status = 'resolved' AND seq = 1", (gid,))
     assert len(resolved) == 1
+    queued = svc.store.all("SELECT id FROM outbox WHERE game_id = ? AND kind = 'report'", (gid,))
+    assert len(queued) == 2, "phase 1's reports were queued once, one for each role"
     first_reports = [m for m in sink.messages if m["X-PBEM-Kind"] == "report" and (attachment_json(m) or {}).get("phase", {}).get("seq") == 1]
     assert len(first_reports) == 2, "each role got phase 1's report once"
     svc.close()
