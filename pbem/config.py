@@ -28,6 +28,7 @@ class Settings:
     max_orders_chars: int = 20_000
     replies_per_address_per_hour: int = 20
     stranger_replies_per_hour: int = 20  # answers to mail without a valid token, all addresses together
+    join_hold_hours: int = 24  # how long JOIN holds a role for an address that has not sent CONFIRM yet
     outbox_backoff_seconds: float = 30.0
     outbox_backoff_max_seconds: float = 3600.0
     outbox_gather_seconds: float = 0.2  # under load, mail gathers this long so one disk sync serves a batch
@@ -57,6 +58,7 @@ class Settings:
             max_orders_chars=_env_int("PBEM_MAX_ORDERS_CHARS", 20_000),
             replies_per_address_per_hour=_env_int("PBEM_REPLIES_PER_HOUR", 20),
             stranger_replies_per_hour=_env_int("PBEM_STRANGER_REPLIES_PER_HOUR", 20),
+            join_hold_hours=_env_int("PBEM_JOIN_HOLD_HOURS", 24),
             db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
             outbox_gather_seconds=float(env.get("PBEM_OUTBOX_GATHER") or 0.2),
         )

@@ -1,4 +1,4 @@
-"""Games and players: creation, joining, tokens, the summary a moderator reads, and the
+"""Games and players: creation, tokens, the summary a moderator reads, and the
 moderator's actions on a running game (pause, resume, deadline, replace, notice)."""
 
 from __future__ import annotations
@@ -122,26 +122,6 @@ class Games(ServicePart):
         if self.records.game_exists(wanted):
             raise ServiceError(f"there is already a game {wanted}")
         return wanted
-
-    def join(self, game_id: str, code: str, email: str, role: str | None = None) -> dict:
-        """A newcomer takes an open role with the game's invitation code."""
-        records, now = self.records, to_iso(self.now())
-        with records.write():
-            g = records.game_row(game_id)
-            if g is None or not g["invitation_code"] or not secrets.compare_digest(g["invitation_code"], code):
-                raise ServiceError("no game with that id and invitation code")
-            open_roles = [p for p in records.players(game_id) if p["status"] == "open" and (role is None or p["role"] == role)]
-            if not open_roles:
-                raise ServiceError("no open role left in that game" if role is None else f"the role {role} is not open")
-            p = open_roles[0]
-            records.update("players", p["id"], {"email": email, "status": "active", "joined_at": now})
-            records.give_token(game_id, p["id"], new_token())
-            records.insert("addresses", {"player_id": p["id"], "email": email, "confirmed_at": now, "created_at": now})
-            records.audit(game_id, email, "join", "", {"role": p["role"]})
-            p = records.player(p["id"])
-            self.mail.queue_welcome(game_id, p, records.current_phase(game_id))
-        self.notify("outbox", game_id)
-        return p
 
     def summary(self, game_id: str) -> dict:
         """Everything a moderator (or `pbem game show`) reads about a game."""

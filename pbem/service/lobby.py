@@ -11,14 +11,16 @@ from pbem.service.part import ServicePart
 class Lobby(ServicePart):
     def open_games(self) -> list[dict]:
         """Running games open to observers or with a free role: id, title, engine, scenario, phase,
-        deadline (UTC, None while paused), free roles, whether it may be watched. No address, no code."""
+        deadline (UTC, None while paused), free roles, roles held for a newcomer who has not
+        confirmed yet (role -> when the hold expires), whether it may be watched. No address, no code."""
         out = []
         for g in self.records.running_games():
-            free = [p["role"] for p in self.records.players(g["id"]) if p["status"] == "open"]
-            if not free and not g["observers_allowed"]:
+            held = {h["role"]: h["expires_at"] for h in self.records.live_seat_holds(g["id"])}
+            free = [p["role"] for p in self.records.players(g["id"]) if p["status"] == "open" and p["role"] not in held]
+            if not free and not held and not g["observers_allowed"]:
                 continue
             phase = self.records.current_phase(g["id"])
             out.append({"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"],
                         "phase": phase["label"] if phase else None, "deadline": phase["deadline"] if phase else None,
-                        "free_roles": free, "watchable": bool(g["observers_allowed"])})
+                        "free_roles": free, "held_roles": held, "watchable": bool(g["observers_allowed"])})
         return out

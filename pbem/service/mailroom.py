@@ -283,15 +283,6 @@ class MessageHandling:
     def confirm_held_orders(self, code: str) -> bool:
         return orders_intake.confirm_held_orders(self, code)
 
-    def join_game(self, game_id: str, code: str, *, role: str | None) -> None:
-        try:
-            player = self.svc.games.join(game_id, code, self.sender, role=role)
-        except ServiceError as exc:
-            self.refuse()
-            self.mail_problem_to_sender(N_("Could not join: %(reason)s."), reason=str(exc))
-            return
-        self.attribute_to(player)
-
     def registered_players(self) -> list[dict]:
         """Active players, in any game, whose confirmed address sent this message."""
         if not self.sender:

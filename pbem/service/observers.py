@@ -4,19 +4,18 @@ the games a newcomer may watch or join (LIST).
 An observer sees what the engine shows nobody in particular (``view(state, None)``, the
 events every role may see): no hidden hand, no hidden unit, no player's address. Anyone
 can write any From, so an address becomes an observer only by sending back the code mailed
-to it (the same proof JOIN's invitation code gives); until then nothing of it is stored.
+to it (as JOIN's newcomer does); until then nothing of it is stored.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from dataclasses import dataclass
 
 from pbem.i18n import N_, gettext_for
 from pbem.service.clock import to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter, shown_seed
+from pbem.service.mailed_codes import is_code, mailed_code
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import template_exists
 from pbem.service.upgrades import result_state
@@ -28,8 +27,7 @@ class Observers(ConfiguredPart):
 
     def confirmation_code(self, game_id: str, email: str) -> str:
         """The code that proves the address reads its mail: derived, so nothing is stored before it comes back."""
-        digest = hmac.new((self.settings.secret_key or "").encode(), f"observe/{game_id}/{email.lower()}".encode(), hashlib.sha256)
-        return digest.hexdigest()[:8]
+        return mailed_code(self.settings.secret_key, "observe", game_id, email.lower())
 
     def may_watch(self, game_id: str) -> str | None:
         """None when the game can be watched, else why not (a message id with ``%(game)s``)."""
@@ -61,7 +59,7 @@ class Observers(ConfiguredPart):
         refusal = self.may_watch(game_id)
         if refusal:
             return refusal
-        if not hmac.compare_digest(code.lower(), self.confirmation_code(game_id, email)):
+        if not is_code(code, self.confirmation_code(game_id, email)):
             return N_("That code is not the one mailed to this address for game %(game)s.")
         records = self.records
         with records.write():

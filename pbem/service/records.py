@@ -110,6 +110,16 @@ class Records:
     def confirm_address(self, address_id: int) -> None:
         self.store.execute("UPDATE addresses SET confirmed_at = ?, confirm_code = NULL WHERE id = ?", (to_iso(self._clock()), address_id))
 
+    def live_seat_holds(self, game_id: str) -> list[dict]:
+        """The game's open roles held for a newcomer who has not confirmed yet (JOIN), with the role."""
+        return self.store.all("SELECT h.*, p.role FROM seat_holds h JOIN players p ON p.id = h.player_id "
+                              "WHERE h.game_id = ? AND h.confirmed_at IS NULL AND h.expires_at > ? AND p.status = 'open' ORDER BY h.id",
+                              (game_id, to_iso(self._clock())))
+
+    def seat_holds_of(self, email: str) -> list[dict]:
+        """Every unconfirmed hold JOIN made for an address, expired or not, newest first."""
+        return self.store.all("SELECT * FROM seat_holds WHERE email = ? AND confirmed_at IS NULL ORDER BY id DESC", (email,))
+
     def add_player(self, game_id: str, row: dict, *, token: str | None) -> int:
         """Insert a player; with a token (an email), its token and confirmed address too."""
         now = to_iso(self._clock())

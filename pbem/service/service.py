@@ -12,6 +12,7 @@ it calls), so that modules import each other only downward:
 * ``mail_writer``: what goes in each mail the server writes (pbem.service.mail_writer);
 * ``phases``: opening and closing phases, reminders (pbem.service.phases);
 * ``games``: games, players, tokens and a moderator's actions (pbem.service.games);
+* ``seats``: newcomers' JOIN holding an open role until CONFIRM takes it (pbem.service.seats);
 * ``disputes``: corrections of resolved phases, hand adjustment (pbem.service.disputes);
 * ``verifier``: replaying a game (pbem.service.verify);
 * ``upgrades``: running games brought to a new release's state format (pbem.service.upgrades);
@@ -50,6 +51,7 @@ from pbem.service.pages.public import PublicPages
 from pbem.service.phases import Phases
 from pbem.service.records import Records
 from pbem.service.roster import Roster
+from pbem.service.seats import Seats
 from pbem.service.store import Store
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
@@ -74,6 +76,7 @@ class Service:
         self.observers = Observers(records=records, mail=mail, settings_source=settings_source, **common)
         self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
+        self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
                                  notify=self.notify, **common)
         self.verifier = Verifier(records=records, **common)

@@ -37,20 +37,25 @@ def test_set_changes_language_zone_and_reminders(svc):
     assert p["tz"] == "America/Denver" and p["reminder_hours"] == 0
 
 
-def test_join_with_the_invitation_code_takes_an_open_role(svc):
+def test_join_with_the_invitation_code_holds_an_open_role_until_confirmed(svc):
+    """JOIN only holds the role and mails a code (the From may be forged); tests/core/test_join_by_mail.py
+    follows it to CONFIRM and the welcome."""
     gid = svc.games.create("custer", "little_bighorn", {"us": US})
     code = svc.records.game(gid)["invitation_code"]
     svc.mailroom.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} {code}\n"))
     p = next(p for p in svc.records.players(gid) if p["role"] == "indians")
-    assert p["email"] == "newcomer@players.example" and p["status"] == "active"
-    assert outbox(svc, kind="welcome", to_addr="newcomer@players.example")
+    assert p["email"] is None and p["status"] == "open"
+    assert svc.seats.held_roles(gid).keys() == {"indians"}
+    assert "CONFIRM " in raw_text(outbox(svc, kind="ack", to_addr="newcomer@players.example")[-1])
+    assert not outbox(svc, kind="welcome", to_addr="newcomer@players.example")
 
 
 def test_join_with_a_wrong_code_is_refused(svc):
     gid = svc.games.create("custer", "little_bighorn", {"us": US})
     svc.mailroom.receive(mail("newcomer@players.example", f"pbem@{svc.settings.mail_domain}", f"JOIN {gid} deadbeef\n"))
     assert next(p for p in svc.records.players(gid) if p["role"] == "indians")["status"] == "open"
-    assert "Could not join" in raw_text(outbox(svc, kind="error", to_addr="newcomer@players.example")[-1])
+    assert "There is no game" in raw_text(outbox(svc, kind="error", to_addr="newcomer@players.example")[-1])
+    assert not svc.seats.held_roles(gid)
 
 
 def test_resign_leaves_the_role_to_defaults_and_tells_everyone(svc):

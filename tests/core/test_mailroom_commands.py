@@ -29,7 +29,7 @@ def test_at_the_general_address_a_join_is_answered_before_help(svc):
     gid = new_game(svc)
     svc.mailroom.receive(mail(STRANGER, _general_address(svc), f"HELP\nJOIN {gid} deadbeef\n"))
     [answer] = outbox(svc, to_addr=STRANGER)
-    assert answer["kind"] == "error" and "Could not join" in raw_text(answer)
+    assert answer["kind"] == "error" and "There is no game" in raw_text(answer) and "with that invitation code" in raw_text(answer)
 
 
 def test_a_command_only_for_game_addresses_is_not_read_at_the_general_address(svc):

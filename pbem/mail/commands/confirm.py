@@ -1,13 +1,18 @@
-"""CONFIRM <code> (CONFIRMER): use orders held because they came from another address, or confirm a
-second address.
+"""CONFIRM <code> (CONFIRMER): to a game address, use orders held because they came from another
+address, or confirm a second address; to the general address, take the role a JOIN held for
+the sending address (the code was mailed to it).
 
 Canonical ``args``: ``[code]``.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from pbem.i18n import N_
-from pbem.mail.command_syntax import TOKEN, Command, MailCommand, Reading
+from pbem.mail.command_syntax import TOKEN, Command, HelpLine, MailCommand, Reading
+from pbem.moments import format_moment
+from pbem.refusal import Refusal
 
 
 def read(reading: Reading) -> Command | None:
@@ -23,11 +28,42 @@ def confirm(ctx, cmd: Command) -> None:
     ctx.mail_problem(ctx.player, N_("No held orders or address wait for the code %(code)s."), code=code)
 
 
+def take_held_seat(ctx, commands: list[Command]) -> None:
+    """The newcomer's code comes back from the address JOIN held the role for: the role is theirs
+    and the service sends the welcome. A wrong or expired code is told, without quoting it."""
+    cmd = commands[0]
+    if not ctx.sender:
+        ctx.refuse("no sender address")
+        return
+    try:
+        player = ctx.svc.seats.confirm(ctx.sender, cmd.args[0])
+    except Refusal as refusal:
+        ctx.refuse()
+        tell_refusal(ctx, refusal, cmd.lang, advice=N_("A code for held orders or a second address goes to your game's orders address, "
+                                                         "not to this one."))
+        return
+    ctx.attribute_to(player)
+
+
+def tell_refusal(ctx, refusal: Refusal, lang: str, advice: str = "") -> None:
+    """A refused JOIN or CONFIRM, answered to its sender in ``lang`` (moments in UTC: a newcomer has no zone yet)."""
+    values = {k: format_moment(v, "UTC", lang) if isinstance(v, datetime) else v for k, v in refusal.values.items()}
+    ctx.mail_problem_to_sender(refusal.msgid, advice, lang=lang, **values)
+
+
+def confirm_word(lang: str) -> str:
+    """CONFIRM as the reader types it."""
+    return COMMAND.keywords.get(lang, COMMAND.keywords["en"])[0]
+
+
 COMMAND = MailCommand(
     name="CONFIRM",
     keywords={"en": ("CONFIRM",), "fr": ("CONFIRMER",)},
     read=read,
     usage="CONFIRM <code>",
-    rank=70,
+    rank=5,  # at the general address a CONFIRM is answered before anything but a JOIN
     on_game_address=confirm,
+    on_general_address=take_held_seat,
+    answers_strangers=True,  # the newcomer's code: a wrong or expired one is told (never quoted)
+    general_help=(HelpLine(N_("CONFIRM <code>"), N_("take the role JOIN held for you, with the code mailed to you")),),
 )

@@ -5,8 +5,11 @@ Canonical ``args``: ``[game, code]`` or ``[game, code, role]``.
 
 from __future__ import annotations
 
-from pbem.i18n import N_
+from pbem.i18n import N_, gettext_for
 from pbem.mail.command_syntax import TOKEN, Command, HelpLine, MailCommand, Reading
+from pbem.mail.commands.confirm import confirm_word, tell_refusal
+from pbem.moments import format_moment
+from pbem.refusal import Refusal
 
 
 def read(reading: Reading) -> Command | None:
@@ -18,11 +21,26 @@ def read(reading: Reading) -> Command | None:
 
 
 def join(ctx, commands: list[Command]) -> None:
+    """Hold the role and mail the code to the From address; only CONFIRM <code> from it seats the
+    player (the From may be forged). Answered in the language of the keyword typed."""
     for cmd in commands:
+        lang = cmd.lang
         if len(cmd.args) < 2 or not ctx.sender:
-            ctx.mail_problem_to_sender(N_("JOIN needs the game and the invitation code: JOIN lb7 1a2b3c4d."))
+            ctx.mail_problem_to_sender(N_("JOIN needs the game and the invitation code: JOIN lb7 1a2b3c4d."), lang=lang)
             continue
-        ctx.join_game(cmd.args[0].lower(), cmd.args[1], role=cmd.args[2] if len(cmd.args) > 2 else None)
+        try:
+            hold = ctx.svc.seats.hold(cmd.args[0].lower(), cmd.args[1], ctx.sender, role=cmd.args[2] if len(cmd.args) > 2 else None)
+        except Refusal as refusal:
+            ctx.refuse()
+            tell_refusal(ctx, refusal, lang)
+            continue
+        _ = gettext_for(lang)
+        values = {"game": hold.game_id, "role": hold.role, "when": format_moment(hold.expires_at, "UTC", lang)}
+        ctx.mail_reply("ack", "mail/answer.txt.j2", _("Confirm that you want to join game %(game)s") % values, to_addr=ctx.sender, lang=lang,
+                       text=_("The role %(role)s of game %(game)s is held for you until %(when)s. To take it, send this line back "
+                              "to the address you wrote to:") % values,
+                       lines=[f"{confirm_word(lang)} {hold.code}", "",
+                              _("If you did not ask for it, do nothing: the role is freed at that time and nothing more is sent.")])
 
 
 def already_joined(ctx, cmd: Command) -> None:

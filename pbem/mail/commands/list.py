@@ -28,8 +28,15 @@ def describe_game(game: dict, _, lang: str) -> str:
         "  " + _("engine %(engine)s, scenario %(scenario)s, phase %(phase)s, next deadline %(deadline)s") % {
             "engine": game["engine"], "scenario": game["scenario"], "phase": game["phase"] or "-", "deadline": deadline},
         "  " + _("free roles: %(roles)s") % {"roles": ", ".join(game["free_roles"]) or "-"},
+        *["  " + held_role(role, until, _, lang) for role, until in game["held_roles"].items()],
         "  " + "; ".join(what),
     ])
+
+
+def held_role(role: str, until: str, _, lang: str) -> str:
+    """A role a JOIN holds until its sender confirms with the code mailed to them: free again after that."""
+    return _("%(role)s: held for a newcomer until %(when)s, then free again unless they confirm") % {
+        "role": role, "when": format_moment(datetime.fromisoformat(until), "UTC", lang)}
 
 
 def send_list(ctx, commands: list[Command]) -> None:
