@@ -46,7 +46,7 @@ from pbem.service.store import dumps
 log = logging.getLogger("pbem.mailroom")
 
 #: commands of the general address whose answer a sender without a token needs: those declared
-#: ``answers_strangers`` (HELP, JOIN, LIST, OBSERVE, and UNOBSERVE to an address that was watching)
+#: ``answers_strangers`` (HELP, JOIN, CONFIRM of a held role, LIST, OBSERVE, and UNOBSERVE to an address that was watching)
 ANSWERED_WITHOUT_TOKEN = frozenset(c.name for c in REGISTRY if c.answers_strangers)
 
 
