@@ -41,7 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 # A named placeholder with its flags and conversion (%(n)s, %(raw)+d, %(value)r).
 PLACEHOLDER = re.compile(r"%\((\w+)\)[-+ #0]*\d*[sdrf]")
 # Message ids whose French is spelt the same.
-SAME_IN_FRENCH = {"DUELS", "village", "Scores", "total"}
+SAME_IN_FRENCH = {"DUELS", "village", "Scores", "total", "Message", "%(n)s message(s)", "Phases", "Corrections",
+                  "Phase", "Phase %(phase)s", "console"}
 # Where the mails' message ids come from: templates/<dir> and pbem/<dir>.
 TEMPLATE_DIRS = ("mail", "peaux_rouges", "custer", "rummy")
 CODE_DIRS = ("service", "mail", "mail/commands", "engines/peaux_rouges", "engines/custer", "engines/rummy")
@@ -111,11 +112,34 @@ def test_the_catalog_is_a_plain_po_file_with_no_compiled_mo():
     assert not list(LOCALE_DIR.rglob("*.mo"))
 
 
+def web_msgids() -> dict[str, str]:
+    """msgid -> the file it comes from, for everything a web page can show: the moderators'
+    console, the public archive, a player's page, their error pages and flash messages."""
+    found: dict[str, str] = {}
+    sources = [(p, "jinja2", _mapping()["jinja2: templates/web/**.html"]) for p in sorted((templates_dir() / "web").glob("*.html"))]
+    sources += [(p, "python", {}) for p in sorted((ROOT / "pbem" / "web").glob("*.py"))]
+    for path, method, options in sources:
+        for msgid in _msgids(path, method, options):
+            found.setdefault(msgid, str(path.relative_to(ROOT)))
+    return found
+
+
 def test_every_message_a_mail_can_show_has_a_french_translation():
-    fr = translations("fr")
-    missing, same, broken = [], [], []
     found = shown_msgids()
     assert {"templates/custer/help.txt.j2", "pbem/engines/rummy/rules.py"} <= set(found.values())
+    _assert_all_french(found)
+
+
+def test_every_message_a_web_page_can_show_has_a_french_translation():
+    """The console in French for a French moderator (issue 16), as the archive and a player's page."""
+    found = web_msgids()
+    assert {"templates/web/game.html", "templates/web/correct.html", "pbem/web/console.py"} <= set(found.values())
+    _assert_all_french(found)
+
+
+def _assert_all_french(found: dict[str, str]) -> None:
+    fr = translations("fr")
+    missing, same, broken = [], [], []
     for msgid, where in sorted(found.items()):
         text = fr.gettext(msgid)
         if text == msgid and msgid not in SAME_IN_FRENCH:

@@ -1,0 +1,133 @@
+"""The moderators' console speaks the moderator's language (issue 16: a French moderator got
+English): the moderator's own setting (`pbem moderator add --lang`), else the browser's
+Accept-Language among the languages pbem speaks, else English. Pages, flash messages,
+form errors, the login page and the error pages follow; an English moderator's console is
+unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.conftest import MOD_EMAIL, MOD_PASSWORD, csrf_token, login, new_game, play_phases, post
+
+FRENCH_BROWSER = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+ENGLISH_BROWSER = {"Accept-Language": "en-GB,en;q=0.9"}
+
+# page -> (French words it must show, English words it showed before)
+CONSOLE_PAGES = {
+    "/console/": (("Tableau de bord", "Parties", "en cours", "Échéance", "Dernier courriel"),
+                  ("Dashboard", "running", "Last mail", "draft corrections")),
+    "/console/games/{game}": (("Position actuelle", "Calendrier", "Nouvelle échéance", "Absences et observateurs",
+                               "Remplacer un joueur", "Avis à tous les joueurs", "Courriels reçus", "Journal de modération",
+                               "création de la partie", "Vérifier par rejeu"),
+                              ("Position now", "Timing", "New deadline", "Replace a player", "Notice to every player",
+                               "Mail in", "Moderation log", "create game", "Verify replay")),
+    "/console/games/{game}/phases/1": (("Dés", "Graine", "Événements", "Ordres appliqués", "Accusé de réception",
+                                        "Courriel tel que reçu"),
+                                       ("Dice", "Seed", "Events", "Orders that stood", "Acknowledgement", "Mail as received")),
+    "/console/games/{game}/phases/1/correct": (("Corriger la phase", "Modifier les ordres", "Rejuger", "Ordres corrigés"),
+                                               ("Correct phase", "Amend orders", "Re-adjudicate", "Corrected orders")),
+    "/console/games/{game}/adjust": (("Ajuster l'état à la main", "Vérifier et appliquer", "Annuler"),
+                                     ("Adjust the state by hand", "Check and apply", "Cancel")),
+    "/console/games/{game}/verify": (("Vérification par rejeu", "tout concorde", "en ligne de commande"),
+                                     ("Replay check", "all agree", "from the command line")),
+    "/console/games/{game}/outbox": (("Courriels envoyés", "Mis en file", "Remise"), ("Mail out", "Queued", "Delivery")),
+}
+
+
+def _page(client, url: str, headers: dict) -> str:
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, url
+    return response.get_data(as_text=True).replace("&#39;", "'")
+
+
+@pytest.mark.parametrize("url", sorted(CONSOLE_PAGES))
+def test_a_french_browser_reads_the_console_in_french(logged_in, game, url):
+    french, english = CONSOLE_PAGES[url]
+    page = _page(logged_in, url.format(game=game), FRENCH_BROWSER)
+    assert '<html lang="fr">' in page
+    for word in french:
+        assert word in page, word
+    for word in english:
+        assert word not in page, word
+
+
+@pytest.mark.parametrize("url", sorted(CONSOLE_PAGES))
+def test_an_english_browser_reads_the_console_in_english(logged_in, game, url):
+    french, english = CONSOLE_PAGES[url]
+    page = _page(logged_in, url.format(game=game), ENGLISH_BROWSER)
+    assert '<html lang="en">' in page
+    for word in english:
+        assert word in page, word
+    for word in french:
+        assert word not in page, word
+
+
+def test_the_moderators_own_language_wins_over_the_browser(svc, client, game):
+    svc.moderators.add(MOD_EMAIL, MOD_PASSWORD, lang="fr")
+    login(client)
+    assert '<html lang="fr">' in _page(client, "/console/", ENGLISH_BROWSER)
+    svc.moderators.add(MOD_EMAIL, MOD_PASSWORD, lang="en")  # a new password ends the session: log in again
+    login(client)
+    page = _page(client, f"/console/games/{game}", FRENCH_BROWSER)
+    assert '<html lang="en">' in page and "Position now" in page and "Position actuelle" not in page
+
+
+def test_a_moderator_language_pbem_does_not_speak_is_refused(svc):
+    from pbem.service.errors import ServiceError
+    with pytest.raises(ServiceError, match="does not speak 'xx'"):
+        svc.moderators.add(MOD_EMAIL, MOD_PASSWORD, lang="xx")
+
+
+def test_flash_messages_and_form_errors_are_french(logged_in, game):
+    logged_in.environ_base["HTTP_ACCEPT_LANGUAGE"] = FRENCH_BROWSER["Accept-Language"]  # every request of this browser
+    url = f"/console/games/{game}"
+    done = post(logged_in, f"{url}/deadline", {"when": "+24h", "reason": "un joueur voyage"}, token_from=url, follow=True)
+    page = done.get_data(as_text=True).replace("&#39;", "'")
+    assert "L'échéance de" in page and "est maintenant le" in page
+    refused = post(logged_in, f"{url}/pause", {"reason": ""}, token_from=url, follow=True)
+    assert "Une raison est obligatoire." in refused.get_data(as_text=True)
+    bad = post(logged_in, f"{url}/deadline", {"when": "demain", "reason": "x"}, token_from=url, follow=True)
+    assert "Impossible de lire 'demain'" in bad.get_data(as_text=True).replace("&#39;", "'")
+
+
+def test_the_login_page_and_its_errors_follow_the_browser(client, moderator):
+    page = client.get("/login", headers=FRENCH_BROWSER).get_data(as_text=True)
+    assert "Se connecter" in page and "Mot de passe" in page and "Log in" not in page
+    wrong = client.post("/login", data={"email": MOD_EMAIL, "password": "not the password",
+                                        "csrf_token": csrf_token(client)}, headers=FRENCH_BROWSER)
+    assert wrong.status_code == 401 and "Adresse ou mot de passe incorrect." in wrong.get_data(as_text=True)
+    english = client.get("/login", headers=ENGLISH_BROWSER).get_data(as_text=True)
+    assert "Log in" in english and "Se connecter" not in english
+
+
+@pytest.mark.browser
+def test_chromium_in_french_and_in_english_shows_the_console_in_each(live, browser):
+    """Two moderators' browsers, one set to French and one to English, log in and open the
+    same game: each reads the console in its own language."""
+    svc, base = live.svc, live.settings.web_url
+    gid = new_game(svc)
+    play_phases(svc, gid, 2)
+    for locale, login_button, headings, absent in (
+        ("fr-FR", "Se connecter", ("Tableau de bord", "Calendrier", "Journal de modération", "Phases"), "Timing"),
+        ("en-US", "Log in", ("Dashboard", "Timing", "Moderation log", "Phases"), "Calendrier"),
+    ):
+        context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+        try:
+            page = context.new_page()
+            page.goto(base + "/console/")
+            assert "/login" in page.url
+            page.fill("#email", MOD_EMAIL)
+            page.fill("#password", MOD_PASSWORD)
+            page.get_by_role("button", name=login_button).click()
+            page.wait_for_url(base + "/console/")
+            assert page.locator("html").get_attribute("lang") == locale[:2]
+            assert page.get_by_role("heading", name=headings[0]).is_visible()
+            page.goto(f"{base}/console/games/{gid}")
+            for name in headings[1:]:
+                assert page.get_by_role("heading", name=name, exact=True).is_visible(), name
+            assert page.get_by_role("heading", name=absent, exact=True).count() == 0
+            page.goto(f"{base}/console/games/{gid}/phases/1")
+            assert page.get_by_role("heading", name="Dés" if locale == "fr-FR" else "Dice", exact=True).is_visible()
+        finally:
+            context.close()
