@@ -58,9 +58,27 @@ def _go_back(ctx, uid: str, routing: bool) -> dict:
         more = travel(ctx, None, [on], budget=CLEAR_BEYOND, free=True, through_friends=True, unit_id=uid,
                       halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0, until_clear=True)
         res = dict(more, track=res["track"] + more["track"][1:])
+        if u["status"] in ("formed", "falling_back", "routed") and not has_room(ctx, uid):
+            _back_to_clear_ground(ctx, uid, start)
+            res["at"] = [round(u["x"], 2), round(u["y"], 2)]
+            res["track"] = res["track"] + [res["at"]]
     ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back"})
     res["start"] = start
     return res
+
+
+def _back_to_clear_ground(ctx, uid: str, start: tuple[float, float]) -> None:
+    """Still among friends after going on beyond them: the farthest clear place on the way back."""
+    u = ctx.state["units"][uid]
+    end = (u["x"], u["y"])
+    length = ((end[0] - start[0]) ** 2 + (end[1] - start[1]) ** 2) ** 0.5
+    steps = int(length / 0.25)
+    for k in range(1, steps + 1):
+        t = 1.0 - k / steps if steps else 0.0
+        u["x"], u["y"] = start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t
+        if has_room(ctx, uid):
+            return
+    u["x"], u["y"] = start
 
 
 def fall_back(ctx, uid: str, why: str) -> None:
