@@ -71,7 +71,7 @@ def game(game_id):
 @bp.route("/games/<game_id>/map.png")
 @game_guard
 def picture(game_id):
-    png = service().console.picture(game_id)
+    png = service().console.picture(game_id, g.lang)
     if not png:
         abort(404)
     return Response(png, mimetype="image/png")

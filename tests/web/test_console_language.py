@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from pbem.service.errors import ServiceError
 from tests.web.conftest import MOD_EMAIL, MOD_PASSWORD, csrf_token, login, new_game, play_phases, post
 
 FRENCH_BROWSER = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -55,6 +56,13 @@ def test_each_console_page_speaks_the_browsers_language(logged_in, game, url, la
         assert word not in page, word
 
 
+def test_the_console_picture_is_drawn_in_the_moderators_language(logged_in, game):
+    english = logged_in.get(f"/console/games/{game}/map.png", headers=ENGLISH_BROWSER)
+    french = logged_in.get(f"/console/games/{game}/map.png", headers=FRENCH_BROWSER)
+    assert english.status_code == french.status_code == 200 and french.data[:4] == b"\x89PNG"
+    assert french.data != english.data
+
+
 def test_the_moderators_own_language_wins_over_the_browser(svc, client, game):
     svc.moderators.add(MOD_EMAIL, MOD_PASSWORD, lang="fr")
     login(client)
@@ -66,7 +74,6 @@ def test_the_moderators_own_language_wins_over_the_browser(svc, client, game):
 
 
 def test_a_moderator_language_pbem_does_not_speak_is_refused(svc):
-    from pbem.service.errors import ServiceError
     with pytest.raises(ServiceError, match="does not speak 'xx'"):
         svc.moderators.add(MOD_EMAIL, MOD_PASSWORD, lang="xx")
 

@@ -162,12 +162,12 @@ class ConsolePages(ConfiguredPart):
             "inbound": self.inbound(s["inbound_id"]) if s["inbound_id"] else None,
         }
 
-    def picture(self, game_id: str) -> bytes | None:
-        """The game now, from the moderator's view (everything shown)."""
+    def picture(self, game_id: str, lang: str | None = None) -> bytes | None:
+        """The game now, from the moderator's view (everything shown), its words in ``lang``."""
         g = self.records.game(game_id)
         if g is None:
             return None
-        return picture(self.engine(g["engine"]), self.records.game_state(game_id), MODERATOR)
+        return picture(self.engine(g["engine"]), self.records.game_state(game_id), MODERATOR, lang)
 
     def state_for_edit(self, game_id: str) -> dict | None:
         g = self.records.game(game_id)
