@@ -60,6 +60,13 @@ class Moderators:
                 return row["id"]
             return self.records.insert("moderators", {**values, "created_at": to_iso(self.now())})
 
+    def set_language(self, moderator_id: int, lang: str | None) -> None:
+        """The console's language for a moderator; None: their browser's."""
+        if lang is not None and lang not in available_languages():
+            raise ServiceError(f"pbem does not speak {lang!r}; it speaks {', '.join(available_languages())}")
+        with self.records.write():
+            self.records.update("moderators", moderator_id, {"lang": lang})
+
     def check_password(self, email: str, password: str) -> dict | None:
         """The moderator when the password is right, else None (same cost either way)."""
         row = self.records.moderator_by_email((email or "").strip().lower())

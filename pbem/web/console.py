@@ -10,8 +10,10 @@ from flask import Blueprint, Response, abort, flash, g, redirect, render_templat
 from pbem.service.clock import from_iso
 from pbem.service.errors import ServiceError
 from pbem.service.timing import TimingError, parse_duration
-from pbem.web.auth import game_guard, require_login
-from pbem.i18n import N_
+from pbem.web.auth import console_language, game_guard, require_login
+from babel import Locale
+
+from pbem.i18n import N_, available_languages
 from pbem.web.context import _, service
 from pbem.web.filters import when
 
@@ -58,7 +60,28 @@ def _act(game_id: str, anchor: str, action) -> Response:
 # -- pages --------------------------------------------------------------------------
 @bp.route("/")
 def dashboard():
-    return render_template("dashboard.html", data=service().console.dashboard(g.moderator, g.lang))
+    languages = [(code, language_name(code)) for code in available_languages()]
+    return render_template("dashboard.html", data=service().console.dashboard(g.moderator, g.lang), languages=languages)
+
+
+@bp.route("/language", methods=["POST"])
+def language():
+    """The moderator's own console language (empty: follow the browser)."""
+    chosen = request.form.get("lang") or None
+    if chosen is not None and chosen not in available_languages():
+        abort(400)
+    service().moderators.set_language(g.moderator["id"], chosen)
+    g.lang = console_language({**g.moderator, "lang": chosen})
+    if chosen is None:
+        flash(_("The console now follows your browser's language."), "ok")
+    else:
+        flash(_("The console now speaks %(language)s.", language=language_name(chosen)), "ok")
+    return redirect(url_for("console.dashboard"))
+
+
+def language_name(lang: str) -> str:
+    """A language's name in that language ('français'), as a language menu lists it."""
+    return Locale.parse(lang).get_display_name(lang)
 
 
 @bp.route("/games/<game_id>")

@@ -100,6 +100,20 @@ def test_the_login_page_and_its_errors_follow_the_browser(client, moderator):
     assert "Log in" in english and "Se connecter" not in english
 
 
+def _logged_in_browser(browser, base: str, locale: str, viewport: dict, login_button: str):
+    """A browser context in ``locale`` whose moderator has logged in from the console's
+    address (sent to the login page, back to the dashboard): (context, page)."""
+    context = browser.new_context(locale=locale, viewport=viewport)
+    page = context.new_page()
+    page.goto(base + "/console/")
+    assert "/login" in page.url
+    page.fill("#email", MOD_EMAIL)
+    page.fill("#password", MOD_PASSWORD)
+    page.get_by_role("button", name=login_button).click()
+    page.wait_for_url(base + "/console/")
+    return context, page
+
+
 @pytest.mark.browser
 def test_chromium_in_french_and_in_english_shows_the_console_in_each(live, browser):
     """Two moderators' browsers, one set to French and one to English, log in and open the
@@ -111,15 +125,8 @@ def test_chromium_in_french_and_in_english_shows_the_console_in_each(live, brows
         ("fr-FR", "Se connecter", ("Tableau de bord", "Calendrier", "Journal de modération", "Phases"), "Timing"),
         ("en-US", "Log in", ("Dashboard", "Timing", "Moderation log", "Phases"), "Calendrier"),
     ):
-        context = browser.new_context(locale=locale, viewport={"width": 1280, "height": 800})
+        context, page = _logged_in_browser(browser, base, locale, {"width": 1280, "height": 800}, login_button)
         try:
-            page = context.new_page()
-            page.goto(base + "/console/")
-            assert "/login" in page.url
-            page.fill("#email", MOD_EMAIL)
-            page.fill("#password", MOD_PASSWORD)
-            page.get_by_role("button", name=login_button).click()
-            page.wait_for_url(base + "/console/")
             assert page.locator("html").get_attribute("lang") == locale[:2]
             assert page.get_by_role("heading", name=headings[0]).is_visible()
             page.goto(f"{base}/console/games/{gid}")
@@ -130,3 +137,42 @@ def test_chromium_in_french_and_in_english_shows_the_console_in_each(live, brows
             assert page.get_by_role("heading", name="Dés" if locale == "fr-FR" else "Dice", exact=True).is_visible()
         finally:
             context.close()
+
+
+def test_a_moderator_sets_the_console_language_in_the_console(logged_in, svc, game):
+    """The language menu on the dashboard: French for this moderator whatever the browser
+    says, until they choose their browser's language again."""
+    chosen = post(logged_in, "/console/language", {"lang": "fr"}, follow=True)
+    page = chosen.get_data(as_text=True)
+    assert '<html lang="fr">' in page and "La console parle maintenant français." in page
+    assert svc.records.moderator_by_email(MOD_EMAIL)["lang"] == "fr"
+    assert "Position actuelle" in _page(logged_in, f"/console/games/{game}", ENGLISH_BROWSER)
+    back = post(logged_in, "/console/language", {"lang": ""}, follow=True)
+    assert "The console now follows your browser's language." in back.get_data(as_text=True).replace("&#39;", "'")
+    assert svc.records.moderator_by_email(MOD_EMAIL)["lang"] is None
+    assert "Position now" in _page(logged_in, f"/console/games/{game}", ENGLISH_BROWSER)
+    assert post(logged_in, "/console/language", {"lang": "xx"}).status_code == 400
+
+
+@pytest.mark.browser
+def test_chromium_a_moderator_picks_french_in_the_menu_and_the_pages_fit_a_phone(live, browser):
+    """An English browser on a phone: the moderator picks 'français' on the dashboard; the
+    console is French from then on, and its longer French words still fit a 375 px screen."""
+    svc, base = live.svc, live.settings.web_url
+    gid = new_game(svc)
+    play_phases(svc, gid, 2)
+    context, page = _logged_in_browser(browser, base, "en-US", {"width": 375, "height": 740}, "Log in")
+    try:
+        page.select_option("#console-lang", "fr")
+        page.locator("#language button").click()
+        page.wait_for_load_state()
+        assert page.get_by_role("heading", name="Tableau de bord").is_visible()
+        assert page.get_by_text("La console parle maintenant français.").is_visible()
+        for url in ("/console/", f"/console/games/{gid}", f"/console/games/{gid}/phases/1",
+                    f"/console/games/{gid}/phases/1/correct", f"/console/games/{gid}/verify"):
+            page.goto(base + url)
+            assert page.locator("html").get_attribute("lang") == "fr", url
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 375, f"{url} is {width}px wide in French on a 375px screen"
+    finally:
+        context.close()
