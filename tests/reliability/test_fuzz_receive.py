@@ -5,8 +5,9 @@ replies). More than 10,000 malformed messages: seeded mutations of the real mess
 headers, very long lines, deep nesting, HTML bombs, NUL bytes, giant attachments, ...)
 and hypothesis-built MIME trees; then a slice of them through the real SMTP server.
 
-For every message: receive returns (no exception, no 'error' status), within a bounded
-time; the raw bytes are kept; a reply goes only to a registered player, or, for a
+For every message: receive returns (no exception, no 'error' status), without a
+blow-up in the work it does (bounded CPU time, which a loaded machine does not inflate);
+the raw bytes are kept; a reply goes only to a registered player, or, for a
 sender tied to no player, is a generic answer that names no game, token or player;
 a message left unanswered has the reason logged on its inbound row.
 
@@ -35,7 +36,10 @@ from tests.support import needs_corpus
 MUTATIONS = int(os.environ.get("PBEM_FUZZ_MUTATIONS", "8800"))
 HYPOTHESIS = int(os.environ.get("PBEM_FUZZ_HYPOTHESIS", "1300"))
 SMTP_SLICE = 250
-PER_MESSAGE_SECONDS = 10.0  # the slowest takes under 1 s here; room for a loaded machine
+# CPU seconds of the receiving thread, not wall-clock: other processes on a loaded machine
+# do not add to it. The slowest message takes well under 1 s; this only catches a blow-up.
+PER_MESSAGE_CPU_SECONDS = 10.0
+SMTP_REPLY_TIMEOUT = 60  # the client's socket timeout: a server that stops answering fails the test
 STRANGERS = ["mallory@evil.example", "Bob <bob@example.org>", "", "<>", "not an address", "x@" + "y" * 300,
              "\"q\\\"uote\" <weird@players.example>", "us@pbem.test"]
 OK_STATUSES = {"processed", "refused", "ignored", "held", "duplicate"}
@@ -65,17 +69,17 @@ class World:
 
     def take(self, raw: bytes, source: str) -> None:
         svc = self.svc
-        started = time.perf_counter()
+        started = time.thread_time()
         try:
             result = svc.mailroom.receive(raw, via="ingest")
         except Exception as exc:  # noqa: BLE001 - any exception is a failure to record
             self._fail(f"{source}: receive raised {exc!r}", raw)
             return
-        elapsed = time.perf_counter() - started
-        if elapsed > self.slowest[0]:
-            self.slowest = (elapsed, raw[:300])
-        if elapsed > PER_MESSAGE_SECONDS:
-            self._fail(f"{source}: took {elapsed:.1f} s", raw)
+        cpu = time.thread_time() - started
+        if cpu > self.slowest[0]:
+            self.slowest = (cpu, raw[:300])
+        if cpu > PER_MESSAGE_CPU_SECONDS:
+            self._fail(f"{source}: took {cpu:.1f} s of CPU", raw)
         if result["status"] not in OK_STATUSES:
             note = svc.store.one("SELECT note FROM inbound WHERE id = ?", (result["inbound_id"],))["note"]
             self._fail(f"{source}: status {result['status']}: {(note or '')[-600:]}", raw)
@@ -126,7 +130,6 @@ def test_ten_thousand_malformed_messages_through_service_receive(world):
     mutator = fuzzmail.Mutator(2026, world.targets, world.senders, world.orders)
     for raw in ORIGINALS:  # the originals themselves, readdressed
         world.take(mutator.readdress(raw), "original")
-    started = time.monotonic()
     for i in range(MUTATIONS):
         world.take(mutator.message(ORIGINALS), f"mutation {i}")
         world.counts["mutations"] += 1
@@ -140,8 +143,7 @@ def test_ten_thousand_malformed_messages_through_service_receive(world):
         world.counts["hypothesis"] += 1
 
     hypothesis_trees()
-    elapsed = time.monotonic() - started
-    print(f"\n{world.counts} malformed messages in {elapsed:.1f} s; slowest {world.slowest[0]:.2f} s")
+    print(f"\n{world.counts} malformed messages; slowest {world.slowest[0]:.2f} s of CPU")
     assert not world.failures, "\n".join(world.failures[:20])
     if "PBEM_FUZZ_MUTATIONS" not in os.environ and "PBEM_FUZZ_HYPOTHESIS" not in os.environ:
         assert world.counts["mutations"] + world.counts["hypothesis"] >= 10_000, world.counts
@@ -151,7 +153,9 @@ def test_ten_thousand_malformed_messages_through_service_receive(world):
 def test_a_slice_through_the_real_smtp_server(world):
     """The same kind of mail over SMTP: each gets 250 (stored), or a 5xx the protocol
     calls for (552 too big, 500 line too long); never a 4xx (a failure to store), never a
-    stall; and the server still takes a good order at once afterwards."""
+    stall (the client gives up after SMTP_REPLY_TIMEOUT seconds of silence, a failure); and the
+    server still takes and stores a good order afterwards. How fast it answers is measured by
+    benchmarks/ack_latency.py, not timed here."""
     from pbem.server import Server
     from tests.support import free_port, mail
     mutator = fuzzmail.Mutator(1876, world.targets, world.senders, world.orders)
@@ -163,10 +167,9 @@ def test_a_slice_through_the_real_smtp_server(world):
         before = world.svc.store.one("SELECT COUNT(*) AS n FROM inbound")["n"]
         accepted = 0
         for raw in world.samples:
-            started = time.monotonic()
             try:
                 code, text = smtp_data_reply(settings.smtp_host, settings.smtp_port, crlf(raw), "fuzz@fuzz.example",
-                                             world.targets[0], timeout=30)
+                                             world.targets[0], timeout=SMTP_REPLY_TIMEOUT)
             except Exception as exc:  # noqa: BLE001
                 world.failures.append(f"smtp: {exc!r}")
                 continue
@@ -176,15 +179,14 @@ def test_a_slice_through_the_real_smtp_server(world):
                 accepted += 1
             elif code not in (500, 552):
                 world.failures.append(f"smtp: {code} {text}")
-            if time.monotonic() - started > PER_MESSAGE_SECONDS + 5:
-                world.failures.append(f"smtp: {time.monotonic() - started:.1f} s for one message")
         after = world.svc.store.one("SELECT COUNT(*) AS n FROM inbound")["n"]
         assert after - before == accepted, "every 250 is a stored message"
         gid = world.games[1]
         good = mail("crook@players.example", address_of(world.svc, gid, "us"), f"ORDERS {gid} T1\n{template_for(world.svc, gid, 'us')}\nEND\n")
-        started = time.monotonic()
-        code, _ = smtp_data_reply(settings.smtp_host, settings.smtp_port, good, "crook@players.example", address_of(world.svc, gid, "us"))
-        assert code == 250 and time.monotonic() - started < 5
+        code, _ = smtp_data_reply(settings.smtp_host, settings.smtp_port, good, "crook@players.example", address_of(world.svc, gid, "us"),
+                                  timeout=SMTP_REPLY_TIMEOUT)
+        assert code == 250
+        assert world.svc.store.one("SELECT COUNT(*) AS n FROM inbound")["n"] == after + 1, "the good order is stored"
     finally:
         server.stop()
     print(f"\nSMTP slice: {world.counts['smtp']} messages, answers {codes}")
