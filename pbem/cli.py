@@ -321,13 +321,16 @@ def deliver(db_path):
 
 @main.command()
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), default="var/demo", show_default=True)
-@click.option("--scenario", default="little_bighorn", show_default=True)
-@click.option("--turns", type=int, default=None, help="Stop after this many turns (default: the whole game).")
+@click.option("--engine", "engine_name", default="custer", show_default=True,
+              help="The game to play: custer (Custer's Last Stand), lfm (Last Full Measure), or any installed engine.")
+@click.option("--scenario", default=None, help="Default: the engine's demo scenario (little_bighorn; lfm: east_cavalry_field).")
+@click.option("--turns", type=int, default=None, help="Stop after this many phases (default: the whole game).")
 @click.option("--smtp-port", type=int, default=2526, show_default=True)
 @click.option("--http-port", type=int, default=8001, show_default=True)
-def demo(workdir, scenario, turns, smtp_port, http_port):
-    """Play a short Custer's Last Stand campaign by mail on the embedded defaults."""
-    result = run_demo(Path(workdir), scenario=scenario, turns=turns, smtp_port=smtp_port, http_port=http_port, echo=click.echo)
+def demo(workdir, engine_name, scenario, turns, smtp_port, http_port):
+    """Play a short game by mail on the embedded defaults (Custer's Last Stand unless --engine)."""
+    result = run_demo(Path(workdir), engine=engine_name, scenario=scenario, turns=turns, smtp_port=smtp_port,
+                      http_port=http_port, echo=click.echo)
     if result["stalled"]:
         fail("the demo stopped before the game got as far as asked")
 

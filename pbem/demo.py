@@ -34,11 +34,14 @@ from pbem.service.outbox import MaildirTransport
 class ScriptedPlayer:
     """A player who answers every mail that asks for orders with bot orders."""
 
-    def __init__(self, engine_name: str, role: str, address: str):
+    def __init__(self, engine_name: str, role: str, address: str, state_of=None):  # noqa: ANN001
         self.engine = get_engine(engine_name)
         self.role = role
         self.address = address
         self.answered: set[str] = set()
+        # A game whose state holds secrets (Last Full Measure's standing orders) mails no state
+        # to replay: this player, a bot seated by the demo's own server, then reads the store.
+        self.state_of = state_of
 
     def reply_to(self, msg: EmailMessage) -> EmailMessage | None:
         """The reply this player sends to ``msg``, or None when it asks for nothing."""
@@ -46,6 +49,10 @@ class ScriptedPlayer:
             return None
         data = attachment_json(msg)
         state = state_after(self.engine, data) if data else None
+        if state is None and data and data.get("next_phase") and self.state_of is not None:
+            state = self.state_of(msg["X-PBEM-Game"])
+            if self.engine.phase(state).id != data["next_phase"]["label"]:
+                return None  # the game has moved on since this mail: a later one asks
         if state is None or not data.get("next_phase"):
             return None
         phase = data["next_phase"]["label"]
@@ -132,11 +139,29 @@ def pbem_command() -> str:
     return str(script) if script.exists() else "pbem"
 
 
-def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | None = None,
+# The demo's game for each engine that has one chosen: scenario and players' addresses (any
+# other engine plays its first scenario, each role at <role>@demo.example).
+DEMO_GAMES = {
+    "custer": ("little_bighorn", {"us": "custer@demo.example", "indians": "sitting.bull@demo.example"}),
+    "lfm": ("east_cavalry_field", {"csa": "stuart@demo.example", "usa": "gregg@demo.example"}),
+}
+
+
+def demo_game(engine_name: str, scenario: str | None) -> tuple[str, dict[str, str]]:
+    """(scenario, role -> address) of the demo game of an engine."""
+    engine = get_engine(engine_name)
+    default_scenario, players = DEMO_GAMES.get(engine_name, (None, {}))
+    scenario = scenario or default_scenario or next(iter(engine.scenarios()))
+    roles = engine.roles(scenario)
+    return scenario, {role: players.get(role, f"{role}@demo.example") for role in roles}
+
+
+def run_demo(workdir: Path, *, engine: str = "custer", scenario: str | None = None, turns: int | None = None,
              smtp_port: int = 2526, http_port: int = 8001, echo=print, timeout: float = 600.0) -> dict:
-    """Play until the game is over (or ``turns`` phases are resolved), then return once the
-    last phase's reports are in the Maildir and written as web pages. ``timeout`` only
-    bounds a demo that stopped moving (the result then says so)."""
+    """Play a game of ``engine`` (its demo scenario unless ``scenario`` is given) until it is
+    over (or ``turns`` phases are resolved), then return once the last phase's reports are in
+    the Maildir and written as web pages. ``timeout`` only bounds a demo that stopped moving
+    (the result then says so)."""
     workdir = Path(workdir)
     if workdir.exists():
         shutil.rmtree(workdir)
@@ -148,12 +173,12 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
     delivered = threading.Event()
     server = Server(settings, transport=_RingingMaildir(settings.maildir, delivered)).start()
     svc = server.svc
-    players = {"us": "custer@demo.example", "indians": "sitting.bull@demo.example"}
-    scripted = {addr: ScriptedPlayer("custer", role, addr) for role, addr in players.items()}
-    game_id = svc.games.create("custer", scenario, players, timing={
-        "phase": {"kind": "duration", "seconds": 60}, "early_close_seconds": 0,
-    })
-    echo(f"Game {game_id} created: Custer's Last Stand, {scenario}. Players: "
+    scenario, players = demo_game(engine, scenario)
+    first_role = next(iter(players))
+    scripted = {addr: ScriptedPlayer(engine, role, addr, state_of=svc.records.game_state) for role, addr in players.items()}
+    timing = {kind.name: {"kind": "duration", "seconds": 60} for kind in get_engine(engine).deadline_kinds}
+    game_id = svc.games.create(engine, scenario, players, timing={**timing, "early_close_seconds": 0})
+    echo(f"Game {game_id} created: {get_engine(engine).title}, {scenario}. Players: "
          + ", ".join(f"{r} <{a}>" for r, a in players.items()))
     box = mailbox.Maildir(str(settings.maildir), factory=None, create=True)
     seen: set[str] = set()
@@ -179,8 +204,8 @@ def run_demo(workdir: Path, *, scenario: str = "little_bighorn", turns: int | No
                     label = (data.get("phase") or {}).get("label", "?")
                     reports_read.add((label, data.get("role")))
                     report_html_file(msg, workdir / "reports" / f"{game_id}-{label}-{data.get('role')}.html")
-                    if data.get("role") == "us":
-                        echo(f"  {label} resolved; report mailed to both sides")
+                    if data.get("role") == first_role:
+                        echo(f"  {label} resolved; report mailed to every side")
                 player = None if done else scripted.get((msg["To"] or "").strip().lower())
                 reply = player.reply_to(msg) if player else None
                 if reply is not None:

@@ -27,7 +27,7 @@ def test_the_demo_plays_turns_by_mail_writes_every_report_and_verify_agrees(tmp_
     labels = {label for label, _ in pages}
     assert len(labels) == resolved and pages == {(label, side) for label in labels for side in ("us", "indians")}
     assert result["reports"] == 2 * resolved
-    assert sum("resolved; report mailed to both sides" in line for line in lines) == resolved
+    assert sum("resolved; report mailed to every side" in line for line in lines) == resolved
     # The command it suggests runs as printed in the caller's shell: by its full path when the
     # venv is not on the PATH (./scripts/demo cannot put it there).
     [hint] = [line for line in lines if " --help;" in line]
@@ -36,3 +36,19 @@ def test_the_demo_plays_turns_by_mail_writes_every_report_and_verify_agrees(tmp_
         assert Path(command).is_absolute()
     proc = subprocess.run(f"{command} --help", shell=True, capture_output=True, text=True)
     assert proc.returncode == 0 and "Usage:" in proc.stdout, proc.stderr
+
+
+def test_the_demo_plays_last_full_measure_by_mail_with_pictures(tmp_path):
+    """`pbem demo --engine lfm`: East Cavalry Field by mail through the real server, each
+    report with its map picture, and `pbem verify` agrees."""
+    lines = []
+    result = run_demo(tmp_path / "demo", engine="lfm", turns=3, smtp_port=free_port(), http_port=free_port(),
+                      echo=lines.append, timeout=120)
+    assert not result["stalled"]
+    assert result["summary"]["phase_seq"] > 3 and result["verified"]["ok"]
+    assert any("Last Full Measure, east_cavalry_field" in line for line in lines)
+    box = mailbox.Maildir(str(tmp_path / "demo" / "outbox"), create=False)
+    reports = [msg for msg in box if msg["X-PBEM-Kind"] == "report"]
+    assert {msg["To"] for msg in reports} == {"stuart@demo.example", "gregg@demo.example"}
+    assert all(any(part.get_content_type() == "image/png" for part in msg.walk()) for msg in reports)
+    assert result["reports"] == 2 * result["verified"]["phases"]
