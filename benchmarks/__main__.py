@@ -10,6 +10,8 @@ the whole suite takes a few minutes.
   turn_close  deadline to every report queued (Custer, four-player rummy), split by part
   scale       10,000 open games: memory, start-up, a hundred deadlines in one second
   verify      pbem verify over a long Custer campaign
+  mail_parsing  parse_message and new_text on the real-mail corpus, new_text's growth on a pathological text
+  rummy_picture  one rummy picture, four players mid-game
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ BENCHMARKS = {
     "turn_close": "benchmarks.turn_close",
     "scale": "benchmarks.scale",
     "verify": "benchmarks.verify_campaign",
+    "mail_parsing": "benchmarks.mail_parsing",
+    "rummy_picture": "benchmarks.rummy_picture",
 }
 RESULTS = Path(__file__).resolve().parent / "results.json"
 

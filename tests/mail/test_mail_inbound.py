@@ -36,15 +36,12 @@ BASIC = "From: Bob <bob@example.org>\nTo: game@pbem.example\nSubject: hi\nMessag
 @pytest.mark.parametrize("path", MSGS, ids=rel)
 def test_every_corpus_message_parses_with_text(path):
     raw = path.read_bytes()
-    t0 = time.perf_counter()
-    m = parse_message(raw)
-    elapsed = time.perf_counter() - t0
+    m = parse_message(raw)  # how fast: benchmarks/mail_parsing.py
     assert isinstance(m, Inbound)
     assert m.raw == raw
     assert m.text.strip(), f"no text from {rel(path)}: {m.problems}"
     assert "\x00" not in m.text and "\r" not in m.text
     assert m.from_addr is None or m.from_addr == m.from_addr.lower()
-    assert elapsed < 1.0
 
 
 def test_corpus_headers_gmail():

@@ -171,18 +171,15 @@ def test_bottom_posted_reply_keeps_the_reply_after_the_quote():
 
 
 @needs_corpus
-def test_every_corpus_body_and_html_is_trimmed_quickly():
-    worst = 0.0
+def test_every_corpus_body_and_html_is_trimmed():
+    # how fast: benchmarks/mail_parsing.py
     for path in body_files() + html_files():
         text = path.read_text("utf-8", errors="replace")
         if path.suffix == ".html":
             text = html_to_text(text)
-        t0 = time.perf_counter()
         got = new_text(text)
-        worst = max(worst, time.perf_counter() - t0)
         assert got.strip(), rel(path)
         assert not any(line.lstrip().startswith(">") for line in got.split("\n")), rel(path)
-    assert worst < 0.5
 
 
 HTML_EXPECTED = {
@@ -366,11 +363,14 @@ def test_non_string_and_empty():
     assert new_text("> only a quote") == ""
 
 
-def test_long_pathological_text_is_linear():
+def test_long_pathological_text_does_not_blow_up():
+    """A guard against a blow-up (backtracking, a quadratic scan) on 1.8 MB of attribution lines,
+    rules and quote: CPU time of this process, which other processes do not inflate, far above
+    the 0.06 s it takes. That the time grows linearly is measured by benchmarks/mail_parsing.py."""
     text = ("On Mon, 1 Jan 2024\n" * 5 + "_" * 200 + "\n> " + "x" * 500 + "\n" + "-" * 1000 + "\n") * 1000
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     new_text(text)
-    assert time.perf_counter() - t0 < 3.0
+    assert time.process_time() - t0 < 3.0
 
 
 def test_outlook_365_html_reply_div_rply_fwd_msg():

@@ -1,7 +1,6 @@
 """The report: the picture, the mail text and HTML, HELP."""
 
 import re
-import time
 
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR
@@ -29,10 +28,7 @@ def test_the_picture_shows_every_table_the_discard_top_and_the_hand():
     for role in st["roles"] + [None, MODERATOR]:
         png = ENGINE.picture(ENGINE.view(st, role))
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    ENGINE.picture(ENGINE.view(st, "p1"))
-    start = time.perf_counter()
-    ENGINE.picture(ENGINE.view(st, "p1"))
-    assert time.perf_counter() - start < 0.5  # about 40 ms on an idle machine
+    # how fast a picture is drawn: benchmarks/rummy_picture.py
     # a player's picture is taller than an observer's: it has the hand
     from PIL import Image
     import io
