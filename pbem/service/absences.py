@@ -93,9 +93,9 @@ class Absences(ServicePart):
     def set_policy(self, game_id: str, days: int, *, actor: str, reason: str) -> None:
         """A moderator's change to the most absence days per player (already declared ones stand)."""
         if not 0 <= days <= 366:
-            raise ServiceError("the absence allowance is from 0 to 366 days per player")
+            raise ServiceError(N_("the absence allowance is from 0 to 366 days per player"))
         if not (reason or "").strip():
-            raise ServiceError("a reason is required; it goes into the game's public moderation log")
+            raise ServiceError(N_("a reason is required; it goes into the game's public moderation log"))
         with self.records.write():
             if self.records.game_row(game_id) is None:
                 raise ServiceError(f"no game {game_id}")

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from pbem.engines.base import MODERATOR
+from pbem.i18n import N_
 from pbem.service.adjudication import adjudicate, state_hash
 from pbem.service.clock import to_iso
 from pbem.service.dispute_diff import compute_diff, correction_note
@@ -47,9 +48,9 @@ log = logging.getLogger("pbem.disputes")
 def _reason(reason: str | None) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("a reason is required; it goes into the game's public moderation log")
+        raise ServiceError(N_("a reason is required; it goes into the game's public moderation log"))
     if len(reason) > 2000:
-        raise ServiceError("the reason is longer than 2000 characters")
+        raise ServiceError(N_("the reason is longer than %(limit)s characters"), params={"limit": 2000})
     return reason
 
 
@@ -142,7 +143,7 @@ class Disputes(ConfiguredPart):
             if ph is None:
                 raise ServiceError(f"game {game_id} has no phase number {seq}")
             if ph["status"] != "resolved":
-                raise ServiceError(f"phase {ph['label']} is not resolved yet; only a resolved phase can be corrected")
+                raise ServiceError(N_("phase %(phase)s is not resolved yet; only a resolved phase can be corrected"), params={"phase": ph["label"]})
             existing = records.open_draft(game_id, seq)
             if existing is not None:
                 if existing["phase_id"] == ph["id"]:
@@ -166,14 +167,15 @@ class Disputes(ConfiguredPart):
         text = (text or "").replace("\r\n", "\n").strip("\n")
         limit = self.settings.max_orders_chars
         if len(text) > limit:
-            raise ServiceError(f"the orders are {len(text)} characters long; the limit is {limit}")
+            raise ServiceError(N_("the orders are %(length)s characters long; the limit is %(limit)s"), params={"length": len(text), "limit": limit})
         d = self.start_draft(game_id, seq, actor=actor)
         records = self.records
         with records.write():
             ph = records.phase(d["phase_id"])
             awaited = loads(ph["awaited"], [])
             if role not in awaited and role not in (loads(ph["orders"], {}) or {}):
-                raise ServiceError(f"phase {ph['label']} took no orders from {role!r} (it awaited: {', '.join(awaited) or 'nobody'})")
+                raise ServiceError(N_("phase %(phase)s took no orders from %(role)r (it awaited: %(awaited)s)"),
+                                   params={"phase": ph["label"], "role": role, "awaited": ", ".join(awaited) or "nobody"})
             engine_name = records.game_row(game_id)["engine"]
             try:
                 engine = self.engine(engine_name)
@@ -183,7 +185,8 @@ class Disputes(ConfiguredPart):
                 raise ServiceError(f"the engine failed while reading these orders ({type(exc).__name__}: {exc})") from exc
             if result.errors:
                 errors = describe_errors([e.to_json() for e in result.errors], "en")
-                raise ServiceError(f"the engine could not take {len(errors)} line(s) of these orders; nothing was changed", errors)
+                raise ServiceError(N_("the engine could not take %(n)s line(s) of these orders; nothing was changed"), errors,
+                                   params={"n": len(errors)})
             orders = {**d["orders"], role: result.orders}
             amendments = {**d["amendments"], role: {"text": text, "canonical": result.canonical, "reason": reason, "by": actor,
                                                     "at": to_iso(self.now()), "missing": list(result.missing)}}
@@ -198,7 +201,7 @@ class Disputes(ConfiguredPart):
             ph = self.records.phase(d["phase_id"])
             orders, amendments = dict(d["orders"]), dict(d["amendments"])
             if role not in amendments:
-                raise ServiceError(f"the draft has no amendment for {role!r}")
+                raise ServiceError(N_("the draft has no amendment for %(role)r"), params={"role": role})
             del amendments[role]
             original = loads(ph["orders"], {}) or {}
             if role in original:
@@ -221,7 +224,7 @@ class Disputes(ConfiguredPart):
             raise ServiceError(f"draft correction #{draft_id} was already {d['status']}")
         ph = self.records.phase(d["phase_id"])
         if ph is None or ph["status"] != "resolved":
-            raise ServiceError("the phase has changed since this draft was started (another correction was published); discard the draft and start again")
+            raise ServiceError(N_("the phase has changed since this draft was started (another correction was published); discard the draft and start again"))
         return d
 
     def readjudicate(self, draft_id: int) -> dict:
@@ -246,7 +249,7 @@ class Disputes(ConfiguredPart):
             raise ServiceError(message) from exc
         with records.write():
             if records.draft(draft_id)["status"] != "draft":
-                raise ServiceError("the draft was closed meanwhile")
+                raise ServiceError(N_("the draft was closed meanwhile"))
             records.update_draft(draft_id, result_state=dumps(new_state), events=dumps({"events": events, "rolls": rolls}),
                                  diff=dumps(diff), error=None)
         return self.draft(draft_id)
@@ -256,7 +259,7 @@ class Disputes(ConfiguredPart):
         with records.write():
             d = self.draft(draft_id)
             if d is None or d["status"] != "draft":
-                raise ServiceError("no open draft correction with that number")
+                raise ServiceError(N_("no open draft correction with that number"))
             records.close_draft(draft_id, "discarded", (reason or "").strip() or None)
             records.audit(d["game_id"], actor, "discard correction", (reason or "").strip(),
                           {"phase": records.phase(d["phase_id"])["label"], "draft": draft_id, "roles": sorted(d["amendments"])})
@@ -270,7 +273,7 @@ class Disputes(ConfiguredPart):
         with records.write():
             d = self._open_draft(draft_id)
             if not d["amendments"]:
-                raise ServiceError("the draft amends nothing; amend some orders first, or discard it")
+                raise ServiceError(N_("the draft amends nothing; amend some orders first, or discard it"))
             game_id = d["game_id"]
             g = records.game_row(game_id)
             engine = self.engine(g["engine"])
@@ -484,14 +487,14 @@ class Disputes(ConfiguredPart):
             engine = self.engine(g["engine"])
             problems = check_state(engine, state)
             if problems:
-                raise ServiceError("the engine refuses this state; nothing was changed",
+                raise ServiceError(N_("the engine refuses this state; nothing was changed"),
                                    [{"line": None, "text": "", "reason": p, "suggestion": None} for p in problems])
             old = records.current_phase(game_id)
             if old is None:
-                raise ServiceError("the game has no open phase to adjust (it is over)")
+                raise ServiceError(N_("the game has no open phase to adjust (it is over)"))
             old_state = loads(old["state"])
             if dumps(old_state) == dumps(state):
-                raise ServiceError("the state is unchanged")
+                raise ServiceError(N_("the state is unchanged"))
             changes = compute_diff(engine, old_state, [], state, [], MODERATOR)["changes"]
             set_aside = []
             if _same_phase(engine, state, old):

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from pbem.dice import Dice
-from pbem.i18n import available_languages
+from pbem.i18n import N_, available_languages
 from pbem.mail.addresses import new_token
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import ServiceError
@@ -32,7 +32,7 @@ def require_reason(reason: str | None) -> str:
     """A moderator's reason, which goes into the game's public log: required."""
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("a reason is required; it goes into the game's public moderation log")
+        raise ServiceError(N_("a reason is required; it goes into the game's public moderation log"))
     return reason
 
 
@@ -192,7 +192,7 @@ class Games(ServicePart):
             g = records.game_row(game_id)
             ph = records.current_phase(game_id)
             if g is None or g["status"] != "active" or ph is None:
-                raise ServiceError("only a running game can be paused")
+                raise ServiceError(N_("only a running game can be paused"))
             deadline = from_iso(ph["deadline"])
             remaining = max((deadline - now).total_seconds(), 0) if deadline else None
             records.set_game_status(game_id, "paused", paused_remaining=remaining)
@@ -207,7 +207,7 @@ class Games(ServicePart):
             g = records.game_row(game_id)
             ph = records.current_phase(game_id)
             if g is None or g["status"] not in ("paused", "waiting") or ph is None:
-                raise ServiceError("only a paused or waiting game can be resumed")
+                raise ServiceError(N_("only a paused or waiting game can be resumed"))
             remaining = g["paused_remaining"] if g["paused_remaining"] is not None else 24 * 3600
             deadline = now + timedelta(seconds=max(remaining, 3600))
             records.set_game_status(game_id, "active", paused_remaining=None)
@@ -219,12 +219,12 @@ class Games(ServicePart):
         """Extend or shorten the open phase's deadline (a UTC datetime)."""
         reason = require_reason(reason)
         if deadline <= self.now():
-            raise ServiceError("the new deadline is in the past; use 'close the phase now' instead")
+            raise ServiceError(N_("the new deadline is in the past; use 'close the phase now' instead"))
         records = self.records
         with records.write():
             ph = records.current_phase(game_id)
             if ph is None:
-                raise ServiceError("the game has no open phase")
+                raise ServiceError(N_("the game has no open phase"))
             records.set_deadline(ph["id"], to_iso(deadline), remind_again=True)
             records.audit(game_id, actor, "set deadline", reason, {"phase": ph["label"], "old": ph["deadline"], "new": to_iso(deadline)})
         self.notify("phase", game_id)
@@ -233,7 +233,7 @@ class Games(ServicePart):
         """A moderator's notice to every player of a game."""
         text = (text or "").strip()
         if not text:
-            raise ServiceError("the notice is empty")
+            raise ServiceError(N_("the notice is empty"))
         with self.records.write():
             n = self.records.count_audit(game_id, "notice")
             count = self.mail.queue_notice(game_id, text, serial=n + 1)

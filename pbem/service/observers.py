@@ -43,7 +43,7 @@ class Observers(ConfiguredPart):
     def set_open(self, game_id: str, allowed: bool, *, actor: str, reason: str) -> None:
         """A moderator opens the game to observers or closes it (closing stops the reports to every observer)."""
         if not (reason or "").strip():
-            raise ServiceError("a reason is required; it goes into the game's public moderation log")
+            raise ServiceError(N_("a reason is required; it goes into the game's public moderation log"))
         records = self.records
         with records.write():
             if records.game_row(game_id) is None:

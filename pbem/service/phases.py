@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from pbem.dice import commitment
+from pbem.i18n import N_
 from pbem.service.absences import deadline_after_absences
 from pbem.service.adjudication import adjudicate
 from pbem.service.clock import from_iso, to_iso
@@ -205,7 +206,7 @@ class Phases(ServicePart):
             ph = records.resolved_phase(game_id, seq)
             p = records.active_player(game_id, role)
             if ph is None or p is None:
-                raise ServiceError("no resolved phase with that number, or no active player in that role")
+                raise ServiceError(N_("no resolved phase with that number, or no active player in that role"))
             nxt = records.live_phase(game_id, seq + 1)
             n = records.count_audit(game_id, "resend report")
             mid = self.mail.queue_report(game_id, p, ph, nxt, copy=n + 1)

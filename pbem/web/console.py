@@ -14,7 +14,7 @@ from pbem.web.auth import console_language, game_guard, require_login
 from babel import Locale
 
 from pbem.i18n import N_, available_languages
-from pbem.web.context import _, service
+from pbem.web.context import _, refusal, service
 from pbem.web.filters import when
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -50,7 +50,7 @@ def _act(game_id: str, anchor: str, action) -> Response:
     try:
         message = action()
     except (ValueError, TimingError, ServiceError) as exc:
-        flash(str(exc), "error")
+        flash(refusal(exc), "error")
     else:
         flash(message, "ok")
     # Back to the top of the game page, where the message and the phase's state are.

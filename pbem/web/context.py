@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import current_app, g
 
 from pbem.i18n import translations
+from pbem.service.errors import ServiceError
 from pbem.service.service import Service
 
 
@@ -19,3 +20,11 @@ def _(msgid: str, **args) -> str:
     from ``args``: the console's flash messages and errors (extracted as ``_()`` calls)."""
     text = translations(g.get("lang")).gettext(msgid)
     return text % args if args else text
+
+
+def refusal(exc: Exception) -> str:
+    """What went wrong, in the page's language: a ServiceError's message id translated
+    (its English when it is none), any other error's text as it is."""
+    if isinstance(exc, ServiceError):
+        return exc.describe(translations(g.get("lang")).gettext)
+    return str(exc)

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, g, redirect, render_template, request
 
 from pbem.service.errors import ServiceError
 from pbem.web.auth import game_guard, require_login
-from pbem.web.context import _, service
+from pbem.web.context import _, refusal, service
 
 bp = Blueprint("disputes", __name__, url_prefix="/console")
 bp.before_request(require_login)
@@ -68,7 +68,7 @@ def amend(game_id, seq):
     try:
         service().disputes.amend_orders(game_id, seq, role, text, reason, g.moderator["email"])
     except ServiceError as exc:
-        return _correction_page(game_id, seq, status=400, message=str(exc), errors=getattr(exc, "errors", []),
+        return _correction_page(game_id, seq, status=400, message=refusal(exc), errors=getattr(exc, "errors", []),
                                 role=role, text=text, reason=reason)
     flash(_("The orders of %(role)s are amended in the draft. Re-adjudicate to see what changes.", role=role), "ok")
     return redirect(url_for("disputes.correct", game_id=game_id, seq=seq) + "#draft")
@@ -88,7 +88,7 @@ def unamend(game_id, draft_id):
     try:
         service().disputes.remove_amendment(draft_id, (request.form.get("role") or "").strip(), g.moderator["email"])
     except ServiceError as exc:
-        flash(str(exc), "error")
+        flash(refusal(exc), "error")
     else:
         flash(_("The amendment was withdrawn from the draft."), "ok")
     return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#draft")
@@ -101,7 +101,7 @@ def readjudicate(game_id, draft_id):
     try:
         result = service().disputes.readjudicate(draft_id)
     except ServiceError as exc:
-        flash(str(exc), "error")
+        flash(refusal(exc), "error")
     else:
         n = len(result["diff"]["changes"])
         if result["diff"]["identical"]:
@@ -123,7 +123,7 @@ def publish(game_id, draft_id):
     try:
         result = service().disputes.publish(draft_id, reason, g.moderator["email"])
     except ServiceError as exc:
-        flash(str(exc), "error")
+        flash(refusal(exc), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
     text = _("Phase %(phase)s is corrected (revision %(revision)s); %(mails)s correction mail(s) queued.",
              phase=result["phase"], revision=result["revision"], mails=result["mails"])
@@ -143,7 +143,7 @@ def discard(game_id, draft_id):
     try:
         service().disputes.discard(draft_id, actor=g.moderator["email"], reason=(request.form.get("reason") or "").strip()[:MAX_REASON])
     except ServiceError as exc:
-        flash(str(exc), "error")
+        flash(refusal(exc), "error")
     else:
         flash(_("The draft was thrown away; the game is unchanged."), "ok")
     return redirect(url_for("console.phase", game_id=game_id, seq=d["seq"]))
@@ -167,7 +167,7 @@ def adjust(game_id):
         try:
             result = svc.disputes.adjust_state(game_id, text, reason, g.moderator["email"])
         except ServiceError as exc:
-            message, errors = str(exc), getattr(exc, "errors", [])
+            message, errors = refusal(exc), getattr(exc, "errors", [])
         else:
             if result["phase"]:
                 flash(_("The state was adjusted (%(n)s change(s)); the game is at %(phase)s.", n=len(result["changes"]),

@@ -88,6 +88,21 @@ def test_flash_messages_and_form_errors_are_french(logged_in, game):
     assert "Une raison est obligatoire." in refused.get_data(as_text=True)
     bad = post(logged_in, f"{url}/deadline", {"when": "demain", "reason": "x"}, token_from=url, follow=True)
     assert "Impossible de lire 'demain'" in bad.get_data(as_text=True).replace("&#39;", "'")
+    # the service's refusal, a message id, in the moderator's language
+    running = post(logged_in, f"{url}/resume", {"reason": "reprise"}, token_from=url, follow=True)
+    assert "seule une partie en pause ou en attente peut être reprise" in running.get_data(as_text=True)
+    past = post(logged_in, f"{url}/deadline", {"when": "2001-01-01 12:00", "reason": "x"}, token_from=url, follow=True)
+    assert "la nouvelle échéance est dans le passé" in past.get_data(as_text=True)
+
+
+def test_the_service_refusal_stays_english_for_the_cli_and_the_mails(svc, game):
+    """str() of a refusal is the English sentence, as the command line and the mails show it."""
+    with pytest.raises(ServiceError) as refused:
+        svc.games.resume(game, actor="mod@pbem.test", reason="again")
+    assert str(refused.value) == "only a paused or waiting game can be resumed"
+    with pytest.raises(ServiceError) as too_long:
+        svc.disputes.amend_orders(game, 1, "nosuch", "x" * (svc.settings.max_orders_chars + 1), "why", "mod@pbem.test")
+    assert str(too_long.value) == f"the orders are {svc.settings.max_orders_chars + 1} characters long; the limit is {svc.settings.max_orders_chars}"
 
 
 def test_the_login_page_and_its_errors_follow_the_browser(client, moderator):
