@@ -102,6 +102,17 @@ def test_an_unconfirmed_hold_expires_and_frees_the_role(svc):
     assert outbox(svc, kind="welcome", to_addr=SECOND) and not outbox(svc, kind="welcome", to_addr=NEWCOMER)
 
 
+def test_join_names_the_role_it_wants_in_any_case(svc):
+    gid = svc.games.create("custer", "little_bighorn", {})
+    invitation = svc.records.game(gid)["invitation_code"]
+    svc.mailroom.receive(mail(NEWCOMER, _general(svc), f"JOIN {gid} {invitation} INDIANS\n"))
+    assert svc.seats.held_roles(gid).keys() == {"indians"}
+    svc.mailroom.receive(mail(SECOND, _general(svc), f"JOIN {gid} {invitation} indians\n"))
+    assert "is held for a newcomer" in raw_text(outbox(svc, kind="error", to_addr=SECOND)[-1])
+    svc.mailroom.receive(mail(SECOND, _general(svc), f"JOIN {gid} {invitation}\n"))
+    assert svc.seats.held_roles(gid).keys() == {"indians", "us"}, "without a role, the first role free of holds"
+
+
 def test_join_and_confirm_in_french(svc):
     gid, invitation = _open_game(svc)
     svc.mailroom.receive(mail(NEWCOMER, _general(svc), f"REJOINDRE {gid} {invitation}\n"))
@@ -113,3 +124,13 @@ def test_join_and_confirm_in_french(svc):
     assert "Aucune place" in raw_text(outbox(svc, kind="error", to_addr=NEWCOMER)[-1])
     svc.mailroom.receive(mail(NEWCOMER, _general(svc), f"CONFIRMER {code}\n"))
     assert _indians(svc, gid)["status"] == "active"
+
+
+def test_a_role_the_moderator_gave_away_during_the_hold_is_not_taken(svc):
+    gid, invitation = _open_game(svc)
+    svc.mailroom.receive(mail(NEWCOMER, _general(svc), f"JOIN {gid} {invitation}\n"))
+    svc.games.replace_player(gid, "indians", SECOND, actor="mod", reason="a friend of the club takes it")
+    svc.mailroom.receive(mail(NEWCOMER, _general(svc), f"CONFIRM {_code_mailed_to(svc, NEWCOMER)}\n"))
+    assert "The role indians is not open in game" in raw_text(outbox(svc, kind="error", to_addr=NEWCOMER)[-1])
+    assert svc.records.active_player(gid, "indians")["email"] == SECOND
+    assert not outbox(svc, kind="welcome", to_addr=NEWCOMER)

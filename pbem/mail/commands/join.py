@@ -29,7 +29,8 @@ def join(ctx, commands: list[Command]) -> None:
             ctx.mail_problem_to_sender(N_("JOIN needs the game and the invitation code: JOIN lb7 1a2b3c4d."), lang=lang)
             continue
         try:
-            hold = ctx.svc.seats.hold(cmd.args[0].lower(), cmd.args[1], ctx.sender, role=cmd.args[2] if len(cmd.args) > 2 else None)
+            role = cmd.args[2].lower() if len(cmd.args) > 2 else None  # role ids are lower case
+            hold = ctx.svc.seats.hold(cmd.args[0].lower(), cmd.args[1], ctx.sender, role=role)
         except Refusal as refusal:
             ctx.refuse()
             tell_refusal(ctx, refusal, lang)
