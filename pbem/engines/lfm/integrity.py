@@ -88,12 +88,19 @@ def rejoin_hex(ctx: Context, uid: str, reachable: dict, stack_ok) -> str | None:
     """Among ``reachable`` hexes (search keys), the one a cut-off regiment moves to by itself:
     with its brigade if it can, else the nearest to it, the cheapest first; None when no hex
     is better than where it stands."""
+    homes = [ctx.sit.units[m]["hex"] for m in mates(ctx, uid) if ctx.sit.units[m]["status"] == ON_MAP]
+    if not homes:
+        return None
+    near = set(homes).union(*(ctx.sc.board.neighbours[h] for h in homes))
+
+    def away(h: str) -> int:
+        return 0 if h in near else min(distance(h, x) for x in homes)
+
     here = ctx.sit.units[uid]["hex"]
-    best, best_key = None, (0 if with_brigade(ctx, uid, here) else gap(ctx, uid, here), 0)
-    for (h, _road), (cost, _prev) in sorted(reachable.items()):
-        if h == here or not stack_ok(h):
-            continue
-        key = (0 if with_brigade(ctx, uid, h) else gap(ctx, uid, h), cost)
-        if key < best_key:
-            best, best_key = h, key
-    return best
+    standing = (away(here), 0)
+    for key, h in sorted(((away(h), cost), h) for (h, _road), (cost, _prev) in reachable.items() if h != here):
+        if key >= standing:
+            return None
+        if stack_ok(h):
+            return h
+    return None

@@ -9,7 +9,7 @@ from pbem.engines.base import event
 from pbem.engines.hexgrid import distance
 
 from .charges import charge, mark_charged
-from .integrity import cut_off, move_breaks_it, rejoin_hex
+from .integrity import bound, cut_off, move_breaks_it, rejoin_hex, with_brigade
 from .losses import eliminate, nearest_home
 from .messages import N_
 from .movement import Field, Mover, mover_for, path_to, search
@@ -349,7 +349,7 @@ class MovementPhase:
         for u in sorted(self.was_cut_off):
             st = sit.units[u]
             if (st["status"] != ON_MAP or u in self.spent or self.start_zoc.get(u) or st.get("build")
-                    or u not in cut_off(ctx, self.side)):
+                    or not bound(ctx, u) or with_brigade(ctx, u, st["hex"])):
                 continue
             field = Field(ctx, self.side)
             reachable = search(ctx, mover_for(ctx, [u], [], self.side, self.in_command), st["hex"],
