@@ -2,16 +2,16 @@
 
 import mailbox
 import shutil
+import socket
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from pbem.service.imap import poll_once
 from tests.core.helpers import new_game, orders_mail, submissions
-from tests.support import free_port
+from tests.support import free_port, wait_until
 
 DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists() else None)
 pytestmark = pytest.mark.skipif(not DOVECOT or not shutil.which("openssl"), reason="dovecot and openssl are needed (scripts/test installs them)")
@@ -65,17 +65,22 @@ def imap_server():
     mail.chmod(0o755)
     (root / "dovecot.conf").write_text(CONFIG.format(root=root, port=port, mail=mail))
     proc = subprocess.Popen([DOVECOT, "-F", "-c", str(root / "dovecot.conf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 20
-    import socket
-    while True:
+
+    def listening() -> bool:
+        if proc.poll() is not None:  # it exited: no use waiting
+            log = root / "dovecot.log"
+            raise RuntimeError("dovecot exited: " + (log.read_text(errors="replace") if log.exists() else "(no log)"))
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return True
         except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError("dovecot did not start: " + (root / "dovecot.log").read_text(errors="replace") if (root / "dovecot.log").exists() else "")
-            time.sleep(0.1)
+            return False
+    try:
+        # the timeout only stops a dovecot that never listens
+        wait_until(listening, timeout=120, what="dovecot to listen on port %d: %s" % (port, root / "dovecot.log"))
+    except BaseException:
+        proc.kill()
+        raise
     yield {"port": port, "maildir": mail / "orders", "cafile": str(root / "cert.pem")}
     proc.terminate()
     proc.wait(timeout=10)
