@@ -8,6 +8,7 @@ from email.policy import SMTP
 
 from pbem.demo import ScriptedPlayer
 from pbem.server import Server
+from pbem.service.clock import from_iso
 from tests.support import attachment_json, mail, of_kind, text_of, to
 
 US, IND = "custer@players.example", "bull@players.example"
@@ -22,8 +23,15 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
     server = Server(settings.with_(smtp_url=sink.url), web=False).start()
     try:
         svc = server.svc
+        # Hour-long phases, each brought to a close once the players have done their part (a new
+        # deadline a moment away, which the scheduler keeps): what happens does not depend on
+        # how fast the machine answers the players.
         gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND},
-                              timing={"phase": {"kind": "duration", "seconds": 6}})
+                              timing={"phase": {"kind": "duration", "seconds": 3600}})
+
+        def deadline_in_a_moment(why):
+            svc.games.set_deadline(gid, svc.now() + timedelta(seconds=1), actor="test", reason=why)
+
         welcome_us = sink.wait_for(to(US, "welcome"))[0]["msg"]
         welcome_ind = sink.wait_for(to(IND, "welcome"))[0]["msg"]
         assert welcome_us["Reply-To"] != welcome_ind["Reply-To"], "each player has an orders address of their own"
@@ -38,9 +46,13 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
         # How fast the acknowledgement comes is measured by benchmarks/ack_latency.py, not timed here.
         assert ack["X-PBEM-Status"] == "accepted"
         assert ack["In-Reply-To"] == reply["Message-ID"]
-        sink.wait_for(to(IND, "reminder"), timeout=10)
+        # Now the deadline: a phase shorter than a player's lead time reminds them half-way
+        # between its opening and its deadline; that moment is put 4 s from now, the deadline 8 s.
+        opened, now = from_iso(svc.records.current_phase(gid)["opened_at"]), svc.now()
+        svc.games.set_deadline(gid, now + (now - opened) + timedelta(seconds=8), actor="test", reason="the US has ordered")
+        sink.wait_for(to(IND, "reminder"), timeout=20)
         assert not [r for r in sink.received if to(US, "reminder")(r)], "a player who has ordered is not reminded"
-        first_reports = sink.wait_for(of_kind("report"), count=2, timeout=15)
+        first_reports = sink.wait_for(of_kind("report"), count=2, timeout=20)
         report = next(r["msg"] for r in first_reports if to(US)(r))
         assert any(p.get_content_type() == "image/png" for p in report.walk())
         data = attachment_json(report)
@@ -54,7 +66,10 @@ def test_custer_game_played_by_mail_through_the_server(settings, sink):
             for addr, msg in latest.items():
                 r = players[addr].reply_to(msg)
                 if r is not None:
+                    acks = len([rec for rec in sink.received if to(addr, "ack")(rec)])
                     _send(server, r.as_bytes(policy=SMTP), msg["Reply-To"], addr)
+                    sink.wait_for(to(addr, "ack"), count=acks + 1)
+            deadline_in_a_moment("both sides have ordered")
             sink.wait_for(of_kind("report"), count=2 * (turn + 2), timeout=20)
         result = svc.verifier.verify_game(gid)
         assert result["ok"] and result["phases"] >= 3, result
