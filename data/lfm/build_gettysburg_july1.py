@@ -189,6 +189,9 @@ def build_scenario() -> dict:
         cmd("biddle", "Biddle", US, "brigade", superior="rowley", enter=arrive(5, emmitsburg), cavalry=False),
         cmd("stone", "Stone", US, "brigade", superior="rowley", enter=arrive(5, emmitsburg), cavalry=False,
             brigade_name="the Bucktail Brigade"),
+        # "Arrived at dusk" (the brigade's tablet; Stannard's report: "too late in the day to take part")
+        cmd("stannard", "Stannard", US, "brigade", superior="rowley", enter=arrive(14, emmitsburg), cavalry=False,
+            brigade_name="the 2nd Vermont Brigade"),
         cmd("vongilsa", "von Gilsa", US, "brigade", superior="barlow", enter=arrive(7, taneytown), cavalry=False),
         cmd("ames", "Ames", US, "brigade", superior="barlow", enter=arrive(7, taneytown), cavalry=False),
         cmd("amsberg", "von Amsberg", US, "brigade", superior="schurz", enter=arrive(7, taneytown), cavalry=False),
@@ -259,6 +262,9 @@ def build_scenario() -> dict:
                      ("142pa", "142nd Pennsylvania", 336), ("151pa", "151st Pennsylvania", 467)])
     units += brigade(US, "stone", arrive(5, emmitsburg), 4, [("143pa", "143rd Pennsylvania", 465), ("149pa", "149th Pennsylvania", 450),
                      ("150pa", "150th Pennsylvania", 400)])
+    # nine-month men under fire for the first time (the 12th and 15th Vermont guarded the corps trains)
+    units += brigade(US, "stannard", arrive(14, emmitsburg), 3, [("13vt", "13th Vermont", 636), ("14vt", "14th Vermont", 647),
+                     ("16vt", "16th Vermont", 661)])
     units += brigade(US, "paul", arrive(6, emmitsburg), 4, [("16me", "16th Maine", 298), ("13ma", "13th Massachusetts", 284),
                      ("94ny", "94th New York", 411), ("104ny", "104th New York", 286), ("107pa", "107th Pennsylvania", 255)])
     units += brigade(US, "baxter", arrive(6, emmitsburg), 4, [("12ma", "12th Massachusetts", 261), ("83ny", "83rd New York", 199),
