@@ -28,6 +28,12 @@ def _identity(msgid: str) -> str:
     return msgid
 
 
+def titled(titles: dict[str, str], role: str, gettext: Callable[[str], str] | None = None) -> str:
+    """``Engine.role_title`` from a table of msgids by role; a role not in it keeps its id."""
+    title = titles.get(role)
+    return (gettext or _identity)(title) if title else role
+
+
 def format_message(msg: str, args: dict | None, translate: Callable[[str], str] = _identity) -> str:
     """``translate(msg) % args``, tolerant of a translation that drops a placeholder."""
     text = translate(msg)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
+from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
 from . import bot, deployment, orders as order_text, scenario as scenarios, turn
 from .messages import N_
@@ -44,6 +44,10 @@ def initial_state(sc, options: dict, dice: Dice) -> dict:
             "officers": officer_state, "standing": {r: {} for r in sc.roles},
             "effectiveness": {r: 100 for r in sc.roles}, "band": {r: "steady" for r in sc.roles},
             "objectives": {}, "last": {"moves": [], "fires": [], "combats": []}, "over": False, "result": None}
+
+
+# The sides as players read them (both scenarios use these role ids).
+SIDE_TITLES = {"union": N_("Union"), "confederate": N_("Confederates")}
 
 
 class ACWMiniaturesEngine(Engine):
@@ -133,6 +137,9 @@ class ACWMiniaturesEngine(Engine):
         from .picture import draw_table  # Pillow is loaded only when a picture is wanted
 
         return draw_table(view, gettext)
+
+    def role_title(self, role: str, gettext=None) -> str:
+        return titled(SIDE_TITLES, role, gettext)
 
     def outcome(self, state: dict) -> dict | None:
         if not state.get("over"):

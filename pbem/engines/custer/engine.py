@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event
+from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event, titled
 
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
@@ -175,8 +175,7 @@ class CusterEngine(Engine):
         return draw_pictures(view, gettext)
 
     def role_title(self, role: str, gettext=None) -> str:
-        title = {"us": N_("US"), "indians": N_("Indians")}.get(role)
-        return (gettext or (lambda m: m))(title) if title else role
+        return titled({"us": N_("US"), "indians": N_("Indians")}, role, gettext)
 
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))

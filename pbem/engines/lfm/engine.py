@@ -13,10 +13,11 @@ from __future__ import annotations
 import json
 
 from pbem.dice import Dice
-from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout
+from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
 from . import bot, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
+from .messages import N_
 from .picture import draw_map
 from .situation import Context, initial_brigades, initial_commanders, initial_units
 from .view import build_view
@@ -28,6 +29,10 @@ RULE_OPTIONS = {
     "stacking": "one_brigade",  # 4.1 "16 SP of the same brigade": one brigade to a hex; or any_brigades
     "combat_rounds": 0,  # 13 "no limit to how many rounds": 0; or the most rounds a combat phase fights
 }
+
+
+# The sides as players read them (both scenarios use these role ids).
+SIDE_TITLES = {"csa": N_("Confederates"), "usa": N_("Union")}
 
 
 class LastFullMeasureEngine(Engine):
@@ -139,6 +144,9 @@ class LastFullMeasureEngine(Engine):
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         return draw_map(view, gettext)
+
+    def role_title(self, role: str, gettext=None) -> str:
+        return titled(SIDE_TITLES, role, gettext)
 
     def outcome(self, state: dict) -> dict | None:
         if not state.get("over"):

@@ -167,6 +167,10 @@ class PeauxRougesEngine(Engine):
             problems.append(f"flag: no square {state['flag']}")
         return problems
 
+    def role_title(self, role: str, gettext=None) -> str:
+        title = {LC: M.SIDE_LC, PR: M.SIDE_PR}.get(role)
+        return M.in_context(title, gettext) if title else role
+
     def public_state(self, state: dict) -> dict | None:
         # Replaying a turn needs both sides' standing orders (the other side's
         # answers and fire come from them), and those are secret: no public state.

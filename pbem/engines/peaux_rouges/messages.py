@@ -12,6 +12,24 @@ def N_(msgid: str) -> str:
     return msgid
 
 
+def NC_(context: str, msgid: str) -> str:
+    """Mark a msgid that needs a gettext context (extract with ``-k NC_:1c,2``) and return
+    its catalog key; ``in_context`` translates it."""
+    return f"{context}\x04{msgid}"
+
+
+def in_context(key: str, gettext) -> str:
+    """The translation of an ``NC_`` key, or its bare msgid where the catalog has none."""
+    text = (gettext or (lambda m: m))(key)
+    return key.split("\x04", 1)[1] if text == key else text
+
+
+# The sides as players read them. "Indians" alone is Custer's msgid ("Indiens" in French);
+# this game's French calls them Peaux-Rouges, hence the context.
+SIDE_LC = NC_("peaux_rouges side", "Long Knives")
+SIDE_PR = NC_("peaux_rouges side", "Indians")
+
+
 # Turn headers
 TURN_LC = N_("Turn %(turn)s: the Long Knives move and fight.")
 TURN_PR = N_("Turn %(turn)s: the Indians move and fight.")

@@ -10,7 +10,7 @@ See ``docs/games/rummy.md``.
 from __future__ import annotations
 
 from pbem.dice import Dice
-from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event
+from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.bot import bot_orders
 from pbem.engines.rummy.messages import N_
@@ -26,6 +26,8 @@ SCENARIOS = {
     "four": ("Four players", ("p1", "p2", "p3", "p4"), None),
     "teams": ("Four players in two teams (p1 & p3 against p2 & p4)", ("p1", "p2", "p3", "p4"), [["p1", "p3"], ["p2", "p4"]]),
 }
+
+SEAT_TITLES = {"p1": N_("Player 1"), "p2": N_("Player 2"), "p3": N_("Player 3"), "p4": N_("Player 4")}
 
 
 def default_target(scenario: str) -> int:
@@ -207,6 +209,10 @@ class RummyEngine(Engine):
             v["discard_pile"] = [C.card_view(c) for c in st["discard"]]
             v["deal"] = st.get("deal")
         return v
+
+    def role_title(self, role: str, gettext=None) -> str:
+        # The team game seats the same p1..p4 (partners p1 & p3, p2 & p4): one title per seat.
+        return titled(SEAT_TITLES, role, gettext)
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
