@@ -11,7 +11,7 @@ and nothing that reads inbound mail raises on bad input.
 * :mod:`pbem.mail.command_parser` -- ``find_commands(text, subject=None) -> list[Command]``
 * :mod:`pbem.mail.commands`   -- the command declarations (one module each), read by the parser and the mail room
 * :mod:`pbem.mail.addresses`  -- VERP ``game+token@domain`` addresses, ``normalise_address``
-* :mod:`pbem.mail.compose`    -- ``compose(...) -> bytes``, ``calendar_event(...) -> str``
+* :mod:`pbem.mail.mime`       -- ``compose(...) -> bytes``, ``calendar_event(...) -> str``
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from pbem.mail.addresses import new_token, normalise_address, orders_address, parse_orders_address
 from pbem.mail.command_parser import find_commands
 from pbem.mail.command_syntax import Command
-from pbem.mail.compose import calendar_event, compose, is_our_own, new_message_id
+from pbem.mail.mime import calendar_event, compose, is_our_own, new_message_id
 from pbem.mail.inbound import Inbound, parse_message
 from pbem.mail.reply_text import new_text
 

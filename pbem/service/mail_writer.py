@@ -1,5 +1,5 @@
 """Every mail the server writes: what goes in it, rendered from templates/mail/
-(pbem.mail.compose then makes the MIME bytes, pbem.service.outbox queues and sends them).
+(pbem.mail.mime then makes the MIME bytes, pbem.service.outbox queues and sends them).
 
 Templates only ever see views (``engine.view(state, role)``), never a whole state.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from pbem.i18n import N_, gettext_for
 from pbem.mail.addresses import orders_address
-from pbem.mail.compose import calendar_event
+from pbem.mail.mime import calendar_event
 from pbem.moments import format_moment
 from pbem.service import outbox
 from pbem.service.adjudication import state_hash

@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from pbem.mail.compose import compose
+from pbem.mail.mime import compose
 from pbem.service.clock import to_iso
 from pbem.service.store import Store
 

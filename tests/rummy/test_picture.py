@@ -8,7 +8,7 @@ import io
 from PIL import Image, ImageChops, ImageDraw
 
 from pbem.engines.fonts import font
-from pbem.engines.lettering import text_length
+from pbem.engines.accented_text import text_length
 from pbem.engines.rummy import picture as P
 
 from .helpers import ENGINE, build

@@ -13,7 +13,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from pbem.engines.fonts import font
-from pbem.engines.lettering import draw_text
+from pbem.engines.accented_text import draw_text
 
 from .formations import Layout
 from .messages import N_

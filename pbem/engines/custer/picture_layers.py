@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from pbem.engines.fonts import font as _font
 from pbem.engines.hexgrid import center, corners, parse_hex
-from pbem.engines.lettering import draw_text, text_length
+from pbem.engines.accented_text import draw_text, text_length
 from pbem.engines.pictures import BoundedCache, palette_image, palette_index, quantize
 from pbem.resources import load_json
 

@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from pbem.engines.base import format_message
 from pbem.engines.fonts import font
 from pbem.engines.hexgrid import center, corners, distance
-from pbem.engines.lettering import draw_text
+from pbem.engines.accented_text import draw_text
 
 from . import scenario as scenarios
 from .messages import N_

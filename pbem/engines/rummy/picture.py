@@ -19,7 +19,7 @@ from PIL import Image, ImageDraw
 
 from pbem.engines.base import format_message
 from pbem.engines.fonts import font as _font
-from pbem.engines.lettering import draw_text, text_length
+from pbem.engines.accented_text import draw_text, text_length
 from pbem.engines.pictures import BoundedCache, encode_png, palette_image, palette_index, quantize
 from pbem.engines.rummy.messages import N_
 from pbem.engines.rummy.state import KEY_LABEL

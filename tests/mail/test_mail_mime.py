@@ -1,4 +1,4 @@
-"""pbem.mail.compose: round trips through the stdlib parser and our own parse_message."""
+"""pbem.mail.mime: round trips through the stdlib parser and our own parse_message."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from pbem.mail import calendar_event, compose, is_our_own, new_message_id, parse_message
-from pbem.mail.compose import fold_ical_line, ical_escape
+from pbem.mail.mime import fold_ical_line, ical_escape
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 WHEN = datetime(2025, 3, 3, 10, 0, tzinfo=timezone.utc)

@@ -20,7 +20,7 @@ cases are written directly: a header whose value is short printable ASCII is one
 line as it is, text parts are encoded without building message objects, base64
 parts with plain names and types are written whole, and multiparts are laid out
 around those bytes. The results are byte for byte what ``email``'s header registry
-and generator give (tests/mail/test_compose_fast_path.py checks it); anything
+and generator give (tests/mail/test_mime_fast_path.py checks it); anything
 else goes through them.
 """
 

@@ -1,4 +1,4 @@
-"""Words with accents in pictures (``pbem.engines.lettering``, used by the Custer and
+"""Words with accents in pictures (``pbem.engines.accented_text``, used by the Custer and
 rummy pictures): Pillow's built-in font has no accented letter, so they are drawn as
 the plain letter with the accent added by hand; ASCII text is drawn as Pillow draws it."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from pbem.engines.lettering import draw_text, text_length
+from pbem.engines.accented_text import draw_text, text_length
 
 FONT = ImageFont.load_default(size=14)
 INK = (0, 0, 0)
@@ -20,7 +20,7 @@ def drawn(write) -> Image.Image:
 
 
 def test_the_built_in_font_has_no_accented_letters():
-    """Why lettering exists: the font draws "é" as the same box as a letter it lacks."""
+    """Why draw_text exists: the font draws "é" as the same box as a letter it lacks."""
     box = drawn(lambda d: d.text((5, 30), "\uffff", font=FONT, fill=INK, anchor="ls"))
     assert drawn(lambda d: d.text((5, 30), "é", font=FONT, fill=INK, anchor="ls")).tobytes() == box.tobytes()
 

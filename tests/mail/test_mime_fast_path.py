@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.compose import (QUOTED_PRINTABLE_TYPES, _Boundaries, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
