@@ -149,6 +149,7 @@ def parse_segment(seg: str, roles) -> dict:
 
 @lru_cache(maxsize=8192)
 def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
+    """Reads the order's keyword and hands the rest of the line to that order's reader."""
     text = seg.strip()
     low = text.lower()
     m = re.match(r"^([a-z]+(?:\s+off)?)\b\s*(.*)$", low)
@@ -159,86 +160,126 @@ def _parse_cached(seg: str, roles: tuple[str, ...]) -> dict:
         word = "layoff"
     elif word.endswith(" off"):
         raise ParseFail(N_("cannot read this order"))
-    if word in ("draw", "take"):
-        r = C.norm(rest)
-        r = re.sub(r"^(from|the|a|card|one)\s+", "", r)
-        r = re.sub(r"^(from|the|a|card|one)\s+", "", r)
-        if "discard" in r or r in ("top discard", "up card", "upcard"):
-            return {"op": "draw", "from": "discard"}
-        if r in ("", "deck", "draw deck", "stock", "pile", "draw pile", "top of deck", "deck top", "top of the deck", "from deck"):
-            return {"op": "draw", "from": "deck"}
-        raise ParseFail(N_("draw from where? Write DRAW DECK or DRAW DISCARD"))
-    if word == "meld":
-        if _IF_POSSIBLE.sub("", C.norm(rest)) in WHAT_I_DREW:
-            return {"op": "meld_drawn"}
-        body, on = _split_on(rest)
-        cards = _card_list(body)
-        if on is not None:
-            target, owner = _target(on, roles)
-            if target != "custer":
-                raise ParseFail(N_("a meld goes to your own table; only Staff are melded ON Custer"))
-            return {"op": "play", "cards": cards, "on": "custer", "owner": owner}
-        return {"op": "meld", "cards": cards}
-    if word == "layoff":
-        body, on = _split_on(rest)
-        cards = _card_list(body)
-        if on is None:
-            return {"op": "layoff", "cards": cards, "on": None}
-        what, owner = _split_owner(on, roles)
-        if owner is None and C.norm(what) in roles:
-            return {"op": "layoff", "cards": cards, "on": C.norm(what)}
-        company = _company(what)
-        if company and len(cards) == 1 and cards[0] in ("scout", "drawn"):
-            return {"op": "wild", "card": cards[0], "company": company, "owner": owner}
-        key = "co-" + company if company else _category_key(what)
-        if key == "braves" and cards in (["village"], ["drawn"]):
-            n = re.search(r"(\d)$", C.norm(what))
-            return {"op": "play", "cards": cards, "on": "braves" + (" " + n.group(1) if n else ""), "owner": owner}
-        if key is not None:
-            if all(k == "drawn" or C.set_key(k) == key for k in cards):
-                return {"op": "layoff", "cards": cards, "on": owner}
-            raise ParseFail(N_("these cards do not belong to a meld of %(target)s"), kind=ILLEGAL, target=what)
-        target, towner = _target(on, roles)
-        if target == "custer":
-            return {"op": "play", "cards": cards, "on": "custer", "owner": towner}
-        raise ParseFail(N_("cannot lay off on %(target)s"), target=on)
-    if word == "play":
-        body, on = _split_on(rest)
-        cards = _card_list(body)
-        if on is None:
-            return {"op": "play", "cards": cards, "on": None, "owner": None}
-        target, owner = _target(on, roles)
-        return {"op": "play", "cards": cards, "on": target, "owner": owner}
-    if word == "steal":
-        if C.norm(rest) in ("nothing", "none", "no cards"):
-            return {"op": "steal", "steal": {"nothing": True}}
-        mm = re.match(r"^(.*)\s+from\s+(\S+)(?:'s)?(?:\s+table)?$", rest, re.I)
-        if not mm:
-            raise ParseFail(N_("write STEAL <cards> FROM <player> (or STEAL NOTHING)"))
-        who = mm.group(2)
-        who = re.sub(r"(?:'|\u2019)s$", "", who)
-        return {"op": "steal", "steal": {"from": _role(who, roles), "cards": _card_list(mm.group(1), allow_drawn=False)}}
-    if word == "pick":
-        return {"op": "pick", "pick": _card_list(rest, allow_drawn=False)}
-    if word == "raid":
-        mm = re.match(r"^(\S+)\s*(.*)$", rest)
-        if not mm:
-            raise ParseFail(N_("write RAID <player> BRAVES, RAID <player> BRAVES/VILLAGE or RAID <player> NOTHING"))
-        who = _role(re.sub(r"(?:'|\u2019)s$", "", mm.group(1)), roles)
-        what = C.norm(mm.group(2))
-        if what in ("braves village", "braves village meld", "bv", "village", "braves and village", "braves village set"):
-            return {"op": "raid", "raid": {who: "bv"}}
-        if what in ("braves", "brave", "", "braves meld"):
-            return {"op": "raid", "raid": {who: "braves"}}
-        if what in ("nothing", "none", "no braves"):
-            return {"op": "raid", "raid": {who: "none"}}
-        raise ParseFail(N_("raid what? BRAVES, BRAVES/VILLAGE or NOTHING"))
-    if word == "discard":
-        return {"op": "discard", "cards": _card_list(rest)}
+    reader = _ORDER_READERS.get(word)
+    if reader is not None:
+        return reader(rest, roles)
     close = difflib.get_close_matches(word, KEYWORDS, n=1, cutoff=0.6)
     if close:
         raise ParseFail(N_("unknown order %(word)s"), hint=N_("did you mean %(suggestion)s?"), word=word.upper(), suggestion=close[0].upper())
     raise ParseFail(N_("unknown order %(word)s"), word=word.upper())
+
+
+def _read_draw(rest: str, roles) -> dict:
+    """DRAW / TAKE: from the deck or the discard pile."""
+    r = C.norm(rest)
+    r = re.sub(r"^(from|the|a|card|one)\s+", "", r)
+    r = re.sub(r"^(from|the|a|card|one)\s+", "", r)
+    if "discard" in r or r in ("top discard", "up card", "upcard"):
+        return {"op": "draw", "from": "discard"}
+    if r in ("", "deck", "draw deck", "stock", "pile", "draw pile", "top of deck", "deck top", "top of the deck", "from deck"):
+        return {"op": "draw", "from": "deck"}
+    raise ParseFail(N_("draw from where? Write DRAW DECK or DRAW DISCARD"))
+
+
+def _read_meld(rest: str, roles) -> dict:
+    """MELD cards (a new meld on one's own table), MELD Staff ON Custer, or MELD WHAT I DREW."""
+    if _IF_POSSIBLE.sub("", C.norm(rest)) in WHAT_I_DREW:
+        return {"op": "meld_drawn"}
+    body, on = _split_on(rest)
+    cards = _card_list(body)
+    if on is not None:
+        target, owner = _target(on, roles)
+        if target != "custer":
+            raise ParseFail(N_("a meld goes to your own table; only Staff are melded ON Custer"))
+        return {"op": "play", "cards": cards, "on": "custer", "owner": owner}
+    return {"op": "meld", "cards": cards}
+
+
+def _read_layoff(rest: str, roles) -> dict:
+    """LAYOFF / LAY OFF / ADD cards [ON a player, a company, a meld, Braves or Custer]."""
+    body, on = _split_on(rest)
+    cards = _card_list(body)
+    if on is None:
+        return {"op": "layoff", "cards": cards, "on": None}
+    what, owner = _split_owner(on, roles)
+    if owner is None and C.norm(what) in roles:
+        return {"op": "layoff", "cards": cards, "on": C.norm(what)}
+    company = _company(what)
+    if company and len(cards) == 1 and cards[0] in ("scout", "drawn"):
+        return {"op": "wild", "card": cards[0], "company": company, "owner": owner}
+    key = "co-" + company if company else _category_key(what)
+    if key is not None:
+        return _layoff_on_meld(cards, key, what, owner)
+    target, towner = _target(on, roles)
+    if target == "custer":
+        return {"op": "play", "cards": cards, "on": "custer", "owner": towner}
+    raise ParseFail(N_("cannot lay off on %(target)s"), target=on)
+
+
+def _layoff_on_meld(cards: list[str], key: str, what: str, owner: str | None) -> dict:
+    """A layoff ON a named meld (a company, Staff, Scouts, Braves, Villages): a Village on
+    Braves is played there; other cards must belong to that meld."""
+    if key == "braves" and cards in (["village"], ["drawn"]):
+        n = re.search(r"(\d)$", C.norm(what))
+        return {"op": "play", "cards": cards, "on": "braves" + (" " + n.group(1) if n else ""), "owner": owner}
+    if all(k == "drawn" or C.set_key(k) == key for k in cards):
+        return {"op": "layoff", "cards": cards, "on": owner}
+    raise ParseFail(N_("these cards do not belong to a meld of %(target)s"), kind=ILLEGAL, target=what)
+
+
+def _read_play(rest: str, roles) -> dict:
+    """PLAY cards [ON Custer, a Chief or Braves]."""
+    body, on = _split_on(rest)
+    cards = _card_list(body)
+    if on is None:
+        return {"op": "play", "cards": cards, "on": None, "owner": None}
+    target, owner = _target(on, roles)
+    return {"op": "play", "cards": cards, "on": target, "owner": owner}
+
+
+def _read_steal(rest: str, roles) -> dict:
+    """STEAL cards FROM a player, or STEAL NOTHING (after a Coup Stick)."""
+    if C.norm(rest) in ("nothing", "none", "no cards"):
+        return {"op": "steal", "steal": {"nothing": True}}
+    mm = re.match(r"^(.*)\s+from\s+(\S+)(?:'s)?(?:\s+table)?$", rest, re.I)
+    if not mm:
+        raise ParseFail(N_("write STEAL <cards> FROM <player> (or STEAL NOTHING)"))
+    who = mm.group(2)
+    who = re.sub(r"(?:'|\u2019)s$", "", who)
+    return {"op": "steal", "steal": {"from": _role(who, roles), "cards": _card_list(mm.group(1), allow_drawn=False)}}
+
+
+def _read_pick(rest: str, roles) -> dict:
+    """PICK cards (after a Pick Two, or once the pile has been shown)."""
+    return {"op": "pick", "pick": _card_list(rest, allow_drawn=False)}
+
+
+def _read_raid(rest: str, roles) -> dict:
+    """RAID a player's BRAVES, BRAVES/VILLAGE or NOTHING (after Sabers)."""
+    mm = re.match(r"^(\S+)\s*(.*)$", rest)
+    if not mm:
+        raise ParseFail(N_("write RAID <player> BRAVES, RAID <player> BRAVES/VILLAGE or RAID <player> NOTHING"))
+    who = _role(re.sub(r"(?:'|\u2019)s$", "", mm.group(1)), roles)
+    what = C.norm(mm.group(2))
+    if what in ("braves village", "braves village meld", "bv", "village", "braves and village", "braves village set"):
+        return {"op": "raid", "raid": {who: "bv"}}
+    if what in ("braves", "brave", "", "braves meld"):
+        return {"op": "raid", "raid": {who: "braves"}}
+    if what in ("nothing", "none", "no braves"):
+        return {"op": "raid", "raid": {who: "none"}}
+    raise ParseFail(N_("raid what? BRAVES, BRAVES/VILLAGE or NOTHING"))
+
+
+def _read_discard(rest: str, roles) -> dict:
+    """DISCARD cards."""
+    return {"op": "discard", "cards": _card_list(rest)}
+
+
+# an order's keyword (LAY OFF and ADD read as LAYOFF) -> its reader: (rest of the line, roles) -> step
+_ORDER_READERS = {
+    "draw": _read_draw, "take": _read_draw, "meld": _read_meld, "layoff": _read_layoff, "play": _read_play,
+    "steal": _read_steal, "pick": _read_pick, "raid": _read_raid, "discard": _read_discard,
+}
 
 
 def _split_on(text: str) -> tuple[str, str | None]:
