@@ -168,9 +168,15 @@ def _lists(value, shape: str = ""):
             yield from _lists(item, shape)
 
 
-def _played_views(engine, phases: int = 40):
-    """Each role's view of the first ``phases`` states of a seeded bot game."""
-    scenario = sorted(engine.scenarios())[0]
+def _played_views(engine, phases: int = 40, others: int = 3):
+    """Each role's view of the first ``phases`` states of a seeded bot game of the first
+    scenario, and of the first ``others`` states of every other scenario (a list one
+    scenario leaves empty, such as objectives, shows in another)."""
+    for n, scenario in enumerate(sorted(engine.scenarios())):
+        yield from _played_scenario(engine, scenario, phases if n == 0 else others)
+
+
+def _played_scenario(engine, scenario: str, phases: int):
     info = engine.scenarios()[scenario]
     state = engine.setup(scenario, dict(info.options), Dice("ab" * 32))
     for n in range(phases):
