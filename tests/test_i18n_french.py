@@ -112,6 +112,30 @@ def test_the_catalog_is_a_plain_po_file_with_no_compiled_mo():
     assert not list(LOCALE_DIR.rglob("*.mo"))
 
 
+def test_the_catalog_defines_each_message_once():
+    """Several people append to the catalog; a msgid (with its context) defined twice makes
+    msgfmt refuse the file and leaves which translation wins to chance."""
+    po = LOCALE_DIR / "fr" / "LC_MESSAGES" / "pbem.po"
+    seen: dict[tuple[str | None, str], int] = {}
+    duplicates = []
+    context = msgid = None
+    lines = po.read_text(encoding="utf-8").splitlines()
+    for number, line in enumerate(lines, 1):
+        if line.startswith("msgctxt "):
+            context = line[len("msgctxt "):]
+        elif line.startswith("msgid "):
+            text, k = [line[len("msgid "):]], number
+            while k < len(lines) and lines[k].startswith('"'):
+                text.append(lines[k])
+                k += 1
+            msgid = (context, "".join(text))
+            context = None
+            if msgid in seen:
+                duplicates.append(f"line {number} repeats line {seen[msgid]}: {msgid[1][:60]}")
+            seen.setdefault(msgid, number)
+    assert not duplicates, "\n".join(duplicates)
+
+
 def web_msgids() -> dict[str, str]:
     """msgid -> the file it comes from, for everything a web page can show: the moderators'
     console, the public archive, a player's page, their error pages and flash messages."""
