@@ -389,5 +389,13 @@ def _failed(store: Store, row: dict, now: datetime, error: str, backoff: float, 
     with store.write():
         store.execute(
             "UPDATE outbox SET attempts = ?, last_error = ?, next_attempt_at = ?, status = ?, lease_until = NULL, lease_owner = NULL WHERE id = ?",
-            (attempts, error[:500], to_iso(now + timedelta(seconds=delay)), status, row["id"]),
+            (attempts, error[:500], to_iso(_whole_second_after(now + timedelta(seconds=delay))), status, row["id"]),
         )
+
+
+def _whole_second_after(moment: datetime) -> datetime:
+    """Stored times have whole seconds; cutting a retry time down would make the wait shorter
+    than the backoff (a sub-second backoff none at all), so round it up."""
+    if moment.microsecond:
+        return moment.replace(microsecond=0) + timedelta(seconds=1)
+    return moment
