@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
+from pbem.dice import Dice
+
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The real-mail corpus, read in place and never copied into the project: ../shared/fixtures/emails
@@ -213,3 +215,32 @@ def mail(from_addr: str, to_addr: str, body: str, subject: str = "orders", **hea
         m[k.replace("_", "-")] = v
     m.set_content(body)
     return m.as_bytes()
+
+
+class ScriptedDice(Dice):
+    """Real dice, except that a label found in ``script`` rolls the scripted value (a list
+    gives successive values, the last one repeating); a shuffle whose label is scripted
+    returns the scripted order first. Engines' rule tests subclass it for their own draws."""
+
+    def __init__(self, script: dict | None = None, seed: str = "00" * 32):
+        super().__init__(seed)
+        self.script = {k: (list(v) if isinstance(v, list) else [v]) for k, v in (script or {}).items()}
+
+    def _scripted(self, label: str):
+        values = self.script.get(label)
+        if values:
+            return values.pop(0) if len(values) > 1 else values[0]
+        return None
+
+    def roll(self, sides: int, label: str) -> int:
+        value = self._scripted(label)
+        if value is None:
+            return super().roll(sides, label)
+        self.rolls.append({"for": label, "kind": f"d{sides}", "value": value})
+        return value
+
+    def shuffle(self, items: list, label: str) -> list:
+        if label in self.script:
+            order = list(self.script[label])
+            return [x for x in order if x in items] + [x for x in items if x not in order]
+        return super().shuffle(items, label)

@@ -4,40 +4,18 @@ from __future__ import annotations
 
 import copy
 
-from pbem.dice import Dice
 from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
 from pbem.engines.acw.situation import Context
+from tests.support import ScriptedDice as SupportScriptedDice
 
 SEED = "00" * 31 + "0a"
 
 
-class ScriptedDice(Dice):
-    """Real dice, except that a label found in ``script`` rolls the scripted value (a list
-    gives successive values, the last one repeating); a shuffle whose label is scripted
-    returns the scripted order."""
+class ScriptedDice(SupportScriptedDice):
+    """tests.support's scripted dice with this folder's seed."""
 
     def __init__(self, script: dict | None = None, seed: str = SEED):
-        super().__init__(seed)
-        self.script = {k: (list(v) if isinstance(v, list) else [v]) for k, v in (script or {}).items()}
-
-    def _scripted(self, label: str):
-        values = self.script.get(label)
-        if values:
-            return values.pop(0) if len(values) > 1 else values[0]
-        return None
-
-    def roll(self, sides: int, label: str) -> int:
-        value = self._scripted(label)
-        if value is None:
-            return super().roll(sides, label)
-        self.rolls.append({"for": label, "kind": f"d{sides}", "value": value})
-        return value
-
-    def shuffle(self, items: list, label: str) -> list:
-        if label in self.script:
-            order = list(self.script[label])
-            return [x for x in order if x in items] + [x for x in items if x not in order]
-        return super().shuffle(items, label)
+        super().__init__(script, seed)
 
 
 def small_scenario(name: str, *, units: list[dict], terrain: list | None = None, officers: list | None = None,

@@ -8,6 +8,7 @@ from pbem.dice import Dice
 from pbem.engines.custer import scenario as scenarios
 from pbem.engines.custer.activation import start_turn
 from pbem.engines.custer.situation import Context, initial_units
+from tests.support import ScriptedDice as SupportScriptedDice
 
 SEED = "00" * 31 + "07"
 
@@ -22,28 +23,13 @@ DEFAULT_VICTORY = {
 }
 
 
-class ScriptedDice(Dice):
-    """Real dice, except that a label found in ``script`` rolls the scripted value
-    (a list gives successive values). Cup draws default to the first marker left
-    in the cup (markers come out in the scenario's order) unless ``shuffle_cup``."""
+class ScriptedDice(SupportScriptedDice):
+    """tests.support's scripted dice; cup draws default to the first marker left in the cup
+    (markers come out in the scenario's order) unless ``shuffle_cup``."""
 
     def __init__(self, script: dict | None = None, seed: str = SEED, shuffle_cup: bool = False):
-        super().__init__(seed)
-        self.script = {k: (list(v) if isinstance(v, list) else [v]) for k, v in (script or {}).items()}
+        super().__init__(script, seed)
         self.shuffle_cup = shuffle_cup
-
-    def _scripted(self, label: str):
-        values = self.script.get(label)
-        if values:
-            return values.pop(0) if len(values) > 1 else values[0]
-        return None
-
-    def roll(self, sides: int, label: str) -> int:
-        value = self._scripted(label)
-        if value is None:
-            return super().roll(sides, label)
-        self.rolls.append({"for": label, "kind": f"d{sides}", "value": value})
-        return value
 
     def below(self, n: int, label: str) -> int:
         value = self._scripted(label)
