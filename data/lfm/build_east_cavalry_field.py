@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mapbuild import battery, block, cmd, line, reg, stream_sides, write_data  # noqa: E402
+from mapbuild import battery, block, cmd, line, reg, series_victory, stream_sides, write_data  # noqa: E402
 
 from pbem.engines.hexgrid import hex_id  # noqa: E402
 
@@ -145,17 +145,12 @@ def build_scenario() -> dict:
         "mails_per_player_turn": 2,
         "commanders": commanders,
         "units": units,
-        "victory": {
-            "points": {"infantry": 1, "artillery": 1, "horse_artillery": 1, "cavalry": 2, "sharpshooters": 2},
-            "commander_points": "cv",
-            "objectives": [
-                {"hex": "1416", "side": cs, "vp": 10, "why": "the Hanover and Low Dutch Roads crossroads: the Union rear Stuart rode for"},
-                {"hex": "1613", "side": cs, "vp": 5, "why": "the Lott farm"},
-                {"hex": "0908", "side": us, "vp": 5, "why": "the Rummel farm"},
-                {"hex": "0704", "side": us, "vp": 5, "why": "the crest of Cress Ridge"},
-            ],
-            "sudden_death": {"ratio": 2, "min_vp": 30},
-        },
+        "victory": series_victory([
+            {"hex": "1416", "side": cs, "vp": 10, "why": "the Hanover and Low Dutch Roads crossroads: the Union rear Stuart rode for"},
+            {"hex": "1613", "side": cs, "vp": 5, "why": "the Lott farm"},
+            {"hex": "0908", "side": us, "vp": 5, "why": "the Rummel farm"},
+            {"hex": "0704", "side": us, "vp": 5, "why": "the crest of Cress Ridge"},
+        ]),
     }
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mapbuild import battery, block, cmd, line, reg, stream_sides, write_data  # noqa: E402
+from mapbuild import battery, block, cmd, line, reg, series_victory, stream_sides, write_data  # noqa: E402
 
 from pbem.engines.hexgrid import hex_id  # noqa: E402
 
@@ -308,19 +308,14 @@ def build_scenario() -> dict:
         "mails_per_player_turn": 2,
         "commanders": commanders,
         "units": units,
-        "victory": {
-            "points": {"infantry": 1, "artillery": 1, "horse_artillery": 1, "cavalry": 2, "sharpshooters": 2},
-            "commander_points": "cv",
-            "objectives": [
-                {"hex": "2319", "side": CS, "vp": 10, "why": "Cemetery Hill, the ground the Union held that night"},
-                {"hex": "2621", "side": CS, "vp": 5, "why": "Culp's Hill"},
-                {"hex": "2115", "side": CS, "vp": 5, "why": "the Diamond, the town square"},
-                {"hex": "1614", "side": US, "vp": 5, "why": "the Lutheran Seminary on Seminary Ridge"},
-                {"hex": "1313", "side": US, "vp": 3, "why": "the McPherson farm on McPherson's Ridge"},
-                {"hex": "1505", "side": US, "vp": 3, "why": "Oak Hill"},
-            ],
-            "sudden_death": {"ratio": 2, "min_vp": 30},
-        },
+        "victory": series_victory([
+            {"hex": "2319", "side": CS, "vp": 10, "why": "Cemetery Hill, the ground the Union held that night"},
+            {"hex": "2621", "side": CS, "vp": 5, "why": "Culp's Hill"},
+            {"hex": "2115", "side": CS, "vp": 5, "why": "the Diamond, the town square"},
+            {"hex": "1614", "side": US, "vp": 5, "why": "the Lutheran Seminary on Seminary Ridge"},
+            {"hex": "1313", "side": US, "vp": 3, "why": "the McPherson farm on McPherson's Ridge"},
+            {"hex": "1505", "side": US, "vp": 3, "why": "Oak Hill"},
+        ]),
     }
 
 

@@ -77,6 +77,17 @@ def battery(id_, name, side, formation, guns, cr, hex_=None, limbered=False, ent
     return out
 
 
+
+def series_victory(objectives: list[dict]) -> dict:
+    """The series' Gettysburg scoring (VP per SP eliminated by arm, commanders at their CV, 2:1
+    with 30 VP wins at once) with a scenario's objective hexes."""
+    return {
+        "points": {"infantry": 1, "artillery": 1, "horse_artillery": 1, "cavalry": 2, "sharpshooters": 2},
+        "commander_points": "cv",
+        "objectives": objectives,
+        "sudden_death": {"ratio": 2, "min_vp": 30},
+    }
+
 def write_data(map_data: dict, scenario_data: dict) -> None:
     """Write data/lfm/maps/<map name>.json and data/lfm/scenarios/<scenario name>.json."""
     out = Path(__file__).resolve().parent
