@@ -78,9 +78,9 @@ class MailWriter(ConfiguredPart):
     """What goes in every mail the server writes; each method queues one mail inside the
     caller's transaction."""
 
-    def game_header(self, game_id: str) -> dict:
-        """What a mail's templates read of its game."""
-        g = self.records.game_row(game_id)
+    def game_header(self, game_id: str, row: dict | None = None) -> dict:
+        """What a mail's templates read of its game (from ``row`` when the caller has read it)."""
+        g = row or self.records.game_row(game_id)
         return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
 
     def thread_root(self, game_id: str, player: dict) -> str:
@@ -279,14 +279,14 @@ class MailWriter(ConfiguredPart):
         ), domain=self.settings.mail_domain, now=self.now())
 
     def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
-                  notes: list[str] | None = None) -> str | None:
+                  notes: list[str] | None = None, game: dict | None = None) -> str | None:
         lang = player["lang"]
         _ = gettext_for(lang)
         errors = describe_errors(loads(submission["errors"], []), lang)
         status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
         token = self.records.token_for(player["id"])
         ctx = {
-            "game": self.game_header(game_id), "player": player, "submission": submission, "phase": phase,
+            "game": self.game_header(game_id, game), "player": player, "submission": submission, "phase": phase,
             "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),
             "deadline": self.deadline_text(phase, player), "status": status,
             "received": format_moment(from_iso(submission["received_at"]), player["tz"], lang),

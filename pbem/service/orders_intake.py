@@ -139,7 +139,7 @@ def _take_standing_orders(room, cmd, phase: dict, *, held: bool) -> None:
         "phase": phase["label"], "awaited": ", ".join(loads(phase["awaited"]))}
     if room.may_reply_to(room.player["email"], acknowledging_orders=submission["status"] != "rejected"):
         room.svc.mail_writer.queue_ack(room.game_id, room.player, submission, phase, room.msg.message_id,
-                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems))
+                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems), game=room.game)
         room.replies += 1
 
 
@@ -223,7 +223,7 @@ def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) 
     notes = cmd.problems_in(_) + list(room.msg.problems)
     if room.read_from:
         notes.insert(0, _(N_("Your orders were read from the attached file %(name)s.")) % {"name": room.read_from})
-    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes)
+    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes, game=room.game)
     room.replies += 1
 
 
@@ -244,7 +244,7 @@ def confirm_held_orders(room, code: str) -> bool:
         records.make_standing(submission["id"], phase["id"], submission["role"])
     submission = records.submission(submission["id"])
     if room.may_reply_to(player["email"], acknowledging_orders=status != "rejected"):
-        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id)
+        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, game=room.game)
     close_when_all_ordered(room, records.game_row(room.game_id), phase)
     return True
 
