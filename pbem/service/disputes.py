@@ -146,12 +146,12 @@ class Disputes(ConfiguredPart):
                 raise ServiceError(N_("phase %(phase)s is not resolved yet; only a resolved phase can be corrected"), params={"phase": ph["label"]})
             existing = records.open_draft(game_id, seq)
             if existing is not None:
-                if existing["phase_id"] == ph["id"]:
+                if existing["phase_row_id"] == ph["id"]:
                     return _load_draft(existing)
                 # The phase was corrected since: that draft is about a result that no longer stands.
                 records.close_draft(existing["id"], "discarded", "the phase changed since the draft was started")
             draft_id = records.insert("drafts", {
-                "game_id": game_id, "seq": seq, "phase_id": ph["id"], "status": "draft",
+                "game_id": game_id, "seq": seq, "phase_row_id": ph["id"], "status": "draft",
                 "orders": ph["orders"] or "{}", "amendments": "{}", "created_by": actor,
                 "created_at": now, "updated_at": now,
             })
@@ -171,7 +171,7 @@ class Disputes(ConfiguredPart):
         d = self.start_draft(game_id, seq, actor=actor)
         records = self.records
         with records.write():
-            ph = records.phase(d["phase_id"])
+            ph = records.phase(d["phase_row_id"])
             awaited = loads(ph["awaited"], [])
             if role not in awaited and role not in (loads(ph["orders"], {}) or {}):
                 raise ServiceError(N_("phase %(phase)s took no orders from %(role)r (it awaited: %(awaited)s)"),
@@ -198,7 +198,7 @@ class Disputes(ConfiguredPart):
         """Put one role's orders back as they stood in the draft."""
         with self.records.write():
             d = self._open_draft(draft_id)
-            ph = self.records.phase(d["phase_id"])
+            ph = self.records.phase(d["phase_row_id"])
             orders, amendments = dict(d["orders"]), dict(d["amendments"])
             if role not in amendments:
                 raise ServiceError(N_("the draft has no amendment for %(role)r"), params={"role": role})
@@ -222,7 +222,7 @@ class Disputes(ConfiguredPart):
             raise ServiceError(f"no draft correction #{draft_id}")
         if d["status"] != "draft":
             raise ServiceError(f"draft correction #{draft_id} was already {d['status']}")
-        ph = self.records.phase(d["phase_id"])
+        ph = self.records.phase(d["phase_row_id"])
         if ph is None or ph["status"] != "resolved":
             raise ServiceError(N_("the phase has changed since this draft was started (another correction was published); discard the draft and start again"))
         return d
@@ -234,7 +234,7 @@ class Disputes(ConfiguredPart):
         refuses, the draft keeps the error and a ServiceError is raised."""
         records = self.records
         d = self._open_draft(draft_id)
-        ph = records.phase(d["phase_id"])
+        ph = records.phase(d["phase_row_id"])
         engine = self.engine(records.game_row(d["game_id"])["engine"])
         try:
             new_state, events, rolls = _adjudicate(engine, starting_state(engine, ph), d["orders"], ph["seed"])
@@ -262,7 +262,7 @@ class Disputes(ConfiguredPart):
                 raise ServiceError(N_("no open draft correction with that number"))
             records.close_draft(draft_id, "discarded", (reason or "").strip() or None)
             records.audit(d["game_id"], actor, "discard correction", (reason or "").strip(),
-                          {"phase": records.phase(d["phase_id"])["label"], "draft": draft_id, "roles": sorted(d["amendments"])})
+                          {"phase": records.phase(d["phase_row_id"])["label"], "draft": draft_id, "roles": sorted(d["amendments"])})
 
     # -- publishing ----------------------------------------------------------------------
     def publish(self, draft_id: int, reason: str, actor: str) -> dict:
@@ -277,7 +277,7 @@ class Disputes(ConfiguredPart):
             game_id = d["game_id"]
             g = records.game_row(game_id)
             engine = self.engine(g["engine"])
-            ph = records.phase(d["phase_id"])
+            ph = records.phase(d["phase_row_id"])
             old_result = result_state(engine, ph)
             old_events = loads(ph["events"], {}).get("events", [])
             corrected, new_state, events, rolls = self._correct_phase(engine, d, ph)
@@ -414,7 +414,7 @@ class Disputes(ConfiguredPart):
         p = self.records.last_player_of_role(row["game_id"], role)
         self.records.unstand_role(row["id"], role)
         self.records.insert("submissions", {
-            "game_id": row["game_id"], "phase_id": row["id"], "phase_label": row["label"], "player_id": p["id"] if p else 0,
+            "game_id": row["game_id"], "phase_row_id": row["id"], "phase_label": row["label"], "player_id": p["id"] if p else 0,
             "role": role, "inbound_id": None, "text": amendment["text"], "orders": dumps(orders),
             "canonical": amendment["canonical"], "errors": "[]", "missing": dumps(amendment.get("missing", [])),
             "status": "accepted", "stands": 1, "sha256": hashlib.sha256(amendment["text"].encode("utf-8")).hexdigest(),

@@ -34,7 +34,7 @@ def lapse_draw(records, mail: MailWriter, game_id: str, phase: dict) -> None:
     """The phase a draw was proposed in is resolved: the proposal lapses and every player is told
     (called by Phases.close inside its transaction)."""
     row = records.open_draw_row(game_id)
-    if row is None or row["phase_id"] != phase["id"]:
+    if row is None or row["phase_row_id"] != phase["id"]:
         return
     records.close_draw(row["id"], "lapsed")
     mail.queue_notice(game_id, LAPSED, serial=f"draw{row['id']}-lapsed",
@@ -71,7 +71,7 @@ class Endings(ServicePart):
         if row is None:
             return None
         phase = self.records.current_phase(game_id)
-        if phase is None or phase["id"] != row["phase_id"]:  # the deadline passed: it lapsed
+        if phase is None or phase["id"] != row["phase_row_id"]:  # the deadline passed: it lapsed
             self.records.close_draw(row["id"], "lapsed")
             return None
         row["accepted"] = loads(row["accepted"], [])
@@ -86,7 +86,7 @@ class Endings(ServicePart):
             if self.open_draw(game_id):
                 return N_("A draw is already proposed; answer it with ACCEPT DRAW or REJECT DRAW.")
             phase = records.current_phase(game_id)
-            draw_id = records.insert("draws", {"game_id": game_id, "phase_id": phase["id"], "proposed_by": role,
+            draw_id = records.insert("draws", {"game_id": game_id, "phase_row_id": phase["id"], "proposed_by": role,
                                                "accepted": dumps([role]), "created_at": to_iso(self.now())})
             records.audit(game_id, role, "propose draw", "", {"phase": phase["label"]})
             self.mail.queue_notice(game_id, N_("%(who)s proposes a draw. It ends the game if every player sends ACCEPT DRAW "

@@ -189,7 +189,7 @@ def record_submission(room, phase: dict, cmd, *, status, errors, orders, canonic
     body = cmd.body or ""
     player = room.player
     row = {
-        "game_id": room.game_id, "phase_id": phase["id"], "phase_label": phase["label"], "player_id": player["id"],
+        "game_id": room.game_id, "phase_row_id": phase["id"], "phase_label": phase["label"], "player_id": player["id"],
         "role": player["role"], "inbound_id": room.inbound_id, "text": body,
         "orders": dumps(orders) if orders is not None else None, "canonical": canonical,
         "errors": dumps(errors), "missing": dumps(missing), "status": status, "stands": 0,
@@ -234,7 +234,7 @@ def confirm_held_orders(room, code: str) -> bool:
     submission = records.held_submission(player["id"], code)
     if submission is None:
         return False
-    phase = records.phase(submission["phase_id"])
+    phase = records.phase(submission["phase_row_id"])
     if phase["status"] != "open":
         room.mail_problem(player, N_("Those held orders were for phase %(phase)s, which is closed."), phase=phase["label"])
         return True

@@ -237,17 +237,17 @@ class Records:
             "SELECT p.game_id, p.id FROM phases p JOIN games g ON g.id = p.game_id "
             "WHERE p.status = 'open' AND p.immediate = 1 AND g.status = 'active' AND (? IS NULL OR p.game_id = ?) "
             "AND NOT EXISTS (SELECT 1 FROM json_each(p.awaited) a WHERE NOT EXISTS ("
-            "  SELECT 1 FROM submissions s WHERE s.phase_id = p.id AND s.role = a.value AND s.stands = 1))",
+            "  SELECT 1 FROM submissions s WHERE s.phase_row_id = p.id AND s.role = a.value AND s.stands = 1))",
             (game_id, game_id))
 
     # -- submissions ---------------------------------------------------------------------
     def standing_orders(self, phase_row_id: int) -> dict[str, dict]:
         """role -> the submission that stands for the phase."""
-        rows = self.store.all("SELECT * FROM submissions WHERE phase_id = ? AND stands = 1", (phase_row_id,))
+        rows = self.store.all("SELECT * FROM submissions WHERE phase_row_id = ? AND stands = 1", (phase_row_id,))
         return {r["role"]: r for r in rows}
 
     def ordered_roles(self, phase_row_id: int) -> set[str]:
-        return {r["role"] for r in self.store.all("SELECT role FROM submissions WHERE phase_id = ? AND stands = 1", (phase_row_id,))}
+        return {r["role"] for r in self.store.all("SELECT role FROM submissions WHERE phase_row_id = ? AND stands = 1", (phase_row_id,))}
 
     def submission(self, submission_id: int) -> dict | None:
         return self.store.one("SELECT * FROM submissions WHERE id = ?", (submission_id,))
@@ -257,10 +257,10 @@ class Records:
         marks = ",".join("?" * len(phase_row_ids))
         return self.store.all(
             f"SELECT s.*, p.email AS player_email FROM submissions s LEFT JOIN players p ON p.id = s.player_id "
-            f"WHERE s.phase_id IN ({marks}) ORDER BY s.received_at, s.id", tuple(phase_row_ids))
+            f"WHERE s.phase_row_id IN ({marks}) ORDER BY s.received_at, s.id", tuple(phase_row_ids))
 
     def submissions_of_role(self, phase_row_id: int, role: str) -> list[dict]:
-        return self.store.all("SELECT * FROM submissions WHERE phase_id = ? AND role = ? ORDER BY id DESC", (phase_row_id, role))
+        return self.store.all("SELECT * FROM submissions WHERE phase_row_id = ? AND role = ? ORDER BY id DESC", (phase_row_id, role))
 
     def submissions_of_player(self, game_id: str, player_id: int, limit: int) -> list[dict]:
         return self.store.all("SELECT * FROM submissions WHERE game_id = ? AND player_id = ? ORDER BY id DESC LIMIT ?",
@@ -269,18 +269,18 @@ class Records:
     def same_orders_stand(self, submission: dict) -> bool:
         """Whether the same orders text already stands for the submission's role and phase
         (a script sending again what it sent)."""
-        return self.store.one("SELECT 1 FROM submissions WHERE phase_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
-                              (submission["phase_id"], submission["role"], submission["sha256"], submission["id"])) is not None
+        return self.store.one("SELECT 1 FROM submissions WHERE phase_row_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
+                              (submission["phase_row_id"], submission["role"], submission["sha256"], submission["id"])) is not None
 
     def count_submissions(self, phase_row_id: int) -> int:
-        return self.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_id = ?", (phase_row_id,))["n"]
+        return self.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_row_id = ?", (phase_row_id,))["n"]
 
     def held_submission(self, player_id: int, code: str) -> dict | None:
         return self.store.one("SELECT * FROM submissions WHERE player_id = ? AND status = 'held' AND confirm_code = ?", (player_id, code))
 
     def make_standing(self, submission_id: int, phase_row_id: int, role: str) -> None:
         """This submission stands for its role and phase; the role's others no longer do."""
-        self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_id = ? AND role = ? AND stands != (id = ?)",
+        self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_row_id = ? AND role = ? AND stands != (id = ?)",
                            (submission_id, phase_row_id, role, submission_id))
 
     def set_submission_status(self, submission_id: int, status: str) -> None:
@@ -294,11 +294,11 @@ class Records:
         self.store.execute("UPDATE submissions SET stands = 0, status = 'stale' WHERE id = ?", (submission_id,))
 
     def unstand_role(self, phase_row_id: int, role: str) -> None:
-        self.store.execute("UPDATE submissions SET stands = 0 WHERE phase_id = ? AND role = ?", (phase_row_id, role))
+        self.store.execute("UPDATE submissions SET stands = 0 WHERE phase_row_id = ? AND role = ?", (phase_row_id, role))
 
     def move_submissions(self, old_row_id: int, new_row: dict) -> None:
         """A phase row's submissions follow it to its next revision."""
-        self.store.execute("UPDATE submissions SET phase_id = ?, phase_label = ? WHERE phase_id = ?", (new_row["id"], new_row["label"], old_row_id))
+        self.store.execute("UPDATE submissions SET phase_row_id = ?, phase_label = ? WHERE phase_row_id = ?", (new_row["id"], new_row["label"], old_row_id))
 
     # -- mail in and out ------------------------------------------------------------------
     def inbound(self, inbound_id: int) -> dict | None:

@@ -347,6 +347,19 @@ def m010_seat_holds(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m011_phase_row_id(db: sqlite_utils.Database) -> None:
+    """Issue 12: the columns that hold a ``phases`` row's id are named ``phase_row_id``, as
+    ``phase_id`` is what the engines and the reports call a phase's label ("T3a.M")."""
+    db.executescript(
+        """
+        ALTER TABLE submissions RENAME COLUMN phase_id TO phase_row_id;
+        ALTER TABLE drafts RENAME COLUMN phase_id TO phase_row_id;
+        ALTER TABLE draws RENAME COLUMN phase_id TO phase_row_id;
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -22,7 +22,7 @@ def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, 
         abort(404)
     drafts = [d for d in svc.disputes.drafts(game_id) if d["seq"] == seq]
     draft = drafts[0] if drafts else None
-    if draft is not None and draft["phase_id"] != phase["phase"]["id"]:
+    if draft is not None and draft["phase_row_id"] != phase["phase"]["id"]:
         draft = None  # about a result that no longer stands; the next amendment starts afresh
     roles = phase["roles"] or sorted(phase["used"])
     forms = {}

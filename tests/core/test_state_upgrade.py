@@ -180,7 +180,7 @@ def test_orders_standing_before_the_upgrade_still_stand_after_it(half_played):
     open_phase = svc.records.current_phase(gid)
     standing = svc.records.standing_orders(open_phase["id"])
     assert set(standing) == set(loads(open_phase["awaited"]))
-    assert all(s["status"] == "accepted" for s in submissions(svc, gid) if s["phase_id"] == open_phase["id"] and s["stands"])
+    assert all(s["status"] == "accepted" for s in submissions(svc, gid) if s["phase_row_id"] == open_phase["id"] and s["stands"])
     result = svc.phases.close(gid, reason="test", actor="moderator")
     assert result["defaulted"] == []
 

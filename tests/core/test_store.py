@@ -4,7 +4,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from pbem.service.store import Store
+from pbem.service.store import Store, migrations
 
 
 @pytest.fixture
@@ -61,3 +61,32 @@ def test_update_refuses_an_unknown_column(store):
     _game(store)
     with pytest.raises(ValueError, match="'colour'"):
         store.update("games", "g1", {"colour": "red"})
+
+
+def test_m011_renames_phase_id_to_phase_row_id_and_keeps_every_row(tmp_path):
+    """A database made before m011 (submissions, drafts and draws with a ``phase_id`` column
+    holding a phases row's id) comes out with the same rows under ``phase_row_id``."""
+    old = Store(tmp_path / "old.db")
+    migrations.apply(old.db, stop_before="m011_phase_row_id")
+    at = "2026-11-21T00:00:00+00:00"
+    _game(old)
+    with old.write():
+        phase = old.insert("phases", {"game_id": "g1", "seq": 1, "label": "T1", "mode": "simultaneous", "awaited": "[]",
+                                      "state": "{}", "commitment": "c", "seed": "s", "opened_at": at})
+        old.insert("submissions", {"game_id": "g1", "phase_id": phase, "phase_label": "T1", "player_id": 1, "role": "us",
+                                   "text": "orders", "status": "accepted", "stands": 1, "sha256": "h", "received_at": at})
+        old.insert("drafts", {"game_id": "g1", "seq": 1, "phase_id": phase, "orders": "{}", "created_by": "m@x",
+                              "created_at": at, "updated_at": at})
+        old.insert("draws", {"game_id": "g1", "phase_id": phase, "proposed_by": "us", "created_at": at})
+    old.close()
+
+    new = Store(tmp_path / "old.db")
+    new.migrate()
+    for table in ("submissions", "drafts", "draws"):
+        columns = {r["name"] for r in new.all(f"SELECT name FROM pragma_table_info('{table}')")}
+        assert "phase_row_id" in columns and "phase_id" not in columns, table
+        assert [r["phase_row_id"] for r in new.all(f"SELECT phase_row_id FROM {table}")] == [phase], table
+    assert new.one("SELECT role, text, stands FROM submissions") == {"role": "us", "text": "orders", "stands": 1}
+    index = new.one("SELECT sql FROM sqlite_master WHERE name = 'submissions_phase'")["sql"]
+    assert "phase_row_id" in index
+    new.close()

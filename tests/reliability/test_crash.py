@@ -327,7 +327,7 @@ def check_invariants(svc: Service, client: Client, relay: SmtpSink) -> dict:
                 problems.append(f"{g['id']} {ph['label']}: does not start from the replayed result")
             if ph["status"] != "resolved":
                 break
-            accepted = store.all("SELECT * FROM submissions WHERE phase_id = ? AND status IN ('accepted', 'partial') ORDER BY id",
+            accepted = store.all("SELECT * FROM submissions WHERE phase_row_id = ? AND status IN ('accepted', 'partial') ORDER BY id",
                                  (ph["id"],))
             expected, defaulted = {}, []
             for role in loads(ph["awaited"]):

@@ -106,7 +106,7 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     assert loads(corrected["result_state"]) == draft["result_state"]
     assert corrected["seed"] == first["seed"] and corrected["commitment"] == first["commitment"]
     # the amended orders stand as the moderator's, the mail that was misread is kept
-    subs = svc.store.all("SELECT * FROM submissions WHERE phase_id = ? AND role = 'us' ORDER BY id", (corrected["id"],))
+    subs = svc.store.all("SELECT * FROM submissions WHERE phase_row_id = ? AND role = 'us' ORDER BY id", (corrected["id"],))
     assert [s["source"] for s in subs] == ["mail", "moderator"] and [s["stands"] for s in subs] == [0, 1]
     # later phases were re-resolved in order (or the game rolled back): the chain replays
     assert [p["label"] for p in svc.records.phase_rows(game)][:1] == later_labels[:1]
@@ -170,7 +170,7 @@ def test_publishing_rolls_back_when_later_orders_no_longer_fit(svc, game, monkey
     assert [(p["seq"], p["status"]) for p in rows] == [(1, "resolved"), (2, "open")]
     assert loads(rows[1]["state"]) == loads(rows[0]["result_state"])
     assert rows[1]["seed"] != before[2]["seed"], "a phase opened again gets a fresh, freshly committed seed"
-    assert svc.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_id = ?", (rows[1]["id"],))["n"] == 0
+    assert svc.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_row_id = ?", (rows[1]["id"],))["n"] == 0
     monkeypatch.undo()
     assert svc.verifier.verify_game(game)["ok"]
     mails = svc.store.all("SELECT * FROM outbox WHERE game_id = ? AND kind = 'correction'", (game,))

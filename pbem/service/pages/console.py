@@ -158,7 +158,7 @@ class ConsolePages(ConfiguredPart):
         return {
             **s, "errors": describe_errors(loads(s["errors"], []), lang), "missing": describe_missing(loads(s["missing"], []), lang),
             "orders_json": pretty(loads(s["orders"])) if s["orders"] else None,
-            "live": s["phase_id"] == live["id"], "ack": self.records.outbox_message(ack_id),
+            "live": s["phase_row_id"] == live["id"], "ack": self.records.outbox_message(ack_id),
             "inbound": self.inbound(s["inbound_id"]) if s["inbound_id"] else None,
         }
 
