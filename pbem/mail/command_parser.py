@@ -34,6 +34,7 @@ from functools import lru_cache
 from pbem.i18n import N_
 from pbem.mail.command_syntax import SHAPE_PROBLEM, UNKNOWN, Command, Reading, clean
 from pbem.mail.commands import REGISTRY
+from pbem.mail.first_character import WHITESPACE, FirstCharacter
 
 __all__ = ["Command", "find_commands", "is_block_line", "parse_command_line", "quotes_a_command"]
 
@@ -58,13 +59,27 @@ def _keyword_pattern(word: str) -> str:
     return "".join(out)
 
 
+_ALL_KEYWORDS = [*REGISTRY.keywords(), *_END_KEYWORDS]
+#: what may come before a keyword: spaces, invisible characters, Gmail's bold "*"
+_LEAD = "\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u00ad\u00a0*"
 #: cheap first test: does the line start with something that may be a keyword?
 _MAYBE_KEYWORD = re.compile(
-    r"^[\s\u200b\u200c\u200d\u2060\ufeff\u200e\u200f\u00ad\u00a0*]*(?:"
-    + "|".join(sorted({_keyword_pattern(w) for w in [*REGISTRY.keywords(), *_END_KEYWORDS]}, key=len, reverse=True))
+    rf"^[\s{_LEAD}]*(?:"
+    + "|".join(sorted({_keyword_pattern(w) for w in _ALL_KEYWORDS}, key=len, reverse=True))
     + r")(?![^\W\d_])",
     re.IGNORECASE,
 )
+#: a first test before that one: the first character after the lead may begin a keyword
+#: (as typed, composed or decomposed: "É" or "E" + U+0301)
+_MAY_BEGIN_KEYWORD = FirstCharacter(sorted({re.escape(c) for w in _ALL_KEYWORDS
+                                            for first in [unicodedata.normalize("NFC", w.casefold())[0]]
+                                            for c in (first, unicodedata.normalize("NFD", first)[0])}))
+_LEAD_ALL = WHITESPACE + _LEAD
+
+
+def _maybe_keyword(line: str) -> bool:
+    """Whether the line may start with a keyword (_MAYBE_KEYWORD), the first character tested first."""
+    return _MAY_BEGIN_KEYWORD(line.lstrip(_LEAD_ALL)[:1]) and _MAYBE_KEYWORD.match(line) is not None
 
 
 #: a line starting with a word in capitals (4 letters or more): perhaps a mistyped command
@@ -126,7 +141,7 @@ def quotes_a_command(text: str) -> bool:
 
 
 def _is_end(line: str) -> bool:
-    if len(line) > 100 or not _MAYBE_KEYWORD.match(line):
+    if len(line) > 100 or not _maybe_keyword(line):
         return False
     s = clean(line).strip().strip("*_").strip().rstrip(".!:;").strip()
     if len(s) > 20:
@@ -142,7 +157,7 @@ def parse_command_line(line: str, *, guess_unknown: bool = True) -> Command | No
     """
     if len(line) > 1000:
         return None
-    if not _MAYBE_KEYWORD.match(line):
+    if not _maybe_keyword(line):
         # the raw line's first word decides before any cleaning: most lines are prose
         return _unknown_command(clean(line)) if guess_unknown and _starts_in_capitals(line) else None
     s = _unbolded(clean(line).strip())
@@ -194,7 +209,7 @@ def is_block_line(cmd: Command | None) -> bool:
 
 def _starts_block_in_capitals(line: str) -> bool:
     """Inside a block, only ORDERS/PRESS typed in capitals starts the next block (a press message is prose)."""
-    if not _MAYBE_KEYWORD.match(line):
+    if not _maybe_keyword(line):
         return False
     words = clean(line).strip().strip("*").split()[:1]
     if not words or not words[0].rstrip(":").isupper():
@@ -241,12 +256,14 @@ def _read_block(cmd: Command, lines: list[str], i: int) -> int:
     j = i + 1
     closed = False
     while j < len(lines):
-        if _is_end(lines[j]):
-            closed = True
-            break
-        if _starts_block_in_capitals(lines[j]):
-            break
-        body.append(lines[j])
+        line = lines[j]
+        if _maybe_keyword(line):  # most body lines fail this first test of both checks below
+            if _is_end(line):
+                closed = True
+                break
+            if _starts_block_in_capitals(line):
+                break
+        body.append(line)
         j += 1
     if not closed:
         while body and not body[-1].strip():

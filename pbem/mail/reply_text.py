@@ -34,8 +34,10 @@ to bounded windows of at most a few short lines).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from pbem.mail.command_parser import is_block_line, parse_command_line
+from pbem.mail.first_character import FirstCharacter, first_elements
 
 __all__ = ["new_text", "split_reply"]
 
@@ -77,13 +79,12 @@ _MARKERS = re.compile(
     r")\s*$",
     re.IGNORECASE,
 )
-_HDR = re.compile(
-    r"^\s*[*_]{0,2}\s*(from|de|von|van|da|fra|fr[åa]n|od|от|mittente|remitente|l[äa]hett[äa]j[äa]|"
+_HDR_WORDS = (
+    r"from|de|von|van|da|fra|fr[åa]n|od|от|mittente|remitente|l[äa]hett[äa]j[äa]|"
     r"sent|date|to|cc|bcc|subject|reply-to|envoy[ée]|[àa]|objet|gesendet|datum|an|betreff|kopie|enviado|fecha|para|asunto|"
-    r"inviato|data|oggetto|verzonden|aan|onderwerp|отправлено|кому|тема|дата|копия|skickat|till|[äa]mne|sendt|til|emne)"
-    r"\s*[*_]{0,2}\s*:",
-    re.IGNORECASE,
+    r"inviato|data|oggetto|verzonden|aan|onderwerp|отправлено|кому|тема|дата|копия|skickat|till|[äa]mne|sendt|til|emne"
 )
+_HDR = re.compile(r"^\s*[*_]{0,2}\s*(" + _HDR_WORDS + r")\s*[*_]{0,2}\s*:", re.IGNORECASE)
 _HDR_FROM = {"from", "de", "von", "van", "da", "fra", "från", "fran", "od", "от", "mittente", "remitente",
              "lähettäjä", "lahettaja"}
 _HDR_WHEN_WHAT = {"sent", "date", "subject", "envoyé", "envoye", "objet", "gesendet", "datum", "betreff", "enviado",
@@ -123,11 +124,17 @@ MAX_LINES = 100_000
 _MAYBE_ATTRIBUTION = re.compile(r"[\d@:]")
 #: how every separator, signature, rule and mobile footer begins (after the characters
 #: _is_mobile_footer strips); a line that begins otherwise cannot be one of them
-_MAYBE_CUT = re.compile(
-    r"^\s*(?:[-_*—–ᐧ<(\[]|([=#~+])\1\1|https?:|sent|envoy|von|diese|gesendet|enviado|inviato|verzonden|"
-    r"verstuurd|skickat|sendt|wys|get|obtenir|from|iphone|ipad|android|begin|d[ée]but|anfang|inicio|inizio|forwarded)",
-    re.IGNORECASE,
-)
+_CUT_SYMBOLS = r"-_*—–ᐧ<(\["
+_CUT_REPEATED = r"=#~+"  # a rule of three or more of one of these
+_CUT_WORDS = (r"https?:|sent|envoy|von|diese|gesendet|enviado|inviato|verzonden|verstuurd|skickat|sendt|wys|get|obtenir|"
+              r"from|iphone|ipad|android|begin|d[ée]but|anfang|inicio|inizio|forwarded")
+_MAYBE_CUT = re.compile(rf"^\s*(?:[{_CUT_SYMBOLS}]|([{_CUT_REPEATED}])\1\1|{_CUT_WORDS})", re.IGNORECASE)
+
+
+#: a line's first non-space character, when not one of _CUT_REPEATED, may begin _MAYBE_CUT
+_MAY_BEGIN_CUT = FirstCharacter([f"[{_CUT_SYMBOLS}]", *first_elements(_CUT_WORDS)])
+#: a line's first character that is not a space, "*" or "_" may begin a header name (_HDR)
+_MAY_BEGIN_HEADER = FirstCharacter(first_elements(_HDR_WORDS))
 
 
 def _quoted(line: str) -> bool:
@@ -172,46 +179,55 @@ def _join(parts: list[str]) -> str:
 #: the last word of every verb in _VERB, then the colon: a line that ends an attribution
 #: ends so, unless its words began on the line before (a QP soft break "w=" + "rote:",
 #: or a line holding only the colon)
-_VERB_LAST = re.compile(
+_VERB_LAST_WORD = re.compile(
     r"(?:wrote|writes|written|[ée]crit|schrieb|geschrieben|escribi[óo]|escrito|escreveu|написал[аи]?|пишет|skrev|"
-    r"napisa[łl]a?|napsal[a]?|scritto|scrisse|schreef|geschreven|kirjoitti|yazd[ıi]|έγραψε|írta|scris)\s*:\s*$",
+    r"napisa[łl]a?|napsal[a]?|scritto|scrisse|schreef|geschreven|kirjoitti|yazd[ıi]|έγραψε|írta|scris)\Z",
     re.IGNORECASE,
 )
+_LONGEST_VERB = 11  # "geschrieben", "geschreven": no word of _VERB_LAST_WORD is longer
 
 
-def _next_where(flags: list[bool]) -> list[int]:
-    """For each line, the index of the first line at or after it whose flag is set (far off when none)."""
-    out = [0] * (len(flags) + 1)
-    nxt = out[-1] = len(flags) + 7
-    for k in range(len(flags) - 1, -1, -1):
-        if flags[k]:
-            nxt = k
-        out[k] = nxt
-    return out
+def _ends_with_verb_and_colon(line: str) -> bool:
+    """The line (right-stripped) ends with one of those verbs, maybe spaces, and a colon. Only the
+    last few characters are searched: a search through a long line tried the verbs at every place."""
+    return line.endswith(":") and _VERB_LAST_WORD.search(line[:-1].rstrip()[-_LONGEST_VERB:]) is not None
+
+
+def _next_at_or_after(indices: list[int], s: int, limit: int) -> bool:
+    """Whether the sorted ``indices`` hold one in [s, limit)."""
+    k = bisect_left(indices, s)
+    return k < len(indices) and indices[k] < limit
 
 
 class _Lookahead:
-    """Per line, where the next line is that could end an attribution: one ending with a
-    colon; one ending with a verb and a colon (or continuing the line before); one with "@"."""
+    """Where the lines are that could end an attribution: those ending with a colon; those
+    ending with a verb and a colon (or continuing the line before); those with "@". Kept as
+    sorted line numbers: in most mails there are few or none, and then no line needs a look."""
 
-    def __init__(self, lines: list[str]):
-        n = len(lines)
-        colon = [line.endswith(":") for line in lines]
-        glued = [False] * n
-        previous = ""
-        for k, line in enumerate(lines):
-            glued[k] = previous.endswith("=") or not line.lstrip(" \t>").rstrip(": \t")
-            if line.strip():
-                previous = line
-        self.colon = _next_where(colon)
-        self.verb_end = _next_where([colon[k] and (glued[k] or bool(_VERB_LAST.search(lines[k]))) for k in range(n)])
-        self.at = _next_where(["@" in line for line in lines])
+    def __init__(self, lines: list[str], text: str):
+        self.colon = [k for k, line in enumerate(lines) if line.endswith(":")] if ":" in text else []
+        self.verb_end = [k for k in self.colon if self._glued(lines, k) or _ends_with_verb_and_colon(lines[k])]
+        self.at = [k for k, line in enumerate(lines) if "@" in line] if "@" in text else []
+        #: no line can end an attribution: both end patterns need a final colon, and a verb or an "@"
+        self.none = not self.colon or not (self.verb_end or self.at)
+
+    @staticmethod
+    def _glued(lines: list[str], k: int) -> bool:
+        """Line ``k`` holds no words of its own (only the colon), or the line before it
+        (the last non-blank one) ends with a QP soft break "=": its words began there."""
+        if not lines[k].lstrip(" \t>").rstrip(": \t"):
+            return True
+        j = k - 1
+        while j >= 0 and not lines[j]:  # the lines are right-stripped: a blank one is empty
+            j -= 1
+        return j >= 0 and lines[j].endswith("=")
 
     def may_end_within(self, s: int, span: int) -> bool:
         """Whether some line of [s, s + span) could end an attribution that starts at ``s``."""
-        if self.colon[s] >= s + span:
+        if self.none or not _next_at_or_after(self.colon, s, s + span):
             return False  # both end patterns need a final colon
-        return self.verb_end[s] < s + span or self.at[s] < s + span  # the plain pattern needs a verb, the other an "@"
+        # the plain pattern needs a verb, the other an "@"
+        return _next_at_or_after(self.verb_end, s, s + span) or _next_at_or_after(self.at, s, s + span)
 
 
 def _attribution_end(lines: list[str], s: int, ahead: _Lookahead) -> int | None:
@@ -274,16 +290,24 @@ def _next_is_quote(lines: list[str], e: int) -> bool:
     return False
 
 
+def _header_name(line: str) -> re.Match | None:
+    """``_HDR.match(line)``, tried only on a line with a colon whose first character (after
+    spaces, "*" and "_") may begin a header name."""
+    if ":" not in line or not _MAY_BEGIN_HEADER(line.lstrip().lstrip("*_").lstrip()[:1]):
+        return None
+    return _HDR.match(line)
+
+
 def _header_block(lines: list[str], s: int) -> bool:
     """An Outlook-style header block (From + Sent/Date/Subject + one more) starts at line ``s``."""
-    if ":" not in lines[s] or not _HDR.match(lines[s]):
+    if not _header_name(lines[s]):
         return False
     kinds: set[str] = set()
     for k in range(s, min(s + 10, len(lines))):
         line = lines[k]
         if len(line) > 1000:
             break
-        hm = _HDR.match(line)
+        hm = _header_name(line)
         if hm:
             kinds.add(hm.group(1).lower())
         elif k > s and not line.strip() and len(kinds) >= 3:
@@ -301,7 +325,7 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
         lines.pop()  # the rest of an absurdly long text is not read
     lines = [x.rstrip() for x in lines]
     n = len(lines)
-    ahead = _Lookahead(lines)
+    ahead = _Lookahead(lines, text)
     keep = [True] * n
     soft: list[int] = []
     cut = n
@@ -316,10 +340,15 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
             keep[i] = False
             i += 1
             continue
-        maybe_attribution = _MAYBE_ATTRIBUTION.search(line)
-        # a footer behind ")", "]", "." or "!" is only looked for on a line with digits or a colon,
-        # as it always was (the corpus of real mail was tuned that way)
-        maybe_cut = _MAYBE_CUT.match(line) or (maybe_attribution and line.lstrip()[:1] in ")].!")
+        stripped = line.lstrip()
+        first = stripped[:1]
+        if first in _CUT_REPEATED:  # "===", "###"...: the one way of _MAYBE_CUT that begins so
+            maybe_cut = stripped[1:3] == first + first
+        else:
+            # a footer behind ")", "]", "." or "!" is only looked for on a line with digits or a colon,
+            # as it always was (the corpus of real mail was tuned that way)
+            maybe_cut = ((_MAY_BEGIN_CUT(first) and _MAYBE_CUT.match(line))
+                         or (first in ")].!" and _MAYBE_ATTRIBUTION.search(line)))
         if maybe_cut and (_MARKERS.match(line) if len(line) < 400 else False):
             if _next_is_quote(lines, i):
                 keep[i] = False
@@ -327,13 +356,18 @@ def split_reply(text: str) -> tuple[list[str], list[bool], int, list[int]]:
                 continue
             cut = i
             break
-        if maybe_attribution:
-            if _header_block(lines, i):
+        # An attribution or a header block needs a digit, "@" or colon on its first line; a header
+        # block needs the colon there, an attribution a line that may end it within a few lines.
+        has_colon = ":" in line
+        if has_colon or (ahead.may_end_within(i, 7) and _MAYBE_ATTRIBUTION.search(line)):
+            if has_colon and _header_block(lines, i):
                 cut = i
                 break
-            end = _attribution_end(lines, i, ahead)
-            if end is None and _single_attribution(lines, i, ahead):
-                end = i
+            end = None
+            if ahead.may_end_within(i, 7):  # else neither kind of attribution can end in reach
+                end = _attribution_end(lines, i, ahead)
+                if end is None and _single_attribution(lines, i, ahead):
+                    end = i
             if end is not None:
                 if _next_is_quote(lines, end):
                     for k in range(i, end + 1):
@@ -356,26 +390,25 @@ def new_text(text: str) -> str:
         return ""
 
 
+def _command_line(line: str) -> bool:
+    """A line that keeps the text after a signature: a well-formed command, or any ORDERS/PRESS/END
+    line ("STATUS report expert" in a signature is not), unquoted; a guessed word never counts."""
+    if not line or len(line) > 1000 or _quoted(line):
+        return False
+    first = line.lstrip()[:1]
+    if not (first.isalpha() or first == "*"):
+        return False
+    cmd = parse_command_line(line, guess_unknown=False)
+    return cmd is not None and (not cmd.problems or is_block_line(cmd))
+
+
 def _new_text(text: str) -> str:
     lines, keep, cut, soft = split_reply(text)
     if soft:
-        # soft cuts apply unless a command line (unquoted, kept) follows before the hard cut
-        command_after = [False] * (cut + 1)
-        seen = False
-        for k in range(cut - 1, -1, -1):
-            command_after[k + 1] = seen
-            if keep[k] and lines[k].strip() and not _quoted(lines[k]) and len(lines[k]) <= 1000:
-                first = lines[k].lstrip()[:1]
-                if first.isalpha() or first == "*":
-                    cmd = parse_command_line(lines[k], guess_unknown=False)  # a guessed word never counts here
-                    # a well-formed command, or any ORDERS/PRESS/END line ("STATUS report expert" in a signature is not)
-                    if cmd is not None and (not cmd.problems or is_block_line(cmd)):
-                        seen = True
-        command_after[0] = seen
-        for k in soft:
-            if not command_after[k + 1]:
-                cut = k
-                break
+        # A soft cut applies unless a command line (unquoted, kept) follows it before the hard cut:
+        # the cut is the first soft one at or after the last command line below the first soft one.
+        last_command = next((k for k in range(cut - 1, soft[0], -1) if _command_line(lines[k]) and keep[k]), -1)
+        cut = next((k for k in soft if k >= last_command), cut)
     out: list[str] = []
     gap = False
     for k in range(cut):
