@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from pbem.dice import Dice
+from pbem.engines.base import Engine, Scenario
 from pbem.i18n import N_, available_languages
 from pbem.mail.addresses import new_token
 from pbem.service.clock import from_iso, to_iso
@@ -36,6 +37,35 @@ def require_reason(reason: str | None) -> str:
     return reason
 
 
+def _check_policies(absence_days: int, report_json: str) -> None:
+    """A new game's own policies: the absence allowance and how reports carry their JSON."""
+    if not 0 <= absence_days <= 366:
+        raise ServiceError("the absence allowance is from 0 to 366 days per player")
+    if report_json not in REPORT_JSON_CHOICES:
+        raise ServiceError(f"report_json is one of {', '.join(REPORT_JSON_CHOICES)}, not {report_json!r}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class _NewGame:
+    """A game asked for, checked: its engine and scenario, the options it is played with
+    (the scenario's, overridden by the ones given) and its complete timing."""
+
+    engine: Engine
+    scenario: str
+    info: Scenario
+    options: dict
+    timing: dict
+
+
+def _set_up_state(new: _NewGame) -> tuple[dict, str]:
+    """The engine's starting state and the secret seed its setup drew from."""
+    setup_seed = secrets.token_hex(32)
+    try:
+        return new.engine.setup(new.scenario, new.options, Dice(setup_seed)), setup_seed
+    except ValueError as exc:  # the engine refuses an option's value and says which values it takes
+        raise ServiceError(str(exc)) from None
+
+
 @dataclass(kw_only=True, eq=False)
 class Games(ServicePart):
     """Games and their players, and what a moderator does to a running game."""
@@ -53,10 +83,33 @@ class Games(ServicePart):
         ``absence_days``: the most days of absence each player may declare (ABSENCE);
         ``observers_allowed``: whether OBSERVE may watch it; ``report_json``: 'attach' (each
         report carries its JSON) or 'link' (a link to it on the player's page instead)."""
-        if not 0 <= absence_days <= 366:
-            raise ServiceError("the absence allowance is from 0 to 366 days per player")
-        if report_json not in REPORT_JSON_CHOICES:
-            raise ServiceError(f"report_json is one of {', '.join(REPORT_JSON_CHOICES)}, not {report_json!r}")
+        _check_policies(absence_days, report_json)
+        new = self._checked_new_game(engine_name, scenario, players, languages, options, timing)
+        records, now = self.records, self.now()
+        with records.write():
+            game_id = self._new_game_id(scenario, game_id)
+            state, setup_seed = _set_up_state(new)
+            records.insert("games", {
+                "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(new.options),
+                "title": title or f"{new.engine.title}: {new.info.title}", "status": "active", "timing": dumps(new.timing),
+                "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
+                "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
+                "rules_version": new.engine.rules_version, "state_format": new.engine.state_format,
+            })
+            self._seat_players(game_id, new, players, languages or {}, timezones or {})
+            # The setup seed may have dealt hidden cards: it stays in the private log only.
+            records.audit(game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": new.options})
+            records.audit(game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
+            phase = self.phases.open(game_id, state, seq=1, now=now)
+            self._welcome_seated_players(game_id, phase)
+        self.notify("phase", game_id)
+        self.notify("outbox", game_id)
+        return game_id
+
+    def _checked_new_game(self, engine_name: str, scenario: str, players: dict[str, str | None],
+                          languages: dict[str, str] | None, options: dict | None, timing: dict | None) -> _NewGame:
+        """The engine and scenario asked for, after checking that the roles and languages named
+        exist; the scenario's options under the ones given, and the timing completed."""
         engine = self.engine(engine_name)
         scenarios = engine.scenarios()
         if scenario not in scenarios:
@@ -71,43 +124,27 @@ class Games(ServicePart):
                 raise ServiceError(f"scenario {scenario} has no role {role} (roles: {', '.join(info.roles)})")
             if lang not in offered:
                 raise ServiceError(f"{engine.title or engine_name} is not offered in {lang!r} (languages: {', '.join(offered)})")
-        options = {**info.options, **(options or {})}
         try:
-            timing = game_timing(engine.deadline_kinds, timing)
+            full_timing = game_timing(engine.deadline_kinds, timing)
         except TimingError as exc:
             raise ServiceError(str(exc)) from None
-        records, now = self.records, self.now()
-        with records.write():
-            game_id = self._new_game_id(scenario, game_id)
-            setup_seed = secrets.token_hex(32)
-            try:
-                state = engine.setup(scenario, options, Dice(setup_seed))
-            except ValueError as exc:  # the engine refuses an option's value and says which values it takes
-                raise ServiceError(str(exc)) from None
-            records.insert("games", {
-                "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(options),
-                "title": title or f"{engine.title}: {info.title}", "status": "active", "timing": dumps(timing),
-                "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
-                "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
-                "rules_version": engine.rules_version, "state_format": engine.state_format,
-            })
-            for role in info.roles:
-                email = (players.get(role) or "").strip().lower() or None
-                records.add_player(game_id, {
-                    "role": role, "email": email,
-                    "lang": (languages or {}).get(role, engine.languages[0] if engine.languages else "en"),
-                    "tz": (timezones or {}).get(role, "UTC"), "status": "active" if email else "open",
-                }, token=new_token() if email else None)
-            # The setup seed may have dealt hidden cards: it stays in the private log only.
-            records.audit(game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": options})
-            records.audit(game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
-            phase = self.phases.open(game_id, state, seq=1, now=now)
-            for player_row in records.players(game_id):
-                if player_row["status"] == "active":
-                    self.mail.queue_welcome(game_id, player_row, phase)
-        self.notify("phase", game_id)
-        self.notify("outbox", game_id)
-        return game_id
+        return _NewGame(engine=engine, scenario=scenario, info=info, options={**info.options, **(options or {})}, timing=full_timing)
+
+    def _seat_players(self, game_id: str, new: _NewGame, players: dict[str, str | None],
+                      languages: dict[str, str], timezones: dict[str, str]) -> None:
+        """A player row for every role: active with a token when an address is given, else open."""
+        default_lang = new.engine.languages[0] if new.engine.languages else "en"
+        for role in new.info.roles:
+            email = (players.get(role) or "").strip().lower() or None
+            self.records.add_player(game_id, {
+                "role": role, "email": email, "lang": languages.get(role, default_lang),
+                "tz": timezones.get(role, "UTC"), "status": "active" if email else "open",
+            }, token=new_token() if email else None)
+
+    def _welcome_seated_players(self, game_id: str, phase: dict) -> None:
+        for player_row in self.records.players(game_id):
+            if player_row["status"] == "active":
+                self.mail.queue_welcome(game_id, player_row, phase)
 
     def _new_game_id(self, scenario: str, wanted: str | None) -> str:
         """The id asked for, checked, or the next free one from the scenario's initials."""

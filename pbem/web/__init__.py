@@ -36,6 +36,20 @@ SECURITY_HEADERS = {
 
 def create_app(svc, *, testing: bool = False) -> Flask:
     app = Flask(__name__, template_folder=str(templates_dir() / "web"), static_folder="static")
+    _configure(app, svc, testing)
+    app.extensions["pbem.service"] = svc
+    csrf.init_app(app)
+    filters.install(app)
+    _install_translations(app)
+    for blueprint in (auth.bp, console.bp, disputes.bp, public.bp):
+        app.register_blueprint(blueprint)
+    _install_request_hooks(app, svc)
+    _register_error_pages(app)
+    return app
+
+
+def _configure(app: Flask, svc, testing: bool) -> None:
+    """Session cookies, CSRF and request limits from the service's settings."""
     app.secret_key = svc.settings.secret_key
     app.config.update(
         TESTING=testing,
@@ -48,12 +62,12 @@ def create_app(svc, *, testing: bool = False) -> Flask:
         MAX_CONTENT_LENGTH=max(svc.settings.max_orders_chars * 8, 1_000_000),
         SEND_FILE_MAX_AGE_DEFAULT=3600,
     )
-    app.extensions["pbem.service"] = svc
-    csrf.init_app(app)
-    filters.install(app)
-    # Pages speak g.lang: a player's own page the player's language, the archive and the
-    # games list the reader's browser's (pbem.web.public); the console the moderator's
-    # own setting, else the browser's (auth.console_language).
+
+
+def _install_translations(app: Flask) -> None:
+    """Pages speak g.lang: a player's own page the player's language, the archive and the
+    games list the reader's browser's (pbem.web.public); the console the moderator's
+    own setting, else the browser's (auth.console_language)."""
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(
         lambda message: translations(g.get("lang")).gettext(message),
@@ -61,10 +75,10 @@ def create_app(svc, *, testing: bool = False) -> Flask:
         newstyle=True,
     )
 
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(console.bp)
-    app.register_blueprint(disputes.bp)
-    app.register_blueprint(public.bp)
+
+def _install_request_hooks(app: Flask, svc) -> None:
+    """Before each request: who is logged in and which language to speak; after it: the
+    security headers; at its end: the thread's database connection closed."""
 
     @app.before_request
     def _moderator():
@@ -86,20 +100,26 @@ def create_app(svc, *, testing: bool = False) -> Flask:
             response.headers["Cache-Control"] = "no-store"
         return response
 
+
+ERROR_PAGES = (
+    (401, N_("Log in first"), N_("This page is for moderators: log in first.")),
+    (403, N_("Not yours"), N_("You do not moderate this game.")),
+    (404, N_("Not found"), N_("There is nothing here. A link from an old mail may have been withdrawn: use the link in the latest mail from your game.")),
+    (405, N_("Not allowed"), N_("That address does not take this kind of request.")),
+    (413, N_("Too large"), N_("What you sent is larger than the server accepts.")),
+)
+
+
+def _register_error_pages(app: Flask) -> None:
+    """A page in the site's own style, in the reader's language, for each error a visitor can meet."""
+
     @app.errorhandler(CSRFError)
     def _csrf(exc):
         return render_template("error.html", code=400, title=N_("The form could not be used"),
                                message=N_("The form expired or was not sent from this site. Go back, reload the page and try again.")), 400
 
-    for code, title, message in (
-        (401, N_("Log in first"), N_("This page is for moderators: log in first.")),
-        (403, N_("Not yours"), N_("You do not moderate this game.")),
-        (404, N_("Not found"), N_("There is nothing here. A link from an old mail may have been withdrawn: use the link in the latest mail from your game.")),
-        (405, N_("Not allowed"), N_("That address does not take this kind of request.")),
-        (413, N_("Too large"), N_("What you sent is larger than the server accepts.")),
-    ):
+    for code, title, message in ERROR_PAGES:
         app.register_error_handler(code, _error_page(code, title, message))
-    return app
 
 
 def _error_page(code: int, title: str, message: str):
