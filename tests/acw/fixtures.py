@@ -21,7 +21,8 @@ class ScriptedDice(SupportScriptedDice):
 def small_scenario(name: str, *, units: list[dict], terrain: list | None = None, officers: list | None = None,
                    cards: list | None = None, width: float = 48, height: float = 36, landmarks: dict | None = None,
                    entries: dict | None = None, turns: int = 3, objectives: list | None = None,
-                   commanders: dict | None = None, brigades: list | None = None, scale: str = "25mm") -> str:
+                   commanders: dict | None = None, brigades: list | None = None, scale: str = "25mm",
+                   wagons: list | None = None) -> str:
     """Register a table of ``units`` (one brigade a side, ``blue`` and ``grey``, unless given)
     and return its name. Units default to veteran infantry in line, 6 stands."""
     units = [dict({"arm": "infantry", "stands": 6, "formation": "line", "quality": "veterans"}, **u) for u in units]
@@ -33,12 +34,12 @@ def small_scenario(name: str, *, units: list[dict], terrain: list | None = None,
     cards = cards or [{"id": f"{b['id']}_card", "name": b["name"], "side": b["side"], "brigades": [b["id"]]} for b in brigades]
     data = {
         "name": name, "title": name, "roles": ["union", "confederate"],
-        "side_names": {"union": "Union", "confederate": "Confederate"},
+        "side_names": {"union": "Union", "confederate": "Confederates"},
         "edges": {"union": "right", "confederate": "left"}, "scale": scale, "turns": turns,
         "table": {"width": width, "height": height, "terrain": copy.deepcopy(terrain or []),
                   "landmarks": landmarks or {}, "entries": entries or {}},
         "objectives": objectives or [], "officers": officers or [], "brigades": brigades, "divisions": [],
-        "commanders": commanders or {}, "cards": cards, "units": units,
+        "commanders": commanders or {}, "cards": cards, "units": units, "wagons": wagons or [],
     }
     return scenarios.register(data)
 

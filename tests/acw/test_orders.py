@@ -89,3 +89,24 @@ def test_the_template_translates_its_comments_only():
     engine, state = setup()
     text = engine.order_template(state, "union", gettext=lambda s: s.replace("Landmarks", "Repères"))
     assert "Repères:" in text and engine.parse_orders(state, "union", text).ok
+
+
+def test_supply_wagons_take_orders_only_in_a_game_with_the_option():
+    """Section 19's optional supply wagons: with the option a wagon line is read (MOVE TO, ROAD
+    TO, HOLD) and its canonical text reads back the same; without it the line is refused with
+    the reason, and the other lines still count."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {"supply_wagons": True}, Dice("ab" * 32))
+    r = engine.parse_orders(state, "union", "Wadsworth's Ordnance Train: ROAD TO Seminary Ridge\n2nd Wisconsin: HOLD")
+    assert r.ok, r.errors
+    assert r.orders["wagons"]["wadsworth_train"] == [{"op": "road", "to": [70.0, 24.0], "ref": "Seminary Ridge"}]
+    assert engine.parse_orders(state, "union", r.canonical).orders == r.orders
+    assert "Wadsworth's Ordnance Train: HOLD" in engine.order_template(state, "union")
+    bad = engine.parse_orders(state, "union", "Wadsworth's Ordnance Train: CHARGE 1st Tennessee\nHeth's Ordnance Train: HOLD\n"
+                                              "STANDING Wadsworth's Ordnance Train: SUPPORT")
+    assert [(e.line, e.kind) for e in bad.errors] == [(1, SYNTAX), (2, ILLEGAL), (3, ILLEGAL)]
+    plain = engine.setup("herbst_woods", {}, Dice("ab" * 32))
+    r = engine.parse_orders(plain, "union", "Wadsworth's Ordnance Train: MOVE TO C4\n2nd Wisconsin: HOLD")
+    assert [(e.line, e.kind) for e in r.errors] == [(1, ILLEGAL)] and "supply_wagons" in r.errors[0].reason
+    assert r.orders["units"]["wis2"] == [{"op": "hold"}]
+    assert "Ordnance Train" not in engine.order_template(plain, "union")

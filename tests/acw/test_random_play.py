@@ -19,8 +19,12 @@ def seed(*parts) -> str:
     return hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()
 
 
-def play(engine: ACWMiniaturesEngine, name: str, game: int) -> dict:
-    state = engine.setup(name, {}, Dice(seed(name, game, "setup")))
+OPTIONAL_RULES = {"sharpshooters": True, "officer_casualties": True, "supply_wagons": True}
+
+
+def play(engine: ACWMiniaturesEngine, name: str, game: int, options: dict | None = None, kinds: set | None = None) -> dict:
+    """One whole bot game; ``kinds`` collects the types of the events it told."""
+    state = engine.setup(name, options or {}, Dice(seed(name, game, "setup")))
     turns = scenarios.load(name).turns
     seen = set()
     for _ in range(turns + 1):
@@ -35,16 +39,18 @@ def play(engine: ACWMiniaturesEngine, name: str, game: int) -> dict:
             parsed = engine.parse_orders(state, role, text)
             assert parsed.ok, (text, [(e.text, e.reason % e.args) for e in parsed.errors])
             orders[role] = parsed.orders
-        state, _ = engine.resolve(state, orders, Dice(seed(name, game, phase.id)))
+        state, events = engine.resolve(state, orders, Dice(seed(name, game, phase.id)))
         assert engine.validate_state(state) == []
+        if kinds is not None:
+            kinds.update(e["type"] for e in events)
     raise AssertionError("the game did not end by its last turn")
 
 
-def check_games(games: range, name: str = "herbst_woods") -> set:
+def check_games(games: range, name: str = "herbst_woods", options: dict | None = None, kinds: set | None = None) -> set:
     engine = ACWMiniaturesEngine()
     winners = set()
     for game in games:
-        state = play(engine, name, game)
+        state = play(engine, name, game, options, kinds)
         outcome = engine.outcome(state)
         assert outcome["winner"] in ("union", "confederate", None)
         assert state["turn"] <= scenarios.load(name).turns
@@ -58,6 +64,16 @@ def test_a_seeded_sample_of_games_ends_without_error():
 
 def test_a_game_of_the_large_scenario_ends_without_error():
     check_games(range(1), "mcphersons_ridge")
+
+
+def test_games_with_every_optional_rule_end_without_error_and_the_wagons_work():
+    """With sharpshooters, d20 officer casualties and supply wagons on: volleys leave units low
+    on ammunition, low units fire half their dice, and the bot's wagons (following the army)
+    refill some of them."""
+    kinds: set = set()
+    check_games(range(SAMPLE), options=OPTIONAL_RULES, kinds=kinds)
+    check_games(range(1), "mcphersons_ridge", options=OPTIONAL_RULES, kinds=kinds)
+    assert {"ammunition_low", "low_ammunition_fire", "resupplied", "wagon_move"} <= kinds, kinds
 
 
 @pytest.mark.slow

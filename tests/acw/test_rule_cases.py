@@ -3,9 +3,10 @@ orders of one turn (or one geometric question), the dice it needs and what must 
 
 Case keys: ``rule`` (the rule in our words, with its section), ``table`` (width, height, scale,
 terrain, landmarks, entries), ``units``, ``officers``, ``brigades``, ``cards``,
-``commanders``, ``state`` (fields set on units after set-up: ``units`` -> fields,
-``standing``), ``orders`` (role -> order text), ``dice`` (label -> value or list),
-``expect``: ``units`` (unit -> fields of its state; a number field within 0.01), ``officers``,
+``commanders``, ``wagons`` (the optional supply wagons), ``options``, ``state`` (fields set
+after set-up: ``units`` -> fields, ``wagons`` -> fields, ``standing``), ``orders`` (role ->
+order text), ``dice`` (label -> value or list),
+``expect``: ``units`` (unit -> fields of its state; a number field within 0.01), ``officers``, ``wagons``,
 ``events`` (each matches some event of that type whose args contain the given ones),
 ``no_events`` (types that must not occur), ``no_event_args``.
 A geometric case has ``ask`` instead of orders: ``target`` (the unit ``firer`` fires at, or
@@ -41,12 +42,14 @@ def _setup(case: dict, name: str) -> tuple[ACWMiniaturesEngine, dict, ScriptedDi
     small_scenario(name, units=case["units"], terrain=table.get("terrain"), officers=case.get("officers"),
                    cards=case.get("cards"), brigades=case.get("brigades"), commanders=case.get("commanders"),
                    width=table.get("width", 48), height=table.get("height", 36), landmarks=table.get("landmarks"),
-                   entries=table.get("entries"), scale=table.get("scale", "25mm"))
+                   entries=table.get("entries"), scale=table.get("scale", "25mm"), wagons=case.get("wagons"))
     engine = ACWMiniaturesEngine()
     dice = ScriptedDice(case.get("dice"))
     state = engine.setup(name, case.get("options", {}), dice)
     for uid, fields in case.get("state", {}).get("units", {}).items():
         state["units"][uid].update(fields)
+    for wid, fields in case.get("state", {}).get("wagons", {}).items():
+        state["wagons"][wid].update(fields)
     for role, flags in case.get("state", {}).get("standing", {}).items():
         state["standing"][role].update(flags)
     return engine, state, dice
@@ -95,6 +98,8 @@ def test_rule_case(path):
         assert contains(new_state["units"][uid], fields), (uid, new_state["units"][uid])
     for oid, fields in expect.get("officers", {}).items():
         assert contains(new_state["officers"][oid], fields), (oid, new_state["officers"][oid])
+    for wid, fields in expect.get("wagons", {}).items():
+        assert contains(new_state["wagons"][wid], fields), (wid, new_state["wagons"][wid])
     for wanted in expect.get("events", []):
         assert any(e["type"] == wanted["type"] and contains(e["args"], wanted.get("args", {})) for e in events), \
             (wanted, [e for e in events if e["type"] == wanted["type"]])

@@ -126,3 +126,48 @@ def test_the_setup_seed_stays_sealed_while_the_game_goes_on():
     state = engine.setup("herbst_woods", {}, ScriptedDice())
     assert engine.secret_seeds(state) == ["setup"]
     assert engine.secret_seeds(dict(state, over=True)) == []
+
+
+def wagon_table():
+    """The view table with the optional supply wagons: a grey one behind the ridge, one in the open."""
+    return small_scenario(
+        "view_wagons", terrain=[RIDGE, WOOD],
+        units=[{"id": "blue1", "name": "First Blue", "side": "union", "x": 10, "y": 10, "facing": 90},
+               {"id": "grey_seen", "name": "Grey Seen", "side": "confederate", "x": 18, "y": 30, "facing": 270}],
+        wagons=[{"id": "blue_train", "name": "Blue Train", "side": "union", "x": 3, "y": 20},
+                {"id": "grey_hidden_train", "name": "Grey Hidden Train", "side": "confederate", "x": 40, "y": 10},
+                {"id": "grey_open_train", "name": "Grey Open Train", "side": "confederate", "x": 16, "y": 20}],
+        cards=[{"id": "union_card", "name": "Union Brigade", "side": "union", "brigades": ["union_bde"]},
+               {"id": "confederate_card", "name": "Confederate Brigade", "side": "confederate", "brigades": ["confederate_bde"]},
+               {"id": "confederate_staff", "name": "Confederate Staff", "side": "confederate", "staff": True}])
+
+
+def test_enemy_supply_wagons_show_only_in_sight_and_their_drives_stay_private():
+    """Supply wagons (optional rule): a side sees its own wagons, the enemy's only while one of
+    its units has a line of sight to them (not behind a crest line); a wagon's drive is told to
+    its own side only; a unit's ammunition is its own side's business."""
+    engine = ACWMiniaturesEngine()
+    name = wagon_table()
+    state = engine.setup(name, {"supply_wagons": True}, ScriptedDice())
+    union = engine.view(state, "union")
+    assert {w["id"] for w in union["wagons"]} == {"blue_train", "grey_open_train"}
+    assert "Grey Hidden Train" not in strings(union) and "grey_hidden_train" not in strings(union)
+    assert {w["id"] for w in engine.view(state, "confederate")["wagons"]} == {"grey_hidden_train", "grey_open_train", "blue_train"}
+    assert {w["id"] for w in engine.view(state, None)["wagons"]} == {"grey_open_train", "blue_train"}
+    assert "Grey Hidden Train" not in engine.order_template(state, "union")
+    state["units"]["grey_seen"]["low_ammunition"] = True
+    seen = next(u for u in engine.view(state, "union")["units"] if u["id"] == "grey_seen")
+    assert "low_ammunition" not in seen
+    state, events = play_turn(name, {"confederate": "Grey Hidden Train: MOVE TO 44,4"}, state=state)
+    assert any(e["type"] in ("wagon_move", "wagon_short") for e in events if event_visible(e, "confederate"))
+    assert not [e for e in events if event_visible(e, "union") and "Grey Hidden Train" in json.dumps(e)]
+    assert "grey_hidden_train" not in strings(engine.view(state, "union"))
+
+
+def test_a_captured_wagon_is_known_to_both_sides():
+    engine = ACWMiniaturesEngine()
+    name = wagon_table()
+    state = engine.setup(name, {"supply_wagons": True}, ScriptedDice())
+    state["wagons"]["grey_hidden_train"]["status"] = "captured"
+    union = engine.view(state, "union")
+    assert {"id": "grey_hidden_train", "name": "Grey Hidden Train", "side": "confederate", "status": "captured"} in union["wagons"]

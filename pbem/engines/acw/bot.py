@@ -16,6 +16,8 @@ from .view import build
 
 CHARGE_FROM = 8.0  # inches to the nearest enemy: close enough to try a charge
 CLOSE = 20.0  # close enough to stand and fire, or to close in
+WAGON_BEHIND = 8.0  # supply wagons follow the army this far behind its centre, toward its own edge
+TOWARD_EDGE = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "top": (0.0, -1.0), "bottom": (0.0, 1.0)}
 
 
 def _nearest(u: dict, enemies: list[dict]) -> dict | None:
@@ -81,7 +83,21 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
             lines.append(f"{info['name']}: ATTACH TO {dice.choice(sorted(pick, key=lambda u: u['id']), f'bot T{t} {oid} unit')['name']}")
         elif o.get("attached") and dice.below(4, f"bot T{t} {oid} detach") == 0:
             lines.append(f"{info['name']}: DETACH")
+    lines += _wagon_lines(sc, state, role, [u for u in mine.values() if u["status"] in ("formed", "falling_back")])
     return "\n".join(lines) + "\n"
+
+
+def _wagon_lines(sc: Scenario, state: dict, role: str, formed: list[dict]) -> list[str]:
+    """Supply wagons (optional rule) follow the army, a little behind its centre, so the
+    regiments that fall silent can refill."""
+    wagons = [wid for wid, w in sorted(state.get("wagons", {}).items()) if w["side"] == role and w["status"] == "active"]
+    if not wagons or not formed:
+        return []
+    dx, dy = TOWARD_EDGE[sc.edges[role]]
+    x = sum(u["x"] for u in formed) / len(formed) + dx * WAGON_BEHIND
+    y = sum(u["y"] for u in formed) / len(formed) + dy * WAGON_BEHIND
+    x, y = min(max(x, 1.0), sc.table.width - 1.0), min(max(y, 1.0), sc.table.height - 1.0)
+    return [f"{sc.wagons[wid]['name']}: MOVE TO {x:.1f},{y:.1f}" for wid in wagons]
 
 
 def _goal(u: dict, objectives: list, dice: Dice, label: str) -> str:

@@ -19,7 +19,7 @@ from shapely.geometry import Point
 
 from pbem.engines.base import event
 
-from . import actions, fire, officers
+from . import actions, fire, officers, supply
 from .orders import unit_ops
 from .messages import N_
 from .rules import base_move, scale as scale_rules
@@ -98,6 +98,7 @@ def movement_phase(ctx, orders: dict) -> None:
         mine = orders.get(side) or {}
         if card.get("staff"):
             _staff_card(ctx, side, mine.get("staff", {}))
+            supply.move_wagons(ctx, side, mine.get("wagons") or {})
             continue
         movers = []
         for brigade in card.get("brigades", []):

@@ -1,5 +1,6 @@
 """Army effectiveness (section 18): at the end of each turn, 3 points per regiment or
-battery still with all its stands, as a percentage of the army's points at the start.
+battery still with all its stands (and, with the optional supply wagons, 3 per wagon not
+captured), as a percentage of the army's points at the start.
 The bands (designed, data/acw/tables/effectiveness.json): 50 % or more steady; 30-49 %
 wavering (every unit on the table checks morale without its staff's bonus, and a total
 under 6 falls back; -1 on every morale check next turn); under 30 % broken: the army
@@ -9,19 +10,26 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from . import morale
+from . import morale, supply
 from .messages import N_
 from .routs import fall_back
 from .rules import table as rules_table
 
 
+def _fresh_units(ctx, side: str) -> tuple[int, int]:
+    """(fresh units, units) of a side: a fresh unit has all its stands and is in hand."""
+    units = [u for u in ctx.state["units"].values() if u["side"] == side]
+    fresh = sum(1 for u in units if u["status"] in ("formed", "reserve", "falling_back") and len(u["stands"]) == u["full_stands"])
+    return fresh, len(units)
+
+
 def percentage(ctx, side: str) -> int:
     eff = rules_table("effectiveness")
-    units = [uid for uid, u in ctx.state["units"].items() if u["side"] == side]
-    total = eff["points_per_unit"] * len(units)
-    fresh = [uid for uid in units if ctx.state["units"][uid]["status"] in ("formed", "reserve", "falling_back")
-             and len(ctx.state["units"][uid]["stands"]) == ctx.state["units"][uid]["full_stands"]]
-    return int(eff["points_per_unit"] * len(fresh) * 100 // total) if total else 0
+    fresh, units = _fresh_units(ctx, side)
+    held, wagons = supply.wagon_points(ctx.state, side)
+    total = eff["points_per_unit"] * units + rules_table("supply")["points_per_wagon"] * wagons
+    score = eff["points_per_unit"] * fresh + rules_table("supply")["points_per_wagon"] * held
+    return int(score * 100 // total) if total else 0
 
 
 def band_of(pct: int) -> dict:
@@ -37,14 +45,20 @@ def army_morale(ctx) -> None:
     eff = rules_table("effectiveness")
     for side in ctx.scenario.roles:
         pct = percentage(ctx, side)
-        units = [uid for uid, u in ctx.state["units"].items() if u["side"] == side]
-        fresh = sum(1 for uid in units if ctx.state["units"][uid]["status"] in ("formed", "reserve", "falling_back")
-                    and len(ctx.state["units"][uid]["stands"]) == ctx.state["units"][uid]["full_stands"])
+        fresh, units = _fresh_units(ctx, side)
+        held, wagons = supply.wagon_points(ctx.state, side)
         band = band_of(pct)
         ctx.state["effectiveness"][side] = pct
-        ctx.emit(event("effectiveness", N_("%(side)s army effectiveness: %(fresh)s fresh unit(s) x %(points)s = %(score)s of %(total)s points = %(pct)s%%: %(band)s."),
-                       side=ctx.scenario.side_names[side], role=side, fresh=fresh, points=eff["points_per_unit"],
-                       score=fresh * eff["points_per_unit"], total=len(units) * eff["points_per_unit"], pct=pct, band=band["name"]))
+        points, per_wagon = eff["points_per_unit"], rules_table("supply")["points_per_wagon"]
+        if wagons:
+            ctx.emit(event("effectiveness", N_("Army effectiveness, %(side)s: %(fresh)s fresh unit(s) x %(points)s + %(held)s wagon(s) x %(wagon_points)s = %(score)s of %(total)s points = %(pct)s%%: %(band)s."),
+                           side=ctx.scenario.side_names[side], role=side, fresh=fresh, points=points, held=held,
+                           wagon_points=per_wagon, score=fresh * points + held * per_wagon,
+                           total=units * points + wagons * per_wagon, pct=pct, band=band["name"]))
+        else:
+            ctx.emit(event("effectiveness", N_("Army effectiveness, %(side)s: %(fresh)s fresh unit(s) x %(points)s = %(score)s of %(total)s points = %(pct)s%%: %(band)s."),
+                           side=ctx.scenario.side_names[side], role=side, fresh=fresh, points=points,
+                           score=fresh * points, total=units * points, pct=pct, band=band["name"]))
         if "check_below" in band:
             for uid in ctx.on_table(side):
                 if ctx.state["units"][uid]["status"] != "formed":

@@ -11,7 +11,7 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, deployment, orders as order_text, scenario as scenarios, turn
+from . import bot, deployment, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
 from .rules import initial_morale
 from .situation import ON_TABLE, Context
@@ -19,11 +19,12 @@ from .template import template
 from .view import build, seen_by
 
 # the rulebook's optional rules, and deployment by the players instead of the scenario's, off by default
-OPTIONS = {"sharpshooters": False, "officer_casualties": False, "free_deployment": False}
+OPTIONS = {"sharpshooters": False, "officer_casualties": False, "supply_wagons": False, "free_deployment": False}
 # what a unit did that only its side learns while the other side cannot see it (a unit that
 # has left the table, been destroyed or captured is public: it is in every view's "gone" list)
 PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short",
-                       "morale", "morale_change", "fall_back", "rout", "rally", "take_ground", "collision")
+                       "morale", "morale_change", "fall_back", "rout", "rally", "take_ground", "collision",
+                       "horse_holders", "ammunition_low", "low_ammunition_fire")
 
 
 def initial_state(sc, options: dict, dice: Dice) -> dict:
@@ -41,9 +42,18 @@ def initial_state(sc, options: dict, dice: Dice) -> dict:
     officer_state = {oid: {"side": o["side"], "x": float(o["x"]), "y": float(o["y"]), "attached": o.get("attached"),
                            "status": "active", "proved": None} for oid, o in sc.officers.items()}
     return {"game": "acw", "scenario": sc.name, "turn": 1, "options": dict(options), "units": units,
-            "officers": officer_state, "standing": {r: {} for r in sc.roles},
+            "officers": officer_state, "wagons": supply.initial_wagons(sc, options), "standing": {r: {} for r in sc.roles},
             "effectiveness": {r: 100 for r in sc.roles}, "band": {r: "steady" for r in sc.roles},
             "objectives": {}, "last": {"moves": [], "fires": [], "combats": []}, "over": False, "result": None}
+
+
+def option_defaults(sc) -> dict:
+    """The game options a new game of this scenario starts with: the engine's defaults, as the
+    scenario sets them (McPherson's Ridge plays the supply wagons)."""
+    unknown = set(sc.options) - set(OPTIONS)
+    if unknown:
+        raise ValueError(f"scenario {sc.name} sets unknown option(s) {', '.join(sorted(unknown))}")
+    return {name: bool(sc.options.get(name, default)) for name, default in OPTIONS.items()}
 
 
 # The sides as players read them (both scenarios use these role ids).
@@ -56,22 +66,24 @@ class ACWMiniaturesEngine(Engine):
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
     deadline_kinds = (PHASE_DEADLINE,)  # one simultaneous phase a turn: no single player's turn
-    view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id"})
+    view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "wagons": "id"})
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
         for name in scenarios.available():
             sc = scenarios.load(name)
             out[name] = ScenarioInfo(name=name, title=sc.title, roles=sc.roles, description=sc.description,
-                                     options=dict(OPTIONS))
+                                     options=option_defaults(sc))
         return out
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
         sc = scenarios.load(scenario)
-        opts = {name: bool((options or {}).get(name, default)) for name, default in OPTIONS.items()}
+        opts = {name: bool((options or {}).get(name, default)) for name, default in option_defaults(sc).items()}
         unknown = set(options or {}) - set(opts)
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: {', '.join(OPTIONS)}")
+        if opts[supply.OPTION] and not all(sc.wagons_of(role) for role in sc.roles):
+            raise ValueError(f"scenario {scenario} parks no supply wagons for every side: the option {supply.OPTION} needs them")
         state = initial_state(sc, opts, dice)
         state["deploying"] = opts["free_deployment"]
         return state
@@ -165,6 +177,11 @@ class ACWMiniaturesEngine(Engine):
                 problems.append(f"{uid} stands off the table at {u['x']}, {u['y']}")
             if len(u["stands"]) > u["full_stands"]:
                 problems.append(f"{uid} has more stands than it started with")
+        for wid, w in state.get("wagons", {}).items():
+            if wid not in sc.wagons:
+                problems.append(f"wagon {wid} is not in scenario {sc.name}")
+            elif w["status"] == "active" and not sc.table.contains(w["x"], w["y"]):
+                problems.append(f"wagon {wid} stands off the table at {w['x']}, {w['y']}")
         ctx = Context(sc, state, None, [])
         placed = [(uid, ctx.layout(uid).footprint) for uid in ctx.on_table() if uid in sc.units]
         for i, (a, fa) in enumerate(placed):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from . import casualties, officers
+from . import casualties, officers, supply
 from .formations import COLUMN_LIKE
 from .geometry import inches, rounded
 from .messages import N_
@@ -121,11 +121,14 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
     if kind == "moving":
         mods.append(["moving", fire["moving_fire_pips"]])
     need = min(6, need + sum(m[1] for m in mods))
-    n = dice_count(u, weapon)
+    full = dice_count(u, weapon)
+    n = supply.dice_to_roll(ctx, uid, full)
     label = ctx.label("fire", kind, uid)
     dice = [ctx.dice.roll(6, label) for _ in range(n)]
     hits = sum(1 for d in dice if d >= need)
+    runs_low = supply.after_volley(ctx, uid, dice)
     return {"firer": uid, "target": cand.uid, "kind": kind, "distance": rounded(cand.distance),
+            "full_dice": full, "runs_low": runs_low,
             "off_axis": int(round(cand.off_axis)),
             "inches": inches(cand.distance), "band": rng, "weapon": weapon, "shape": shape, "column_why": why,
             "cover": rounded(share), "in_cover": covered, "need": need, "modifiers": mods, "dice": dice, "hits": hits,
@@ -134,6 +137,9 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
 
 
 def _tell(ctx, rec: dict) -> None:
+    if len(rec["dice"]) < rec["full_dice"]:
+        ctx.emit(event("low_ammunition_fire", N_("%(unit)s is low on ammunition: it rolls %(dice)s of its %(full)s dice."),
+                       unit=ctx.name(rec["firer"]), id=rec["firer"], dice=len(rec["dice"]), full=rec["full_dice"]))
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
@@ -146,6 +152,9 @@ def _tell(ctx, rec: dict) -> None:
                    cover=int(round(rec["cover"] * 100)), need=rec["need"], mods=mods,
                    dice=" ".join(map(str, rec["dice"])), hits=rec["hits"],
                    record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}))
+    if rec["runs_low"]:
+        ctx.emit(event("ammunition_low", N_("%(unit)s's volley shows %(ones)s ones: it is low on ammunition (half its dice until a wagon refills it)."),
+                       unit=ctx.name(rec["firer"]), id=rec["firer"], ones=rec["dice"].count(1)))
 
 
 def fire_phase(ctx, kind: str) -> None:

@@ -129,6 +129,8 @@ class Mover:
             return "only cavalry mounts and dismounts"
         if u.get("mounted", True) == mounted:
             return None
+        if mounted and u.get("horses_lost"):
+            return "its horses are lost (15 H)"
         if self.used > rules_table("movement")["mount_share"] + 1e-9:
             return "it has moved more than half its move"
         if not self.spend_share(rules_table("movement")["mount_share"]):

@@ -8,11 +8,12 @@ separated by ``;`` and carried out in order::
     Calef's Battery: UNLIMBER; FACE 250
     7th Tennessee: CHARGE NEAREST FRONT
     Meredith: ATTACH TO 2nd Wisconsin
+    Iron Brigade Wagons: ROAD TO Seminary      (the optional supply wagons)
     STANDING 19th Indiana: OPPORTUNITY FIRE, SUPPORT
 
 Canonical orders (what ``resolve`` takes for one role)::
 
-    {"brigades": {brigade: [op]}, "units": {unit: [op]}, "staff": {officer: [op]},
+    {"brigades": {brigade: [op]}, "units": {unit: [op]}, "staff": {officer: [op]}, "wagons": {wagon: [op]},
      "standing": {unit: {"opportunity", "pull_away", "countercharge", "support": bool}}}
 
 A unit with a line of its own follows it; the others of a brigade follow the brigade's
@@ -110,28 +111,38 @@ class Names:
         self.brigades.update({normalise(bid): bid for bid in sc.brigades})
         self.officers = {normalise(o["name"]): oid for oid, o in sc.officers.items()}
         self.officers.update({normalise(oid): oid for oid in sc.officers})
+        self.wagons = {normalise(w["name"]): wid for wid, w in sc.wagons.items()}
+        self.wagons.update({normalise(wid): wid for wid in sc.wagons})
+        self.with_wagons = bool(state.get("wagons"))
 
     def own_names(self) -> list[str]:
         return ([u["name"] for u in self.sc.units.values() if u["side"] == self.role]
                 + [b["name"] for b in self.sc.brigades.values() if b["side"] == self.role]
-                + [o["name"] for o in self.sc.officers.values() if o["side"] == self.role])
+                + [o["name"] for o in self.sc.officers.values() if o["side"] == self.role]
+                + ([w["name"] for w in self.sc.wagons.values() if w["side"] == self.role] if self.with_wagons else []))
 
     def subject(self, text: str) -> tuple[str, str]:
         key = normalise(text)
         hits = [(kind, table[key]) for kind, table in (("unit", self.units), ("brigade", self.brigades),
-                                                        ("officer", self.officers)) if key in table]
+                                                        ("officer", self.officers), ("wagon", self.wagons)) if key in table]
+        if hits and hits[0][0] == "wagon" and not self.with_wagons:
+            raise BadLine(N_("%(name)s is a supply wagon, and this game does not play the optional supply wagons (option supply_wagons)"),
+                          ILLEGAL, name=text)
         if not hits:
             close = _closest(text, self.own_names())
             raise BadLine(N_("no unit, brigade or officer '%(name)s'"), SYNTAX,
                        N_("did you mean '%(suggestion)s'?") if close else None, name=text, suggestion=close or "")
         kind, ident = hits[0]
-        side = {"unit": self.sc.units, "brigade": self.sc.brigades, "officer": self.sc.officers}[kind][ident]["side"]
+        side = {"unit": self.sc.units, "brigade": self.sc.brigades, "officer": self.sc.officers,
+                "wagon": self.sc.wagons}[kind][ident]["side"]
         if side != self.role:
             raise BadLine(N_("%(name)s is not yours to command"), ILLEGAL, name=text)
         if kind == "unit" and self.state["units"][ident]["status"] in GONE:
             raise BadLine(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
         if kind == "officer" and self.state["officers"][ident]["status"] != "active":
             raise BadLine(N_("%(name)s is no longer in the game"), ILLEGAL, name=text)
+        if kind == "wagon" and self.state["wagons"][ident]["status"] != "active":
+            raise BadLine(N_("%(name)s has been captured"), ILLEGAL, name=text)
         return kind, ident
 
     def unit(self, text: str, friendly: bool) -> str:
@@ -143,6 +154,19 @@ class Names:
             raise BadLine(N_("no friendly unit '%(name)s'") if friendly else N_("no enemy unit '%(name)s'"), SYNTAX,
                        N_("did you mean '%(suggestion)s'?") if close else None, name=text, suggestion=close or "")
         return uid
+
+
+_MOVE_TO = re.compile(r"^MOVE\s+TO\s+(.+)$", re.I)
+_ROAD_TO = re.compile(r"^(?:MARCH\s+)?(?:ROAD|ALONG\s+(?:THE\s+)?ROAD)\s+TO\s+(.+)$", re.I)
+
+
+def _going_to(sc: Scenario, text: str) -> dict | None:
+    """MOVE TO <place> or ROAD TO <place> (units and wagons), else None."""
+    for pattern, op in ((_MOVE_TO, "move"), (_ROAD_TO, "road")):
+        m = pattern.match(text)
+        if m:
+            return {"op": op, **parse_place(sc, m.group(1))}
+    return None
 
 
 def _action(names: Names, kind: str, ident: str, text: str) -> dict:
@@ -162,6 +186,13 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
         if up in ("HOLD", "STAY"):
             return {"op": "hold"}
         raise BadLine(N_("an officer can MOVE TO a place, ATTACH TO a unit, DETACH or HOLD"), SYNTAX)
+    if kind == "wagon":
+        going = _going_to(sc, t)
+        if going:
+            return going
+        if up in ("HOLD", "STAY"):
+            return {"op": "hold"}
+        raise BadLine(N_("a supply wagon can MOVE TO a place, go ROAD TO a place, or HOLD"), SYNTAX)
     if up in ("HOLD", "HALT", "STAY"):
         return {"op": "hold"}
     if up in ("FIRE", "HALT AND FIRE"):
@@ -179,12 +210,9 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
         if arm not in (None, "cavalry"):
             raise BadLine(N_("only cavalry mounts and dismounts"), ILLEGAL)
         return {"op": up.lower()}
-    m = re.match(r"^MOVE\s+TO\s+(.+)$", t, re.I)
-    if m:
-        return {"op": "move", **parse_place(sc, m.group(1))}
-    m = re.match(r"^(?:MARCH\s+)?(?:ROAD|ALONG\s+(?:THE\s+)?ROAD)\s+TO\s+(.+)$", t, re.I)
-    if m:
-        return {"op": "road", **parse_place(sc, m.group(1))}
+    going = _going_to(sc, t)
+    if going:
+        return going
     m = re.match(rf"^MOVE\s+{_NUM}{_INCH}\s+(?:BEARING\s+)?(\S+)$", t, re.I)
     if m:
         return {"op": "bearing", "distance": float(m.group(1)), "bearing": parse_bearing(m.group(2))}
@@ -267,7 +295,7 @@ def read_lines(text: str, read) -> list[OrderError]:
 
 def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
     names = Names(sc, state, role)
-    orders = {"brigades": {}, "units": {}, "staff": {}, "standing": {}}
+    orders = empty()
 
     def read(line: str) -> None:
         m = _LINE.match(line)
@@ -275,7 +303,7 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
             raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
         kind, ident = names.subject(m.group("name"))
         if m.group("standing"):
-            if kind == "officer":
+            if kind in ("officer", "wagon"):
                 raise BadLine(N_("standing orders are for units and brigades"), ILLEGAL)
             flags = _standing(m.group("rest"))
             for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
@@ -284,7 +312,7 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
         ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
         if not ops:
             raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
-        orders[{"unit": "units", "brigade": "brigades", "officer": "staff"}[kind]][ident] = ops
+        orders[{"unit": "units", "brigade": "brigades", "officer": "staff", "wagon": "wagons"}[kind]][ident] = ops
 
     errors = read_lines(text, read)
     return ParseResult(orders=orders, canonical=canonical(sc, orders), errors=errors)
@@ -334,6 +362,8 @@ def canonical(sc: Scenario, orders: dict) -> str:
         lines.append(f"{sc.units[uid]['name']}: " + "; ".join(op_text(sc, op) for op in ops))
     for oid, ops in orders["staff"].items():
         lines.append(f"{sc.officers[oid]['name']}: " + "; ".join(op_text(sc, op) for op in ops))
+    for wid, ops in orders.get("wagons", {}).items():
+        lines.append(f"{sc.wagons[wid]['name']}: " + "; ".join(op_text(sc, op) for op in ops))
     for uid, flags in orders["standing"].items():
         lines.append(f"STANDING {sc.units[uid]['name']}: {standing_text(flags)}")
     return "\n".join(lines) + ("\n" if lines else "")
@@ -349,5 +379,5 @@ def unit_ops(sc: Scenario, orders: dict, uid: str) -> list[dict]:
 
 
 def empty() -> dict:
-    return {"brigades": {}, "units": {}, "staff": {}, "standing": {}}
+    return {"brigades": {}, "units": {}, "staff": {}, "wagons": {}, "standing": {}}
 

@@ -2,7 +2,8 @@
 contour shading and crest lines, a 6-inch grid lettered and numbered as in orders, each
 stand a small rectangle along its facing, unit labels, this turn's moves as tracks and
 fire as lines marked with hits, close combats ringed, the viewer's own officers as yellow
-discs (named when riding alone)."""
+discs (named when riding alone), supply wagons in sight (optional rule) as named buff boxes
+edged in their side's colour."""
 
 from __future__ import annotations
 
@@ -70,6 +71,11 @@ def draw_table(view: dict, gettext=None) -> bytes:
             d.ellipse([x - 4, y - 4, x + 4, y + 4], fill=(250, 220, 60), outline=(0, 0, 0))
             if not o.get("attached"):
                 draw_text(d, (x + 6, y - 5), o["name"], small, (60, 40, 0))
+    for w in view.get("wagons", []):
+        if "x" in w:  # a wagon in hand that the viewer sees
+            x, y = px(w["x"], w["y"])
+            d.rectangle([x - 6, y - 4, x + 6, y + 4], fill=(225, 205, 160), outline=colour.get(w["side"], (0, 0, 0)), width=2)
+            draw_text(d, (x + 8, y - 5), w["name"], small, (60, 40, 0))
     for c in view["combats"]:
         x, y = px(*c["at"])
         d.ellipse([x - 14, y - 14, x + 14, y + 14], outline=(220, 0, 0), width=2)

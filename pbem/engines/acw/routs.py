@@ -6,7 +6,8 @@ command response. A routed unit turns about and does the same (14 B.1); friends 
 4 inches of where it started, and any it passes through, check morale (14 B.2); a router
 that meets formed enemy is captured (14 B.3). A falling-back unit that meets enemy checks
 at -1: on 6 or more it fights them (in step H, at -1 on its dice), below it surrenders (14 A.2). Routers rally at
-the end of the next turn or leave the table (14 B.6).
+the end of the next turn or leave the table (14 B.6). Dismounted cavalry falling back rolls
+for its horse holders (15 H).
 """
 
 from __future__ import annotations
@@ -81,12 +82,34 @@ def _back_to_clear_ground(ctx, uid: str, start: tuple[float, float]) -> None:
     u["x"], u["y"] = start
 
 
+def horse_holders(ctx, uid: str) -> None:
+    """15 H (its result lost; designed, data/acw/tables/movement.json): dismounted cavalry
+    that falls back rolls a d6 for its horse holders: 4-6 it reaches them and falls back
+    mounted, 2-3 it falls back on foot, 1 the horses have bolted: on foot, and it cannot
+    mount again this battle."""
+    u = ctx.state["units"][uid]
+    if u["arm"] != "cavalry" or u.get("mounted", True) or u.get("horses_lost"):
+        return
+    rule = rules_table("movement")["dismounted_fall_back"]
+    d6 = ctx.dice.roll(6, ctx.label("horse holders", uid, ctx.state.get("phase_step", "")))
+    if d6 in rule["remounts_on"]:
+        u["mounted"], u["formation"] = True, "line"
+        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, it remounts and falls back mounted."), "remounts"
+    elif d6 in rule["horses_lost_on"]:
+        u["horses_lost"] = True
+        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, the horses have bolted: it goes on foot and cannot mount again."), "horses_lost"
+    else:
+        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, it falls back on foot."), "on_foot"
+    ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result))
+
+
 def fall_back(ctx, uid: str, why: str) -> None:
     u = ctx.state["units"][uid]
     if u["status"] not in ("formed", "falling_back"):
         return
     u["status"] = "falling_back"
     u.pop("charging", None)
+    horse_holders(ctx, uid)
     res = _go_back(ctx, uid, routing=False)
     ctx.emit(event("fall_back", N_("%(unit)s falls back in good order (%(why)s) to %(at)s."),
                    unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]))

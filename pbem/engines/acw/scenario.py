@@ -41,12 +41,16 @@ class Scenario:
     objectives: list
     entries: dict
     options: dict = field(default_factory=dict)
+    wagons: dict = field(default_factory=dict)  # the optional supply wagons (section 19), where they park
 
     def enemy(self, role: str) -> str:
         return next(r for r in self.roles if r != role)
 
     def unit_name(self, uid: str) -> str:
         return self.units[uid]["name"] if uid in self.units else self.officers[uid]["name"]
+
+    def wagons_of(self, side: str) -> list[str]:
+        return [wid for wid, w in self.wagons.items() if w["side"] == side]
 
     def brigade_units(self, brigade: str) -> list[str]:
         return [uid for uid, u in self.units.items() if u["brigade"] == brigade]
@@ -83,6 +87,7 @@ def _build(data: dict) -> Scenario:
         commanders=dict(data.get("commanders", {})), cards=list(data["cards"]),
         objectives=list(data.get("objectives", [])), entries=dict(data["table"].get("entries", {})),
         options=dict(data.get("options", {})),
+        wagons={w["id"]: w for w in data.get("wagons", [])},
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .messages import N_
 from .orders import standing_text
+from .rules import table as rules_table
 from .scenario import Scenario
 
 GONE = ("left", "destroyed", "captured", "surrendered")
@@ -58,6 +59,15 @@ def template(sc: Scenario, state: dict, role: str, phase_id: str, visible: list[
             lines.append("#   " + _t(gettext, N_("%(officer)s (%(rank)s) at %(at)s, attached to %(unit)s"), officer=info["name"],
                                       rank=info["rank"].replace("_", " "), at=sc.table.grid_ref(o["x"], o["y"]), unit=with_unit))
             lines.append(f"{info['name']}: HOLD")
+        lines.append("")
+    wagons = [(wid, w) for wid, w in sorted(state.get("wagons", {}).items()) if w["side"] == role and w["status"] == "active"]
+    if wagons:
+        lines.append("# " + _t(gettext, N_("Supply wagons (they move on the Staff card, %(move)s inches: MOVE TO <place>, ROAD TO <place>, HOLD)"),
+                               move=f"{rules_table('supply')['wagon_move'][sc.scale]:g}"))
+        for wid, w in wagons:
+            lines.append("#   " + _t(gettext, N_("%(wagon)s at %(at)s"), wagon=sc.wagons[wid]["name"],
+                                      at=f"{sc.table.grid_ref(w['x'], w['y'])} ({w['x']:g},{w['y']:g})"))
+            lines.append(f"{sc.wagons[wid]['name']}: HOLD")
         lines.append("")
     if visible:
         lines.append("# " + _t(gettext, N_("Enemy units your troops can see:")))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from . import command, effectiveness, fire, melee, routs, victory
+from . import command, effectiveness, fire, melee, routs, supply, victory
 from .messages import N_
 
-PER_TURN_FLAGS = ("moved", "fired_opportunity", "melees", "stands_lost_turn", "charging", "lost_officer")
+PER_TURN_FLAGS = ("moved", "fired", "fired_opportunity", "melees", "stands_lost_turn", "charging", "lost_officer")
 
 
 def start_turn(state: dict) -> None:
@@ -36,6 +36,7 @@ def play(ctx, orders: dict) -> None:
     melee.close_combats(ctx)                                  # F, G, H
     melee.collision_combats(ctx)                              # H: units fallen back into the enemy
     routs.rally_phase(ctx)                                    # I
+    supply.wagons_phase(ctx)                                  # I: wagons captured, units refilled (optional rule)
     effectiveness.army_morale(ctx)                            # J
     state["phase_step"] = "K"
     if not victory.check_end(ctx):                            # K

@@ -9,7 +9,7 @@ from pbem.engines.base import MODERATOR
 from .geometry import rounded
 from .scenario import Scenario
 from .situation import ON_TABLE
-from .visibility import visible_enemies
+from .visibility import visible_enemies, visible_wagons
 
 
 def seen_by(sc: Scenario, state: dict, role: str | None) -> set[str]:
@@ -29,7 +29,8 @@ def _unit(sc: Scenario, state: dict, uid: str, own: bool, grid) -> dict:
            "mounted": bool(u.get("mounted", False)), "stands": len(u["stands"]), "casualties": list(u["stands"]),
            "full_stands": u["full_stands"], "status": u["status"], "grid": grid(u["x"], u["y"])}
     if own:
-        out.update({"rating": u["rating"], "concealed": bool(u.get("concealed")), "moved": bool(u.get("moved"))})
+        out.update({"rating": u["rating"], "concealed": bool(u.get("concealed")), "moved": bool(u.get("moved")),
+                    "horses_lost": bool(u.get("horses_lost")), "low_ammunition": bool(u.get("low_ammunition"))})
     return out
 
 
@@ -40,6 +41,28 @@ def _officer(sc: Scenario, oid: str, o: dict, own: bool) -> dict:
     if own:
         out.update({"x": rounded(o["x"]), "y": rounded(o["y"]), "attached": o.get("attached"),
                     "lost": None if o["status"] == "active" else o["status"]})
+    return out
+
+
+def _wagons(sc: Scenario, state: dict, role: str | None, grid) -> list[dict]:
+    """Supply wagons (optional rule): one's own with where they stand; the enemy's while a
+    unit of the side sees them; a captured wagon is known to all (its capture is told)."""
+    wagons = state.get("wagons", {})
+    if not wagons:
+        return []
+    if role == MODERATOR:
+        seen = set(wagons)
+    elif role is None:
+        seen = set().union(*(visible_wagons(sc, state, side) for side in sc.roles))
+    else:
+        seen = {wid for wid, w in wagons.items() if w["side"] == role} | visible_wagons(sc, state, role)
+    out = []
+    for wid, w in sorted(wagons.items()):
+        entry = {"id": wid, "name": sc.wagons[wid]["name"], "side": w["side"], "status": w["status"]}
+        if w["status"] == "active" and wid in seen:
+            out.append({**entry, "x": rounded(w["x"]), "y": rounded(w["y"]), "grid": grid(w["x"], w["y"])})
+        elif w["status"] != "active":
+            out.append(entry)
     return out
 
 
@@ -59,7 +82,9 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
         "table": {"width": sc.table.width, "height": sc.table.height, "grid": sc.table.grid,
                   "landmarks": {k: list(v) for k, v in sc.table.landmarks.items()}},
         "units": units, "gone": gone, "officers": officers,
-        "moves": [m for m in last.get("moves", []) if m["unit"] in seen],
+        "wagons": _wagons(sc, state, role, sc.table.grid_ref),
+        "moves": [m for m in last.get("moves", []) if m.get("unit") in seen
+                  or (m.get("wagon") and (everything or state["wagons"][m["wagon"]]["side"] == role))],
         "fires": [f for f in last.get("fires", []) if f["firer"] in seen and f["target"] in seen],
         "combats": [c for c in last.get("combats", []) if all(u in seen for u in c["attackers"] + c["defenders"])],
         "effectiveness": dict(state.get("effectiveness", {})), "band": dict(state.get("band", {})),

@@ -15,7 +15,7 @@ from .messages import N_
 from .rules import scale as scale_rules
 from .scenario import generation, load
 from .sight import can_see, sees_point
-from .situation import Context
+from .situation import ON_TABLE, Context
 
 
 def reveal(ctx, uid: str, why: str) -> None:
@@ -80,3 +80,24 @@ def _visible(name: str, registration: int, side: str, key: str) -> tuple[str, ..
             if any(sees_point(ctx.table, ctx.scale, eye, c, others, target.width) for eye in eyes for c in target.stand_centres()):
                 seen.append(e)
     return tuple(seen)
+
+
+def visible_wagons(scenario, state: dict, side: str) -> set[str]:
+    """The enemy's supply wagons (optional rule) a unit of ``side`` on the table has a line
+    of sight to."""
+    enemy_wagons = [(wid, w) for wid, w in sorted(state.get("wagons", {}).items())
+                    if w["side"] != side and w["status"] == "active"]
+    if not enemy_wagons:
+        return set()
+    ctx = Context(scenario, state, None, [])
+    mine = [uid for uid in ctx.on_table(side) if state["units"][uid]["status"] in ON_TABLE]
+    shapes = {uid: ctx.layout(uid).footprint for uid in ctx.on_table()}
+    seen = set()
+    for wid, w in enemy_wagons:
+        for m in sorted(mine, key=lambda m: (state["units"][m]["x"] - w["x"]) ** 2 + (state["units"][m]["y"] - w["y"]) ** 2):
+            lay = ctx.layout(m)
+            others = [s for uid, s in shapes.items() if uid != m]
+            if sees_point(ctx.table, ctx.scale, lay.at(0.0, 0.0), (w["x"], w["y"]), others, lay.width):
+                seen.add(wid)
+                break
+    return seen
