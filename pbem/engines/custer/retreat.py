@@ -15,6 +15,7 @@ from __future__ import annotations
 from pbem.engines.base import event
 
 from pbem.engines.hexgrid import distance
+from .losses import apply_loss
 from .messages import N_
 from .situation import Context
 
@@ -105,8 +106,6 @@ def displace_lone_leader(ctx: Context, leader: str, by_units: list[str], label: 
     attack and defend if by themselves"): he falls back one hex as in a retreat; if no hex
     is open he takes his hit (a tribe leader is removed; a US leader flips, stays in play for
     activation and, if a mover ended on him, goes to the nearest hex he may stand in)."""
-    from .losses import apply_loss  # losses imports nothing from here; keeps the modules one-way at load time
-
     sit = ctx.sit
     where = sit.hex_of(leader)
     msg = (N_("%(unit_name)s, alone in %(hex)s, cannot defend: the attack of %(by_name)s overruns him.") if by_attack
