@@ -114,7 +114,7 @@ def mail_sizes(raw: bytes) -> dict:
         encoded = len(part.get_payload(decode=False).encode("ascii", "replace"))
         if kind.startswith("image/"):
             sizes["pictures"] += encoded
-        elif kind == "application/json":
+        elif kind in ("application/json", "application/gzip"):  # a report's JSON, gzipped as mailed
             sizes["json"] += encoded
     return sizes
 

@@ -18,7 +18,7 @@ from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.timing import TimingError, parse_deadline, parse_duration
-from pbem.service.verify import verify_attachments
+from pbem.service.verify import NotReportJSON, read_report_json, verify_attachments
 
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
@@ -239,12 +239,18 @@ def game_close_turn(db_path, game_id):
 @main.command()
 @db_option
 @click.argument("game_id", required=False)
-@click.option("--offline", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="PREVIOUS.json THIS.json",
-              help="Check a report's JSON attachment against the previous mail's, without the server.")
+@click.option("--offline", nargs=2, type=click.Path(exists=True, dir_okay=False), metavar="PREVIOUS.json.gz THIS.json.gz",
+              help="Check a report's JSON attachment (.json.gz as mailed, or .json) against the previous mail's, without the server.")
 def verify(db_path, game_id, offline):
     """Replay every resolved phase from its stored state, orders and revealed seed."""
     if offline:
-        prev, cur = (json.loads(Path(p).read_text(encoding="utf-8")) for p in offline)
+        reports = []
+        for path in offline:
+            try:
+                reports.append(read_report_json(Path(path).read_bytes()))
+            except NotReportJSON as exc:
+                fail(f"{path} is not a report's JSON ({exc}): give the .json.gz a report mail carries, or its .json")
+        prev, cur = reports
         result = verify_attachments(prev, cur)
         for note in result["notes"]:
             click.echo(f"ok: {note}")
@@ -252,7 +258,7 @@ def verify(db_path, game_id, offline):
             click.echo(f"DIFFERENCE: {problem}")
         sys.exit(0 if result["ok"] else 1)
     if not game_id:
-        fail("name a game, or use --offline PREVIOUS.json THIS.json")
+        fail("name a game, or use --offline PREVIOUS.json.gz THIS.json.gz")
     result = service(db_path).verifier.verify_game(game_id)
     if not result["exists"]:
         fail(f"there is no game {game_id!r} in this database (`pbem game list` lists them)")

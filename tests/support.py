@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import email
-import json
 import os
 import socket
 import threading
@@ -16,6 +15,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from pbem.dice import Dice
+from pbem.service.verify import read_report_json
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -194,10 +194,10 @@ def wait_until(predicate, timeout: float = 20.0, what: str = "condition", interv
 
 
 def attachment_json(msg: EmailMessage) -> dict | None:
+    """The JSON a mail carries: a report's ``.json.gz`` or a welcome's ``state.json``."""
     for part in msg.iter_attachments():
-        if part.get_content_type() == "application/json":
-            body = part.get_content()
-            return json.loads(body if isinstance(body, str) else body.decode("utf-8"))
+        if part.get_content_type() in ("application/json", "application/gzip"):
+            return read_report_json(part.get_payload(decode=True))
     return None
 
 

@@ -308,6 +308,14 @@ def compose(
     return b"".join(head) + _multipart_body(text, html, images, attachments, calendar, msg_id)
 
 
+def ascii_html(html: str) -> str:
+    """``html`` with every non-ASCII character written as a character reference (``&#233;``):
+    the same page, which then goes 7bit instead of quoted-printable (where every ``=`` of an
+    attribute became ``=3D`` and long lines were cut with ``=``). Our HTML keeps its
+    non-ASCII text out of <style> and <script>, where references are not read."""
+    return html if html.isascii() else html.encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
 def _multipart_body(text: str, html: str | None, images: dict, attachments, calendar: str | None, msg_id: str) -> bytes:  # noqa: ANN001
     plain = _text_bytes(text, "plain")
     leaf_bytes: list[bytes] = [plain]  # the text parts: a boundary must appear in none of them
@@ -315,7 +323,7 @@ def _multipart_body(text: str, html: str | None, images: dict, attachments, cale
     html_part = None
     image_parts: list[bytes] = []
     if html is not None:
-        html_part = _text_bytes(html, "html")
+        html_part = _text_bytes(ascii_html(html), "html")
         leaf_bytes.append(html_part)
         for cid, data in sorted(images.items()):
             cid = cid.strip().strip("<>")

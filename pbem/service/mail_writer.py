@@ -6,6 +6,7 @@ Templates only ever see views (``engine.view(state, role)``), never a whole stat
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass
 
@@ -47,6 +48,14 @@ def _json_bytes(value) -> bytes:
     """Compact JSON (no indentation): a report's attachment is read by programs (`pbem verify
     --offline`, a player's tools), and every byte of it is carried to a phone as base64."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def _report_attachment(name: str, value) -> tuple[str, str, bytes]:
+    """A report's JSON as ``NAME.json.gz``: the same compact JSON, gzipped (mtime 0, so the
+    same report gives the same bytes). JSON repeats its keys; gzip takes it to about a
+    seventh (Custer's busiest turn: 72 KB to 10 KB), so the mail carries 13 KB of base64
+    instead of 79 KB of quoted-printable. `pbem verify --offline` reads it as it is."""
+    return f"{name}.json.gz", "application/gzip", gzip.compress(_json_bytes(value), 6, mtime=0)
 
 
 #: a game's ``report_json`` setting: the report's JSON as an attachment, or as a link to the player's page
@@ -267,7 +276,7 @@ class MailWriter(ConfiguredPart):
             subject = _("Correction to %(phase)s") % {"phase": phase["label"]}
         ctx["json_link"] = self.report_json_link(game_id, player, phase)
         attachments = [] if ctx["json_link"] else [
-            (f"{game_id}-{phase['label']}-{player['role']}.json", "application/json", _json_bytes(parts["attachment"]))]
+            _report_attachment(f"{game_id}-{phase['label']}-{player['role']}", parts["attachment"])]
         env = self._envelope(game_id, player)
         key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
         return outbox.queue(self.records.store, Outgoing(

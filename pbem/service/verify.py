@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+import zlib
 from dataclasses import dataclass
 
 from pbem.dice import commitment
@@ -114,6 +117,24 @@ def _replay_phases(engine, rows: list[dict], adjustments: dict[int, list[dict]],
         checked += 1
     return {"game": game_id, "ok": not problems and not not_replayed, "phases": checked, "problems": problems,
             "notes": notes, "not_replayed": not_replayed}
+
+
+class NotReportJSON(ValueError):
+    """A file that is not a report's JSON (neither the gzipped attachment nor plain JSON)."""
+
+
+def read_report_json(data: bytes) -> dict:
+    """A report's JSON as a player saved it: the attachment as mailed (``.json.gz``), unpacked,
+    or as the player's page serves it (``.json``)."""
+    try:
+        if data[:2] == b"\x1f\x8b":  # gzip's magic number
+            data = gzip.decompress(data)
+        value = json.loads(data.decode("utf-8"))
+    except (OSError, EOFError, zlib.error, ValueError) as exc:  # bad gzip, bad UTF-8, bad JSON
+        raise NotReportJSON(str(exc)) from exc
+    if not isinstance(value, dict):
+        raise NotReportJSON("not a JSON object")
+    return value
 
 
 def verify_attachments(previous: dict | None, current: dict) -> dict:

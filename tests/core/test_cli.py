@@ -78,3 +78,33 @@ def test_deliver_writes_the_outbox_to_the_maildir(db):
          "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db)
     assert "2 sent" in pbem("deliver", db=db).stdout.decode()
     assert len(list((db.parent / "outbox" / "new").iterdir())) == 2
+
+
+def test_verify_offline_reads_the_attachments_as_mailed_and_refuses_other_files(db, tmp_path):
+    """`pbem verify --offline` takes the two .json.gz a player saved from two report mails (or
+    their unpacked .json); a file that is neither gets a clear answer, not a traceback."""
+    import email
+    import gzip
+    from email import policy
+    import sqlite3
+
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
+               "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db).stdout.decode().strip()
+    for _ in range(2):
+        pbem("game", "close-turn", gid, db=db)
+    rows = sqlite3.connect(db).execute("SELECT raw FROM outbox WHERE kind = 'report' AND to_addr = 'a@example.org' ORDER BY id").fetchall()
+    saved = []
+    for n, (raw,) in enumerate(rows):
+        part = next(p for p in email.message_from_bytes(raw, policy=policy.default).iter_attachments()
+                    if p.get_filename().endswith(".json.gz"))
+        path = tmp_path / f"{n}-{part.get_filename()}"
+        path.write_bytes(part.get_payload(decode=True))
+        saved.append(path)
+    assert "ok:" in pbem("verify", "--offline", *map(str, saved), db=db).stdout.decode()
+    unpacked = tmp_path / "second.json"
+    unpacked.write_bytes(gzip.decompress(saved[1].read_bytes()))
+    assert pbem("verify", "--offline", str(saved[0]), str(unpacked), db=db).returncode == 0
+    junk = tmp_path / "junk.json.gz"
+    junk.write_bytes(b"\x1f\x8bnot gzip at all")
+    proc = pbem("verify", "--offline", str(saved[0]), str(junk), db=db, check=False)
+    assert proc.returncode == 1 and b"is not a report's JSON" in proc.stderr and b"Traceback" not in proc.stderr

@@ -3,6 +3,7 @@ result given by its hash; attached, or linked from the player's page when the ga
 Either way `pbem verify --offline` checks a phase from two reports' JSON."""
 
 import email
+import gzip
 import json
 from email import policy
 
@@ -23,7 +24,7 @@ def _msg(row):
 
 
 def _json_part(msg):
-    return next((p for p in msg.walk() if p.get_content_type() == "application/json"), None)
+    return next((p for p in msg.walk() if p.get_content_type() == "application/gzip"), None)
 
 
 def _game(svc, report_json="attach") -> str:
@@ -36,8 +37,11 @@ def test_the_attached_json_is_compact_and_holds_only_this_phase(svc):
     svc.phases.close(gid)
     rows = outbox(svc, kind="report", to_addr=US)
     part = _json_part(_msg(rows[1]))
-    assert part["Content-Transfer-Encoding"] == "quoted-printable", "JSON is text: base64 would make it a third larger"
-    raw_json = part.get_payload(decode=True)
+    assert part.get_filename() == f"{gid}-T2-us.json.gz"
+    assert part["Content-Transfer-Encoding"] == "base64"
+    packed = part.get_payload(decode=True)
+    raw_json = gzip.decompress(packed)
+    assert len(packed) * 4 < len(raw_json), "gzip takes the repeated keys out: a quarter of the JSON at most"
     data = json.loads(raw_json)
     compact = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
     assert raw_json == compact, "no indentation, no padding"

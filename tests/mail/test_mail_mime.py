@@ -83,6 +83,20 @@ def test_structure_and_headers():
     assert max(len(line) for line in raw.split(b"\r\n")) <= 998
 
 
+def test_html_goes_7bit_with_its_accents_as_character_references():
+    """The HTML part's non-ASCII letters are written as references (&#233;), so the part
+    needs no quoted-printable (which turned every attribute's = into =3D): the same page."""
+    import html as html_module
+    raw = full_mail()
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    part = next(p for p in msg.walk() if p.get_content_type() == "text/html")
+    assert part["Content-Transfer-Encoding"] == "7bit"
+    sent = part.get_content()
+    assert sent.isascii() and "D&#233;placer la M&#234;l&#233;e" in sent
+    original = '<p>Carte&nbsp;:</p><img src="cid:map-t3" alt="map"><p>Déplacer la Mêlée</p>'
+    assert html_module.unescape(crlf(sent)).rstrip("\n") == html_module.unescape(original)
+
+
 def test_deterministic_bytes():
     assert full_mail() == full_mail()
     assert full_mail() != full_mail(message_id="other@pbem.example")

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, ascii_html, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
@@ -41,7 +41,7 @@ def _reference_body(text, html, images, attachments, calendar, msg_id):
     leaf_bytes = [plain.as_bytes(policy=SMTP)]
     html_part, image_parts = None, []
     if html is not None:
-        html_part = _text_part(html, "html")
+        html_part = _text_part(ascii_html(html), "html")
         leaf_bytes.append(html_part.as_bytes(policy=SMTP))
         for cid, data in sorted(images.items()):
             cid = cid.strip().strip("<>")

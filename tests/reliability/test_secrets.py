@@ -31,6 +31,7 @@ from pbem.engines.base import event_visible
 from pbem.mail.addresses import orders_address
 from pbem.service.service import Service
 from pbem.service.store import loads
+from pbem.service.verify import read_report_json
 from tests.reliability.helpers import all_text
 from tests.support import mail
 
@@ -67,8 +68,8 @@ def _json_parts(raw: bytes) -> list:
     msg = email.message_from_bytes(raw, policy=policy.default)
     out = []
     for part in msg.walk():
-        if part.get_content_type() == "application/json":
-            out.append(json.loads(part.get_payload(decode=True).decode("utf-8")))
+        if part.get_content_type() in ("application/json", "application/gzip"):  # a welcome's state, a report's .json.gz
+            out.append(read_report_json(part.get_payload(decode=True)))
     return out
 
 
@@ -332,6 +333,8 @@ def test_a_whole_seeded_game_shows_no_one_anothers_secrets(settings, monkeypatch
                     game.problems.append(problem)
         print(f"\n{engine_name}: {phases} phases, checked {game.checked}")
         assert game.checked["mails"] > 10
+        if game.card_ids is not None:
+            assert game.checked["json"] > 10, "the reports' JSON (gzipped attachments) was read and checked for cards"
         assert not game.problems, "\n".join(sorted(set(game.problems))[:25])
     finally:
         svc.close()
