@@ -261,12 +261,13 @@ class Engine:
 
     def scenarios(self) -> dict[str, Scenario]:
         """Scenario name -> ``Scenario`` (title, roles, options with their defaults).
-        ``pbem engines`` lists them and ``create_game`` checks a game's scenario, roles
-        and options against them."""
+        ``pbem engines`` lists them and ``Games.create`` checks a game's scenario and
+        roles against them and starts from their options."""
         raise NotImplementedError
 
     def roles(self, scenario: str, options: dict | None = None) -> tuple[str, ...]:
-        """The roles of a scenario (default: the scenario's ``roles``)."""
+        """The roles of a scenario (default: the scenario's ``roles``); the demo seats its
+        scripted players by it."""
         return self.scenarios()[scenario].roles
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
@@ -278,10 +279,6 @@ class Engine:
         """The phase ``state`` is in: its id, the awaited roles, its mode and deadline kind.
         Called when a phase opens and whenever the service needs to know who must order."""
         raise NotImplementedError
-
-    def awaited(self, state: dict) -> tuple[str, ...]:
-        """The roles whose orders the phase waits for (default: ``phase(state).awaited``)."""
-        return self.phase(state).awaited
 
     def parse_orders(self, state: dict, role: str, text: str) -> ParseResult:
         """Read one role's order block (the lines between ``ORDERS ...`` and ``END``,
