@@ -288,12 +288,14 @@ class MailWriter(ConfiguredPart):
         ), domain=self.settings.mail_domain, now=self.now())
 
     def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
-                  notes: list[str] | None = None, game: dict | None = None) -> str | None:
+                  notes: list[str] | None = None, game: dict | None = None, token: str | None = None) -> str | None:
+        """The acknowledgement of a submission (``game``, ``token``: the games row and the
+        player's current token, when the caller has read them)."""
         lang = player["lang"]
         _ = gettext_for(lang)
         errors = describe_errors(loads(submission["errors"], []), lang)
         status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
-        token = self.records.token_for(player["id"])
+        token = token or self.records.token_for(player["id"])
         ctx = {
             "game": self.game_header(game_id, game), "player": player, "submission": submission, "phase": phase,
             "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),

@@ -50,6 +50,14 @@ log = logging.getLogger("pbem.mailroom")
 ANSWERED_WITHOUT_TOKEN = frozenset(c.name for c in REGISTRY if c.answers_strangers)
 
 
+class _PastDeadline(Exception):
+    """Addressed games' open phases past their deadline, found before anything was written."""
+
+    def __init__(self, phases: list[tuple[str, dict]]):
+        super().__init__(", ".join(game_id for game_id, _ in phases))
+        self.phases = phases
+
+
 @dataclass(kw_only=True, eq=False)
 class MailRoom(ConfiguredPart):
     """Mail in: every message stored, its sender and commands decided, answered."""
@@ -71,15 +79,28 @@ class MailRoom(ConfiguredPart):
         now = self.now()
         sha = hashlib.sha256(raw).hexdigest()
         msg = parse_message(raw, envelope_from=envelope_from, envelope_to=list(envelope_to))
-        self._close_overdue_phases(msg)
+        addressed = sorted({a[0] for a in (parse_orders_address(r, self.settings.mail_domain) for r in msg.recipients) if a})
         row = {
             "received_at": to_iso(now), "via": via, "envelope_from": envelope_from, "envelope_to": dumps(list(envelope_to)),
             "message_id": msg.message_id, "from_addr": msg.from_addr, "subject": (msg.subject or "")[:500],
             "sha256": sha, "raw": raw, "status": "processing",
         }
+        try:
+            return self._store_and_handle(msg, row, now, addressed, overdue_closed=False)
+        except _PastDeadline as past:  # nothing was written: those phases close first, then the mail is read
+            self._close_overdue_phases(past.phases)
+            return self._store_and_handle(msg, row, now, addressed, overdue_closed=True)
+
+    def _store_and_handle(self, msg, row: dict, now, addressed: list[str], *, overdue_closed: bool) -> dict:
+        """Store the message and act on it in one transaction. Raises :class:`_PastDeadline`
+        (before writing anything) when an addressed game's open phase is past its deadline and
+        ``overdue_closed`` does not say that closing it was tried already."""
         room = MessageHandling(self.service, msg, now)
         try:
             with self.records.write():
+                overdue = self._read_open_phases(room, addressed)
+                if overdue and not overdue_closed:
+                    raise _PastDeadline(overdue)
                 if msg.message_id and self.records.seen_message_id(msg.message_id):
                     row.update(status="duplicate", note="the same Message-ID was received before")
                     inbound_id = self.records.insert("inbound", row)
@@ -90,6 +111,8 @@ class MailRoom(ConfiguredPart):
                     "status": room.status, "note": "; ".join(room.notes)[:2000] or None,
                     "game_id": room.game_id, "player_id": room.player["id"] if room.player else None,
                 })
+        except _PastDeadline:
+            raise
         except sqlite3.OperationalError as exc:  # locked, disk full, I/O: let the sender retry
             raise TemporaryFailure(str(exc)) from exc
         except Exception:
@@ -114,19 +137,24 @@ class MailRoom(ConfiguredPart):
         self.notify("outbox", room.game_id)
         return {"status": room.status, "inbound_id": room.inbound_id, "notes": room.notes, "replies": room.replies}
 
+    def _read_open_phases(self, room: MessageHandling, addressed: list[str]) -> list[tuple[str, dict]]:
+        """Read the open phase of each addressed game (the handling's first command uses it);
+        those past their deadline, as (game id, phase)."""
+        overdue = []
+        for game_id in addressed:
+            phase = room.open_phases[game_id] = self.records.current_phase(game_id)
+            deadline = from_iso(phase["deadline"]) if phase else None
+            if deadline is not None and deadline <= self.now():
+                overdue.append((game_id, phase))
+        return overdue
 
-    def _close_overdue_phases(self, msg) -> None:
+    def _close_overdue_phases(self, overdue: list[tuple[str, dict]]) -> None:
         """Orders are judged against the deadline, and nobody is told they are late while the
         phase is open: an addressed game's phase past its deadline that has not closed yet (the
         scheduler's close is on its way, or a fault delays it) is closed first. When it cannot
         be closed now (database locked, disk full), the message is not taken either: the
         sender's mail server delivers it again later (TemporaryFailure)."""
-        addressed = {a[0] for a in (parse_orders_address(r, self.settings.mail_domain) for r in msg.recipients) if a}
-        for game_id in sorted(addressed):
-            phase = self.records.current_phase(game_id)
-            deadline = from_iso(phase["deadline"]) if phase else None
-            if deadline is None or deadline > self.now():
-                continue
+        for game_id, phase in overdue:
             try:
                 self.phases.close(game_id, phase_row_id=phase["id"])
             except sqlite3.OperationalError as exc:
@@ -159,6 +187,10 @@ class MessageHandling:
         self.read_from: str | None = None  # the attached file the commands came from
         self.games_to_close_now: list[str] = []  # games whose immediate phase has every order it awaits
         self.deadline_moved = False
+        self.current_token: str | None = None  # the player's orders address token, read with the token sent
+        # game id -> its open phase (None: over) as read when the transaction began; it serves the
+        # first command only (a command may change the phase: later ones read it again)
+        self.open_phases: dict[str, dict | None] = {}
 
     # -- the outcome, recorded on the inbound row ----------------------------------------------------
     def note(self, text: str) -> None:
@@ -342,11 +374,13 @@ class MessageHandling:
             return
         for cmd in commands:
             self._carry_out(cmd)
+            self.open_phases.clear()  # the command may have changed the phase: the next one reads it again
 
     def _identify_token_owner(self, game_id: str, token: str) -> bool:
         """Set the player whose valid token the message was sent with; False (refused, and the
         registered player told where there is one) when the token is unknown or withdrawn."""
-        tok = self.svc.records.token(token)
+        holder = self.svc.records.token_holder(token, self.sender or "")
+        tok = holder["token"] if holder else None
         game = self.game = self.svc.records.game_row(game_id)
         if game is None or tok is None or tok["game_id"] != game_id:
             self.refuse("unknown token" if game else "unknown game")
@@ -360,13 +394,14 @@ class MessageHandling:
                     break
             return False
         self.game_id = game_id
-        player = self.svc.records.player(tok["player_id"])
+        player = holder["player"]
         if tok["revoked_at"] or player["status"] != "active":
             self._refuse_withdrawn_token(tok, player)
             return False
         self.player = player
         self.authenticated = True
-        self.sender_confirmed = self.svc.records.address_confirmed(player["id"], self.sender or "")
+        self.sender_confirmed = holder["address_confirmed"]
+        self.current_token = holder["current_token"]
         return True
 
     def _refuse_withdrawn_token(self, tok: dict, player: dict) -> None:
@@ -378,6 +413,12 @@ class MessageHandling:
                               N_("Nothing to do if it was not you. Use the orders address in the latest mail from the game."),
                               game=self.game_id, when=format_moment(from_iso(tok["revoked_at"]), current["tz"], current["lang"])
                               if tok["revoked_at"] else "-", sender=self.sender or "?")
+
+    def open_phase(self, game_id: str) -> dict | None:
+        """The open phase of a game (None when it is over), inside the receiving transaction."""
+        if game_id in self.open_phases:
+            return self.open_phases[game_id]
+        return self.svc.records.current_phase(game_id)
 
     def _carry_out(self, cmd) -> None:
         """One command sent with the player's token, by its declaration's game-address handler."""

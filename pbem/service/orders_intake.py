@@ -47,8 +47,8 @@ def take_orders(room, cmd, *, held: bool) -> None:
         return
     new_orders = False
     if status in ("accepted", "partial"):
-        new_orders = not room.svc.records.same_orders_stand(submission)
-        room.svc.records.make_standing(submission["id"], phase["id"], submission["role"])
+        stood_before = room.svc.records.make_standing(submission["id"], phase["id"], submission["role"])
+        new_orders = submission["sha256"] not in stood_before  # the same text sent again is not new
         submission["stands"] = 1
     _acknowledge(room, cmd, submission, phase, new_orders=new_orders)
     close_when_all_ordered(room, room.game, phase)
@@ -67,7 +67,7 @@ def _open_phase_named(room, cmd) -> dict | None:
         room.mail_problem(player, N_("The ORDERS line must name the game and the phase, as in 'ORDERS %(game)s T3'."), game=game_id)
         return None
     named_game, named_phase = cmd.args[0].lower(), cmd.args[1]
-    phase = room.svc.records.current_phase(game_id)
+    phase = room.open_phase(game_id)
     if named_game != game_id:
         room.refuse()
         room.mail_problem(player, N_("This block names game %(named)s but was sent to your address for game %(game)s; it was not used."),
@@ -139,7 +139,8 @@ def _take_standing_orders(room, cmd, phase: dict, *, held: bool) -> None:
         "phase": phase["label"], "awaited": ", ".join(loads(phase["awaited"]))}
     if room.may_reply_to(room.player["email"], acknowledging_orders=submission["status"] != "rejected"):
         room.svc.mail_writer.queue_ack(room.game_id, room.player, submission, phase, room.msg.message_id,
-                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems), game=room.game)
+                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems), game=room.game,
+                                       token=room.current_token)
         room.replies += 1
 
 
@@ -223,7 +224,8 @@ def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) 
     notes = cmd.problems_in(_) + list(room.msg.problems)
     if room.read_from:
         notes.insert(0, _(N_("Your orders were read from the attached file %(name)s.")) % {"name": room.read_from})
-    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes, game=room.game)
+    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes, game=room.game,
+                                   token=room.current_token)
     room.replies += 1
 
 
@@ -244,7 +246,8 @@ def confirm_held_orders(room, code: str) -> bool:
         records.make_standing(submission["id"], phase["id"], submission["role"])
     submission = records.submission(submission["id"])
     if room.may_reply_to(player["email"], acknowledging_orders=status != "rejected"):
-        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, game=room.game)
+        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, game=room.game,
+                                       token=room.current_token)
     close_when_all_ordered(room, records.game_row(room.game_id), phase)
     return True
 

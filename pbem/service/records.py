@@ -100,10 +100,6 @@ class Records:
             "SELECT p.* FROM players p JOIN addresses a ON a.player_id = p.id "
             "WHERE a.email = ? AND a.confirmed_at IS NOT NULL AND p.status = 'active'", (address,))
 
-    def address_confirmed(self, player_id: int, address: str) -> bool:
-        return self.store.one("SELECT 1 FROM addresses WHERE player_id = ? AND email = ? AND confirmed_at IS NOT NULL",
-                              (player_id, address)) is not None
-
     def unconfirmed_address(self, player_id: int, code: str) -> dict | None:
         return self.store.one("SELECT * FROM addresses WHERE player_id = ? AND confirm_code = ? AND confirmed_at IS NULL", (player_id, code))
 
@@ -146,6 +142,23 @@ class Records:
 
     def token(self, token: str) -> dict | None:
         return self.store.one("SELECT * FROM tokens WHERE token = ?", (token,))
+
+    def token_holder(self, token: str, address: str) -> dict | None:
+        """What an orders address tells, in one question: the token's row (``token``), its
+        player's row (``player``), whether ``address`` is a confirmed address of that player
+        (``address_confirmed``) and the player's current token (``current_token``, as
+        :meth:`token_for` says); None for an unknown token."""
+        row = self.store.one(
+            "SELECT p.*, t.token AS t_token, t.game_id AS t_game_id, t.player_id AS t_player_id, t.created_at AS t_created_at, "
+            "t.revoked_at AS t_revoked_at, "
+            "EXISTS (SELECT 1 FROM addresses a WHERE a.player_id = p.id AND a.email = ? AND a.confirmed_at IS NOT NULL) AS t_confirmed, "
+            "(SELECT c.token FROM tokens c WHERE c.player_id = p.id AND c.revoked_at IS NULL ORDER BY c.created_at DESC LIMIT 1) AS t_current "
+            "FROM tokens t JOIN players p ON p.id = t.player_id WHERE t.token = ?", (address, token))
+        if row is None:
+            return None
+        token_row = {name: row.pop(f"t_{name}") for name in ("token", "game_id", "player_id", "created_at", "revoked_at")}
+        return {"token": token_row, "address_confirmed": bool(row.pop("t_confirmed")), "current_token": row.pop("t_current"),
+                "player": row}
 
     # -- phases -------------------------------------------------------------------------
     def current_phase(self, game_id: str) -> dict | None:
@@ -266,22 +279,18 @@ class Records:
         return self.store.all("SELECT * FROM submissions WHERE game_id = ? AND player_id = ? ORDER BY id DESC LIMIT ?",
                               (game_id, player_id, limit))
 
-    def same_orders_stand(self, submission: dict) -> bool:
-        """Whether the same orders text already stands for the submission's role and phase
-        (a script sending again what it sent)."""
-        return self.store.one("SELECT 1 FROM submissions WHERE phase_row_id = ? AND role = ? AND stands = 1 AND sha256 = ? AND id != ?",
-                              (submission["phase_row_id"], submission["role"], submission["sha256"], submission["id"])) is not None
-
     def count_submissions(self, phase_row_id: int) -> int:
         return self.store.one("SELECT COUNT(*) AS n FROM submissions WHERE phase_row_id = ?", (phase_row_id,))["n"]
 
     def held_submission(self, player_id: int, code: str) -> dict | None:
         return self.store.one("SELECT * FROM submissions WHERE player_id = ? AND status = 'held' AND confirm_code = ?", (player_id, code))
 
-    def make_standing(self, submission_id: int, phase_row_id: int, role: str) -> None:
-        """This submission stands for its role and phase; the role's others no longer do."""
-        self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_row_id = ? AND role = ? AND stands != (id = ?)",
-                           (submission_id, phase_row_id, role, submission_id))
+    def make_standing(self, submission_id: int, phase_row_id: int, role: str) -> set[str]:
+        """This submission stands for its role and phase; the role's others no longer do.
+        Returns the SHA-256 of the orders that stood until now (the same text sent again is not new)."""
+        rows = self.store.execute("UPDATE submissions SET stands = (id = ?) WHERE phase_row_id = ? AND role = ? AND stands != (id = ?) "
+                                  "RETURNING id, sha256", (submission_id, phase_row_id, role, submission_id)).fetchall()
+        return {sha256 for row_id, sha256 in rows if row_id != submission_id}
 
     def set_submission_status(self, submission_id: int, status: str) -> None:
         self.store.execute("UPDATE submissions SET status = ?, confirm_code = NULL WHERE id = ?", (status, submission_id))
