@@ -328,8 +328,8 @@ def deliver(db_path):
 @main.command()
 @click.option("--dir", "workdir", type=click.Path(file_okay=False), default="var/demo", show_default=True)
 @click.option("--engine", "engine_name", default="custer", show_default=True,
-              help="The game to play: custer (Custer's Last Stand), lfm (Last Full Measure), or any installed engine.")
-@click.option("--scenario", default=None, help="Default: the engine's demo scenario (little_bighorn; lfm: east_cavalry_field).")
+              help="The game to play: custer (Custer's Last Stand), lfm (Last Full Measure), acw (ACW miniatures), or any installed engine.")
+@click.option("--scenario", default=None, help="Default: the engine's demo scenario (little_bighorn; lfm: east_cavalry_field; acw: herbst_woods).")
 @click.option("--turns", type=int, default=None, help="Stop after this many phases (default: the whole game).")
 @click.option("--smtp-port", type=int, default=2526, show_default=True)
 @click.option("--http-port", type=int, default=8001, show_default=True)

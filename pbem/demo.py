@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import email
 import hashlib
-import json
 import mailbox
 import shutil
 import smtplib
@@ -29,6 +28,7 @@ from pbem.engines.base import format_message
 from pbem.server import Server
 from pbem.service.adjudication import adjudicate
 from pbem.service.outbox import MaildirTransport
+from pbem.service.verify import read_report_json
 
 
 class ScriptedPlayer:
@@ -86,9 +86,11 @@ def state_after(engine, data: dict) -> dict | None:  # noqa: ANN001 - an Engine
 
 
 def attachment_json(msg: EmailMessage) -> dict | None:
+    """The mail's JSON attachment: a report's as mailed (``.json.gz``) or a welcome's ``state.json``."""
     for part in msg.iter_attachments():
-        if part.get_content_type() == "application/json":
-            return json.loads(part.get_content() if isinstance(part.get_content(), str) else part.get_content().decode("utf-8"))
+        name = part.get_filename() or ""
+        if part.get_content_type() == "application/json" or name.endswith(".json.gz"):
+            return read_report_json(part.get_payload(decode=True))
     return None
 
 
@@ -144,6 +146,7 @@ def pbem_command() -> str:
 DEMO_GAMES = {
     "custer": ("little_bighorn", {"us": "custer@demo.example", "indians": "sitting.bull@demo.example"}),
     "lfm": ("east_cavalry_field", {"csa": "stuart@demo.example", "usa": "gregg@demo.example"}),
+    "acw": ("herbst_woods", {"union": "meredith@demo.example", "confederate": "archer@demo.example"}),
 }
 
 

@@ -40,3 +40,12 @@ def test_a_shipped_scenario_is_consistent(name):
         hidden = {uid for uid, u in sc.units.items() if u["side"] == side and u.get("concealed")}
         assert not hidden & visible_enemies(sc, {**state, "units": {k: dict(v, concealed=False) for k, v in state["units"].items()}},
                                             sc.enemy(side)), "concealed units must start out of the enemy's sight"
+
+
+def test_each_side_is_named_as_its_role_title_everywhere_a_player_reads_it():
+    """A side's name in a scenario (cards, effectiveness, the report's headings, the order
+    template, the outcome) is the role title mails and pages use: "Union", "Confederates"."""
+    engine = ACWMiniaturesEngine()
+    for name in scenarios.available():
+        sc = scenarios.load(name)
+        assert sc.side_names == {role: engine.role_title(role) for role in sc.roles}, name

@@ -155,7 +155,7 @@ def resolve(ctx: Context, orders: dict) -> None:
 
 
 def template(sc: Scenario, state: dict, role: str, phase_id: str) -> str:
-    lines = [f"# Deployment of the {sc.side_names[role]} army ({phase_id}): place each unit within 24 inches of your edge.",
+    lines = [f"# Deployment, {sc.side_names[role]} ({phase_id}): place each unit within 24 inches of your edge.",
              "#   <unit>: AT <place> [FACING <bearing>] [LINE|COLUMN|ROAD COLUMN|SQUARE|LIMBERED|UNLIMBERED] [CONCEALED]",
              "#   <unit or brigade>: RESERVE     (at most a third of the army off the table)",
              "#   <unit>: HOLD                   (stays where the scenario put it)", ""]

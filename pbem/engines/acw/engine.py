@@ -162,7 +162,7 @@ class ACWMiniaturesEngine(Engine):
         return {"winner": r["winner"],
                 "summary": N_("%(winner_text)s (objective points: %(points)s)"),
                 "args": {"winner": r["winner"], "why": r["why"],
-                         "winner_text": f"{names[r['winner']]} win" if r["winner"] else "A draw",
+                         "winner_text": f"Victory to the {names[r['winner']]}" if r["winner"] else "A draw",
                          "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items())},
                 "scores": dict(r["points"])}
 
