@@ -253,6 +253,10 @@ class Engine:
     state_format: int = 1
     """The shape of the state's JSON. Raise it when the shape changes, and teach
     ``migrate_state`` to bring the older formats forward (games in play are upgraded)."""
+    sealed_seed_note: str | None = None
+    """What mail and pages show instead of a seed ``secret_seeds`` keeps sealed, as a message
+    id translated where it is shown (rummy: the dice "dealt the cards still in play"); None:
+    the service's generic note."""
 
     @property
     def draws_pictures(self) -> bool:

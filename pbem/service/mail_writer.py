@@ -63,7 +63,7 @@ REPORT_JSON_CHOICES = ("attach", "link")
 
 
 DEFAULTED = N_("(no orders: default orders stood)")
-SEALED_SEED = N_("(sealed: these dice dealt the cards still in play; revealed once the hand is over)")
+SEALED_SEED = N_("(sealed: these dice decided something still hidden from a player; revealed once it no longer is)")
 
 
 def sealed_labels(engine, state) -> set:
@@ -73,8 +73,10 @@ def sealed_labels(engine, state) -> set:
 
 
 def shown_seed(engine, state, phase: dict, lang: str | None = "en") -> str:
-    """A phase's seed as pages and mail may show it now."""
-    return gettext_for(lang)(SEALED_SEED) if phase["label"] in sealed_labels(engine, state) else phase["seed"]
+    """A phase's seed as pages and mail may show it now (a sealed one: the engine's note, else the generic one)."""
+    if phase["label"] not in sealed_labels(engine, state):
+        return phase["seed"]
+    return gettext_for(lang)(engine.sealed_seed_note or SEALED_SEED)
 
 
 def _engine_template(engine_name: str, name: str, fallback: str) -> str:

@@ -144,7 +144,7 @@ def verify_attachments(previous: dict | None, current: dict) -> dict:
     phase = current.get("phase") or {}
     seed = phase.get("seed")
     if not seed and phase.get("sealed"):
-        notes.append("this phase's dice dealt cards still in play: its seed stays sealed until the hand is over")
+        notes.append("this phase's seed is still sealed (its dice decided something still hidden from a player): nothing to replay yet")
         return {"ok": True, "problems": problems, "notes": notes}
     if not seed:
         return {"ok": False, "problems": ["the attachment reveals no seed"], "notes": notes}

@@ -4,8 +4,10 @@ report shows, the order template or the picture (drawn from the view only)."""
 
 import json
 
+from pbem.engines import get_engine
 from pbem.engines.acw import ACWMiniaturesEngine
 from pbem.engines.base import MODERATOR, event_visible
+from pbem.service.mail_writer import shown_seed
 
 from .fixtures import ScriptedDice, play_turn, small_scenario
 
@@ -126,6 +128,19 @@ def test_the_setup_seed_stays_sealed_while_the_game_goes_on():
     state = engine.setup("herbst_woods", {}, ScriptedDice())
     assert engine.secret_seeds(state) == ["setup"]
     assert engine.secret_seeds(dict(state, over=True)) == []
+
+
+def test_a_sealed_seed_is_explained_in_the_games_own_words():
+    """Mail and pages show, instead of the sealed set-up seed, what it rolled (the initial
+    morale ratings), not rummy's words about cards; once the battle is over the seed shows."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {}, ScriptedDice())
+    phase = {"label": "setup", "seed": "ab" * 32}
+    note = shown_seed(engine, state, phase)
+    assert "initial morale" in note and "card" not in note and phase["seed"] not in note
+    assert "moral initial" in shown_seed(engine, state, phase, "fr")
+    assert "cards still in play" in get_engine("rummy").sealed_seed_note
+    assert shown_seed(engine, dict(state, over=True), phase) == phase["seed"]
 
 
 def wagon_table():

@@ -7,6 +7,8 @@ from tests.core.helpers import new_game
 
 
 class _SealingEngine:
+    sealed_seed_note = None  # the service's generic note
+
     def secret_seeds(self, state):
         return ["H1.T3"]
 

@@ -65,6 +65,8 @@ class ACWMiniaturesEngine(Engine):
     title = "ACW Miniatures (1997)"
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
+    sealed_seed_note = N_("(sealed: these dice rolled each unit's initial morale, which the other side learns only "
+                          "in play; revealed when the battle is over)")
     deadline_kinds = (PHASE_DEADLINE,)  # one simultaneous phase a turn: no single player's turn
     view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "wagons": "id"})
 

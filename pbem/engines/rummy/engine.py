@@ -62,6 +62,7 @@ class RummyEngine(Engine):
     reveals_orders = False  # a turn's orders name cards still in the hand
     view_layout = ViewLayout(hand="hand", keyed={"hand": "id", "discard": "id", "tables.*": "id", "tables.*.cards": "id"})
     seals_seeds = True  # see secret_seeds()
+    sealed_seed_note = N_("(sealed: these dice dealt the cards still in play; revealed once the hand is over)")
 
     # -- setup ----------------------------------------------------------------------------
     def scenarios(self) -> dict[str, Scenario]:
