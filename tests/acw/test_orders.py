@@ -2,8 +2,11 @@
 officers and standing orders; clear errors with suggestions; the template holds
 everything and parses clean; canonical text reads back to the same orders."""
 
+from pathlib import Path
+
 from pbem.dice import Dice
 from pbem.engines.acw import ACWMiniaturesEngine
+from pbem.engines.acw.orders import STANDING_FLAGS
 from pbem.engines.base import ILLEGAL, SYNTAX
 
 
@@ -110,3 +113,20 @@ def test_supply_wagons_take_orders_only_in_a_game_with_the_option():
     assert [(e.line, e.kind) for e in r.errors] == [(1, ILLEGAL)] and "supply_wagons" in r.errors[0].reason
     assert r.orders["units"]["wis2"] == [{"op": "hold"}]
     assert "Ordnance Train" not in engine.order_template(plain, "union")
+
+
+def test_the_readmes_orders_example_parses_clean_with_every_form():
+    """The README's ACW orders (McPherson's Ridge, where the supply wagons play) are read as
+    written, comments after the orders included, and show every action and standing order."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("### ACW miniatures (1997)", 1)[1].split("```", 2)[1].strip().splitlines()
+    assert block[0] == "ORDERS mr1 T3" and block[-1] == "END"
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("mcphersons_ridge", {}, Dice("ab" * 32))
+    r = engine.parse_orders(state, "union", "\n".join(block[1:-1]))
+    assert r.ok, [(e.line, e.text, e.reason % e.args) for e in r.errors]
+    ops = {op["op"] for part in ("brigades", "units", "staff", "wagons") for lines in r.orders[part].values() for op in lines}
+    assert {"formation", "move", "road", "bearing", "advance", "retire", "face", "wheel", "hold", "fire", "charge",
+            "support", "enter", "limber", "unlimber", "dismount", "attach"} <= ops
+    assert r.orders["wagons"] and r.orders["staff"]["buford"][0]["op"] == "move"
+    assert {flag for flags in r.orders["standing"].values() for flag, on in flags.items() if on} == set(STANDING_FLAGS)

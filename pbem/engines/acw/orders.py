@@ -279,11 +279,12 @@ def _standing(text: str) -> dict:
 
 
 def read_lines(text: str, read) -> list[OrderError]:
-    """Call ``read(line)`` for each order line (blank lines and # comments skipped); a line
-    it refuses with ``BadLine`` becomes an ``OrderError`` and the others still count."""
+    """Call ``read(line)`` for each order line (blank lines and # comments skipped, a comment
+    after an order too: no name or place holds a #); a line it refuses with ``BadLine``
+    becomes an ``OrderError`` and the others still count."""
     errors = []
     for n, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        line = raw.split("#", 1)[0].strip()
         if not line or line.startswith("#"):
             continue
         try:

@@ -3,6 +3,7 @@ their standing orders as they are; sent back unchanged it changes nothing."""
 
 from __future__ import annotations
 
+from .geometry import rounded
 from .messages import N_
 from .orders import standing_text
 from .rules import table as rules_table
@@ -41,7 +42,7 @@ def template(sc: Scenario, state: dict, role: str, phase_id: str, visible: list[
         for uid in units:
             u = state["units"][uid]
             where = (_t(gettext, N_("in reserve")) if u["status"] == "reserve" else
-                     f"{sc.table.grid_ref(u['x'], u['y'])} ({u['x']:g},{u['y']:g}) "
+                     f"{sc.table.grid_ref(u['x'], u['y'])} ({rounded(u['x']):g},{rounded(u['y']):g}) "
                      + _t(gettext, N_("facing %(facing)s, %(formation)s"), facing=int(round(u["facing"])) % 360,
                           formation=u["formation"].replace("_", " ")))
             lines.append("#   " + _t(gettext, N_("%(unit)s: %(where)s, %(stands)s of %(full)s stands, morale %(rating)s, %(status)s"),
