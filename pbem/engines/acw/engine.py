@@ -69,6 +69,9 @@ class ACWMiniaturesEngine(Engine):
                           "in play; revealed when the battle is over)")
     deadline_kinds = (PHASE_DEADLINE,)  # one simultaneous phase a turn: no single player's turn
     view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "wagons": "id"})
+    # 2: 15 H (dismounted cavalry falling back rolls for its horse holders), the optional supply
+    # wagons, sides named as their role titles in the events
+    rules_version = "2"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
