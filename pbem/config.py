@@ -12,6 +12,11 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 @dataclass(frozen=True)
 class Settings:
     db_path: Path = Path("var/pbem.db")
@@ -34,6 +39,9 @@ class Settings:
     outbox_gather_seconds: float = 0.2  # under load, mail gathers this long so one disk sync serves a batch
     scheduler_sync_seconds: float = 10.0
     db_busy_timeout_seconds: float = 10.0  # how long a write waits for a lock before answering "try again later"
+    # Worker processes `pbem serve` works closes out in (pbem.service.close_pool); 0 = in the
+    # scheduler's own threads. ``from_env`` (what the CLI reads) defaults to one per core.
+    close_workers: int = 0
     extra: dict = field(default_factory=dict)
 
     @property
@@ -61,6 +69,7 @@ class Settings:
             join_hold_hours=_env_int("PBEM_JOIN_HOLD_HOURS", 24),
             db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
             outbox_gather_seconds=float(env.get("PBEM_OUTBOX_GATHER") or 0.2),
+            close_workers=_env_int("PBEM_CLOSE_WORKERS", _cores()),
         )
         return s.with_(**{k: v for k, v in overrides.items() if v is not None})
 

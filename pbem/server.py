@@ -1,4 +1,5 @@
-"""`pbem serve`: inbound SMTP, the web app, the scheduler and the outbox worker in one process."""
+"""`pbem serve`: inbound SMTP, the web app, the scheduler and the outbox worker in one process,
+and the worker processes that work its closes out (``close_workers``)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pbem.config import Settings
 from pbem.service import outbox
 from pbem.service.service import Service
 from pbem.service.errors import TemporaryFailure
+from pbem.service.close_pool import ClosePool, InProcessCloses
 from pbem.service.render import compile_templates
 from pbem.service.scheduler import Clockwork
 
@@ -156,6 +158,7 @@ class Server:
         self.web = web
         self.transport = transport
         self.parts: list = []
+        self.closes: ClosePool | InProcessCloses | None = None
 
     def start(self) -> "Server":
         s = self.settings
@@ -169,7 +172,10 @@ class Server:
             self.smtp.start()
             self.outbox = OutboxWorker(self.svc, self.transport)
             self.outbox.start()
-            self.clock = Clockwork(self.svc)
+            # The workers spawn now and warm up while the rest starts.
+            workers = s.close_workers
+            self.closes = (ClosePool(self.svc, workers) if workers > 0 else InProcessCloses(self.svc)).start()
+            self.clock = Clockwork(self.svc, closes=self.closes)
             self.clock.start()
             self.http = None
             if self.web:
@@ -180,10 +186,13 @@ class Server:
                 self.http_thread = threading.Thread(target=self.http.serve_forever, name="pbem-web", daemon=True)
                 self.http_thread.start()
         except BaseException:
+            if self.closes is not None:
+                self.closes.shutdown()  # no worker process outlives a start that failed
             self.lock.release()  # a part that could not start (a port in use): the database is free again
             raise
-        log.info("pbem serving: SMTP %s:%s, web %s, outbox %s", s.smtp_host, s.smtp_port,
-                 s.web_url if self.web else "off", s.smtp_url or s.maildir)
+        log.info("pbem serving: SMTP %s:%s, web %s, outbox %s, closes in %s", s.smtp_host, s.smtp_port,
+                 s.web_url if self.web else "off", s.smtp_url or s.maildir,
+                 f"{s.close_workers} worker processes" if s.close_workers > 0 else "the scheduler's threads")
         return self
 
     def stop(self) -> None:
@@ -191,6 +200,7 @@ class Server:
             self.http.shutdown()
         self.smtp.stop()
         self.clock.shutdown()
+        self.closes.shutdown()  # the closes in flight are committed first
         self.outbox.stop()
         self.outbox.join(timeout=10)
         self.svc.close()

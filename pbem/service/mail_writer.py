@@ -17,7 +17,7 @@ from pbem.moments import format_moment
 from pbem.service import outbox
 from pbem.service.adjudication import state_hash
 from pbem.service.clock import from_iso
-from pbem.service.outbox import Outgoing, message_id
+from pbem.service.outbox import ComposedMail, Outgoing, message_id
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors, describe_missing, render, template_exists, visible_events
 from pbem.service.roster import named_sides
@@ -93,6 +93,14 @@ class MailWriter(ConfiguredPart):
         """What a mail's templates read of its game (from ``row`` when the caller has read it)."""
         g = row or self.records.game_row(game_id)
         return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
+
+    def queue(self, mail: Outgoing) -> str | None:
+        """Compose and queue ``mail`` inside the caller's transaction (None: already queued)."""
+        return outbox.queue(self.records.store, mail, domain=self.settings.mail_domain, now=self.now())
+
+    def compose(self, mail: Outgoing) -> ComposedMail:
+        """``mail`` composed to its bytes, to be queued later by :func:`outbox.queue_composed`."""
+        return outbox.compose_outgoing(mail, domain=self.settings.mail_domain, now=self.now())
 
     def thread_root(self, game_id: str, player: dict) -> str:
         return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
@@ -179,13 +187,13 @@ class MailWriter(ConfiguredPart):
         else:  # the thread's root: no parent
             key, subject = f"thread/{game_id}/{player['id']}", _("Welcome to %(title)s") % {"title": g["title"]}
             env["references"], env["in_reply_to"] = [], None
-        return outbox.queue(self.records.store, Outgoing(
+        return self.queue(Outgoing(
             kind="welcome", to_addr=player["email"], subject=_subject(game_id, subject),
             text=render("mail/welcome.txt.j2", lang, **ctx), html=render("mail/welcome.html.j2", lang, **ctx),
             images={"map": picture} if picture else {}, attachments=attachments,
             calendar=self._calendar(g, phase, player) if awaited else None,
             key=key, game_id=game_id, player_id=player["id"], **env,
-        ), domain=self.settings.mail_domain, now=self.now())
+        ))
 
     def revealed_orders(self, phase: dict, lang: str | None = "en") -> dict[str, str]:
         """role -> the canonical text of the orders that stood (shown once resolved)."""
@@ -194,9 +202,11 @@ class MailWriter(ConfiguredPart):
             out[role] = gettext_for(lang)(DEFAULTED)
         return out
 
-    def report_parts(self, game_id: str, player: dict | None, role: str | None, phase: dict, next_phase: dict | None, lang: str) -> dict:
-        """Everything one role's report on a resolved phase shows (also used by the web pages)."""
-        g = self.game_header(game_id)
+    def report_parts(self, game_id: str, player: dict | None, role: str | None, phase: dict, next_phase: dict | None, lang: str,
+                     game: dict | None = None) -> dict:
+        """Everything one role's report on a resolved phase shows (also used by the web pages);
+        ``game``: the games row as the report is to show it (a close that ends the game)."""
+        g = self.game_header(game_id, game)
         engine = self.engine(g["engine"])
         result = result_state(engine, phase)  # an old phase's, in the installed format
         view = engine.view(result, role)
@@ -243,8 +253,13 @@ class MailWriter(ConfiguredPart):
         return _json_bytes(self.report_parts(game_id, player, player["role"], phase, next_phase, player["lang"])["attachment"])
 
     def queue_report(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, copy: int = 0, kind: str = "report", note: str | None = None) -> str | None:
+        return self.queue(self.report_mail(game_id, player, phase, next_phase, copy=copy, kind=kind, note=note))
+
+    def report_mail(self, game_id: str, player: dict, phase: dict, next_phase: dict | None, *, copy: int = 0, kind: str = "report",
+                    note: str | None = None, game: dict | None = None) -> Outgoing:
+        """A player's report on a resolved phase (``game``: the games row as the report shows it)."""
         lang = player["lang"]
-        parts = self.report_parts(game_id, player, player["role"], phase, next_phase, lang)
+        parts = self.report_parts(game_id, player, player["role"], phase, next_phase, lang, game)
         g = parts["game"]
         awaited_next = next_phase is not None and player["role"] in loads(next_phase["awaited"])
         template = ""
@@ -281,13 +296,13 @@ class MailWriter(ConfiguredPart):
             _report_attachment(f"{game_id}-{phase['label']}-{player['role']}", parts["attachment"])]
         env = self._envelope(game_id, player)
         key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
-        return outbox.queue(self.records.store, Outgoing(
+        return Outgoing(
             kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
             text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
             images=dict(parts["pictures"]), attachments=attachments,
             calendar=self._calendar(g, next_phase, player) if awaited_next else None,
             key=key, game_id=game_id, player_id=player["id"], **env,
-        ), domain=self.settings.mail_domain, now=self.now())
+        )
 
     def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
                   notes: list[str] | None = None, game: dict | None = None, token: str | None = None) -> str | None:
@@ -311,29 +326,34 @@ class MailWriter(ConfiguredPart):
         if _safe_msgid(inbound_msgid):
             env["in_reply_to"] = f"<{inbound_msgid}>"
             env["references"] = env["references"] + [f"<{inbound_msgid}>"]
-        return outbox.queue(self.records.store, Outgoing(
+        return self.queue(Outgoing(
             kind="ack", to_addr=player["email"],
             subject=_subject(game_id, _("Orders for %(phase)s %(status)s") % {"phase": submission["phase_label"], "status": words[status]}),
             text=render("mail/ack.txt.j2", lang, **ctx), key=f"ack/{game_id}/{submission['phase_label']}/{player['role']}/{submission['id']}",
             game_id=game_id, player_id=player["id"], headers={"X-PBEM-Status": status}, **env,
-        ), domain=self.settings.mail_domain, now=self.now())
+        ))
 
-    def queue_message(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
-                      subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,
-                      **ctx) -> str | None:
+    def queue_message(self, **what) -> str | None:
+        """Queue :meth:`message_mail`'s mail (inside the caller's transaction)."""
+        return self.queue(self.message_mail(**what))
+
+    def message_mail(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
+                     subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,
+                     game: dict | None = None, **ctx) -> Outgoing:
         """A plain-text mail from a template: errors, warnings, help, status, press, notices
-        (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes)."""
+        (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes; ``game``: the
+        games row as the mail shows it, when the caller has it)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
         if _safe_msgid(inbound_msgid):
             env["in_reply_to"] = f"<{inbound_msgid}>"
             env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
-        game = self.game_header(game_id) if game_id else None
+        game = self.game_header(game_id, game) if game_id else None
         headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
-        return outbox.queue(self.records.store, Outgoing(
+        return Outgoing(
             kind=kind, to_addr=to_addr, subject=_subject(game_id, subject) if game_id else f"[pbem] {subject}",
             text=render(template, lang, game=game, player=player, **ctx), key=key,
             game_id=game_id, player_id=player["id"] if player else None, headers=headers, calendar=calendar, **env,
-        ), domain=self.settings.mail_domain, now=self.now())
+        )
 
     def calendar_for(self, game_id: str, phase: dict, player: dict) -> str | None:
         """The .ics event of a phase's deadline for a player (the same UID as the report's, so it replaces it)."""

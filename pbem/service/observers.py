@@ -15,6 +15,7 @@ from pbem.i18n import N_, gettext_for
 from pbem.service.clock import to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter, shown_seed
+from pbem.service.outbox import Outgoing
 from pbem.service.mailed_codes import is_code, mailed_code
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import template_exists
@@ -88,23 +89,25 @@ class Observers(ConfiguredPart):
                                     key=f"observer-notice/{game_id}/{serial}/{row['id']}", text=_(msgid) % args)
         return len(self.records.observers(game_id))
 
-    def queue_reports(self, game_id: str, phase: dict, next_phase: dict | None) -> int:
-        """Each observer's copy of a resolved phase's public report (inside the closing transaction)."""
+    def report_mails(self, game_id: str, phase: dict, next_phase: dict | None, game: dict | None = None) -> list[Outgoing]:
+        """Each observer's copy of a resolved phase's public report, not yet queued (``game``:
+        the games row as the report shows it, when a close that ends the game prepares it)."""
         rows = self.records.observers(game_id)
-        engine_name = self.records.game_row(game_id)["engine"] if rows else ""
+        engine_name = (game or self.records.game_row(game_id))["engine"] if rows else ""
+        mails = []
         for row in rows:
             lang = row["lang"]
-            parts = self.mail.report_parts(game_id, None, None, phase, next_phase, lang)
+            parts = self.mail.report_parts(game_id, None, None, phase, next_phase, lang, game)
             _ = gettext_for(lang)
             engine = self.engine(engine_name)
             shown = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
             own = f"{engine_name}/report.txt.j2"
-            self.mail.queue_message(
-                kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=lang,
+            mails.append(self.mail.message_mail(
+                kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=lang, game=game,
                 subject=_("Report %(phase)s (observer)") % {"phase": phase["label"]}, template="mail/observer_report.txt.j2",
                 key=f"observer/{game_id}/{phase['seq']}.{phase['revision']}/{row['id']}",
                 role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
                 events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
                 engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,
-            )
-        return len(rows)
+            ))
+        return mails

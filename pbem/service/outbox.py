@@ -59,13 +59,23 @@ class Outgoing:
     headers: dict = field(default_factory=dict)
 
 
-def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | None:
-    """Compose and queue a mail (inside the caller's transaction). Returns its
-    Message-ID, or None when a mail with that Message-ID is already queued."""
+@dataclass(frozen=True)
+class ComposedMail:
+    """A mail composed to its bytes and ready to queue: what a close works out away from the
+    write lock (in a worker process) and hands to the transaction that commits it."""
+    message_id: str
+    kind: str
+    to_addr: str
+    subject: str
+    raw: bytes
+    game_id: str | None = None
+    player_id: int | None = None
+
+
+def compose_outgoing(mail: Outgoing, *, domain: str, now: datetime) -> ComposedMail:
+    """The mail's bytes, with its Message-ID (stable for its key) and our headers."""
     assert mail.kind in KINDS, mail.kind
     mid = message_id(mail.key, domain)
-    if store.one("SELECT 1 FROM outbox WHERE message_id = ?", (mid,)):
-        return None
     headers = {"X-PBEM-Kind": mail.kind, **mail.headers}
     if mail.game_id:
         headers["X-PBEM-Game"] = mail.game_id
@@ -87,12 +97,37 @@ def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | 
         calendar=mail.calendar,
         date=now,
     )
+    return ComposedMail(message_id=mid, kind=mail.kind, to_addr=mail.to_addr, subject=mail.subject, raw=raw,
+                        game_id=mail.game_id, player_id=mail.player_id)
+
+
+def _queued(store: Store, mid: str) -> bool:
+    return store.one("SELECT 1 FROM outbox WHERE message_id = ?", (mid,)) is not None
+
+
+def _insert(store: Store, mail: ComposedMail, now: datetime) -> str:
     store.insert("outbox", {
-        "message_id": mid, "game_id": mail.game_id, "player_id": mail.player_id,
-        "to_addr": mail.to_addr, "kind": mail.kind, "subject": mail.subject, "raw": raw,
+        "message_id": mail.message_id, "game_id": mail.game_id, "player_id": mail.player_id,
+        "to_addr": mail.to_addr, "kind": mail.kind, "subject": mail.subject, "raw": mail.raw,
         "status": "queued", "attempts": 0, "next_attempt_at": to_iso(now), "created_at": to_iso(now),
     })
-    return mid
+    return mail.message_id
+
+
+def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | None:
+    """Compose and queue a mail (inside the caller's transaction). Returns its
+    Message-ID, or None when a mail with that Message-ID is already queued."""
+    if _queued(store, message_id(mail.key, domain)):
+        return None  # before composing it: composing is most of the cost
+    return _insert(store, compose_outgoing(mail, domain=domain, now=now), now)
+
+
+def queue_composed(store: Store, mail: ComposedMail, *, now: datetime) -> str | None:
+    """Queue a mail already composed (inside the caller's transaction); None when a mail with
+    its Message-ID is already queued, so a close worked out twice never mails twice."""
+    if _queued(store, mail.message_id):
+        return None
+    return _insert(store, mail, now)
 
 
 #: outbox.cause of an answer to mail that carried no valid token (anyone can write a From)

@@ -1,21 +1,28 @@
 """Phases: opening, closing at the deadline (exactly once), reminders.
 
-A close is computed outside the write lock (engine, pictures, templates) and
-committed in one ``BEGIN IMMEDIATE`` transaction that first checks the phase is
-still open, so two closers (the scheduler, the CLI, a restart catching up) can
-race and the phase is still resolved exactly once.
+A close is worked out first (:meth:`Phases.prepare_close`: the engine, the next phase
+with its new seed, every report composed to its bytes) from the rows read, in one read
+snapshot and without writing, so that it can run in a worker process
+(pbem.service.close_pool) as well as here; then :meth:`Phases.commit_close` writes it in
+one ``BEGIN IMMEDIATE`` transaction if none of those rows has changed meanwhile, and
+else works it out again inside that transaction. Two closers (the scheduler, the CLI,
+a restart catching up, a worker's close redone after it died) can race and the phase
+is still resolved exactly once, and its reports queued once.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import secrets
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable
+from typing import Callable, Iterator
 
 from pbem.dice import commitment
 from pbem.i18n import N_
+from pbem.service import outbox
 from pbem.service.absences import deadline_after_absences
 from pbem.service.adjudication import adjudicate
 from pbem.service.clock import from_iso, to_iso
@@ -23,11 +30,15 @@ from pbem.service.endings import lapse_draw
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter
 from pbem.service.observers import Observers
+from pbem.service.outbox import ComposedMail
 from pbem.service.part import ServicePart
-from pbem.service.store import dumps, loads
+from pbem.service.store import Store, dumps, loads
 from pbem.service.timing import TimingError, deadline_after, deadline_spec
 
 log = logging.getLogger("pbem.phases")
+
+#: the reason of a close because every awaited role has ordered an immediate phase
+EVERYONE_ORDERED = "every awaited role has ordered"
 
 
 def reminder_time(deadline: datetime, opened: datetime, lead_hours: int) -> datetime:
@@ -46,6 +57,41 @@ def _orders_to_resolve(engine, state: dict, awaited: list[str], standing: dict[s
     return orders, defaulted
 
 
+@contextmanager
+def _one_snapshot(store: Store) -> Iterator[None]:
+    """Every read inside sees the database as it was at the first one (a read transaction:
+    WAL readers never wait for a writer). Inside a write transaction, that transaction is it.
+    Ended by a rollback: working a close out never writes."""
+    if store.conn.in_transaction:
+        yield
+        return
+    store.execute("BEGIN")
+    try:
+        yield
+    finally:
+        store.execute("ROLLBACK")
+
+
+@dataclass(kw_only=True)
+class ClosePlan:
+    """A close worked out from the rows read, for :meth:`Phases.commit_close` to write as it
+    is if those rows (``inputs``, their digest) have not changed. Plain data: a worker
+    process sends it back to the server."""
+    game_id: str
+    phase_row_id: int
+    reason: str
+    actor: str
+    now: datetime
+    inputs: str
+    label: str
+    waiting: list[str] | None = None    # no orders at a deadline of a game that waits: the roles missing
+    resolution: dict = field(default_factory=dict)  # the phases row's new columns
+    next_phase: dict | None = None      # the row to insert; None when the game ends
+    outcome: dict | None = None         # the game's outcome when it ends
+    mails: list[ComposedMail] = field(default_factory=list)
+    summary: dict = field(default_factory=dict)
+
+
 @dataclass(kw_only=True, eq=False)
 class Phases(ServicePart):
     """Opening and closing phases, reminders, and resending a report."""
@@ -54,15 +100,15 @@ class Phases(ServicePart):
     observers: Observers
     notify: Callable[..., None]
 
-    def open(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0) -> dict | None:
-        """Insert the phase that ``state`` is in (inside the caller's transaction);
-        None and the game marked finished when the game is over."""
-        g = self.records.game_row(game_id)
+    def next_phase_row(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0,
+                       game: dict | None = None) -> tuple[dict | None, dict | None]:
+        """(the phases row of the phase ``state`` is in, not yet inserted, with its new seed;
+        None) or, when the game is over, (None, its outcome). Reads only."""
+        g = game or self.records.game_row(game_id)
         engine = self.engine(g["engine"])
         outcome = engine.outcome(state)
         if outcome is not None:
-            self.records.set_game_status(game_id, "finished", outcome=dumps(outcome), finished_at=to_iso(now))
-            return None
+            return None, outcome
         info = engine.phase(state)
         if info.deadline not in {kind.name for kind in engine.deadline_kinds}:
             raise TimingError(f"{g['engine']} phase {info.id} names the deadline kind {info.deadline!r}, "
@@ -71,14 +117,25 @@ class Phases(ServicePart):
         deadline = None if g["status"] == "paused" else deadline_after(spec, now)
         deadline = deadline_after_absences(self.records, game_id, info.awaited, deadline)  # ABSENCE
         seed = secrets.token_hex(32)
-        row = {
+        return {
             "game_id": game_id, "seq": seq, "label": info.id, "mode": info.mode, "immediate": int(info.immediate),
             "awaited": dumps(list(info.awaited)), "state": dumps(state), "commitment": commitment(seed), "seed": seed,
             "opened_at": to_iso(now), "deadline": to_iso(deadline) if deadline else None, "status": "open", "revision": revision,
             "rules_version": engine.rules_version, "state_format": engine.state_format,
-        }
+        }, None
+
+    def open(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0) -> dict | None:
+        """Insert the phase that ``state`` is in (inside the caller's transaction);
+        None and the game marked finished when the game is over."""
+        row, outcome = self.next_phase_row(game_id, state, seq=seq, now=now, revision=revision)
+        if row is None:
+            self._finish(game_id, outcome, now)
+            return None
         row["id"] = self.records.insert("phases", row)
         return row
+
+    def _finish(self, game_id: str, outcome: dict, now: datetime) -> None:
+        self.records.set_game_status(game_id, "finished", outcome=dumps(outcome), finished_at=to_iso(now))
 
     def ready_to_close(self, game_id: str | None = None) -> list[dict]:
         """Open immediate phases of active games whose every awaited role has standing orders
@@ -89,76 +146,113 @@ class Phases(ServicePart):
     def close_ready(self, game_id: str) -> None:
         """Resolve the game's open phase if every awaited role has ordered it (an immediate one)."""
         for ready in self.ready_to_close(game_id):
-            self.close(game_id, phase_row_id=ready["id"], reason="every awaited role has ordered", actor="server")
+            self.close(game_id, phase_row_id=ready["id"], reason=EVERYONE_ORDERED, actor="server")
 
     def close(self, game_id: str, *, reason: str = "deadline", phase_row_id: int | None = None, actor: str = "scheduler") -> dict | None:
-        """Resolve the open phase now. Returns what happened, or None if there was
-        nothing to close (already closed, paused, or not the phase row asked for)."""
+        """Resolve the open phase now, in this thread. Returns what happened, or None if there
+        was nothing to close (already closed, paused, or not the phase row asked for)."""
+        plan = self.prepare_close(game_id, reason=reason, phase_row_id=phase_row_id, actor=actor, now=self.now())
+        return self.commit_close(plan) if plan is not None else None
+
+    def close_inputs(self, game_id: str, phase_row_id: int) -> str:
+        """A digest of every row a close of this phase is worked out from: the game, the phase,
+        its standing orders, the players and their tokens (each report's Reply-To), the
+        observers, the absences (the next deadline). Equal digests: the same close."""
         records = self.records
-        g = records.game_row(game_id)
-        ph = records.current_phase(game_id)
-        if g is None or ph is None or (phase_row_id is not None and ph["id"] != phase_row_id):
-            return None
-        if g["status"] != "active" and reason == "deadline":
-            return None
-        engine = self.engine(g["engine"])
-        state, awaited = loads(ph["state"]), loads(ph["awaited"])
-        standing = records.standing_orders(ph["id"])
-        missing = [role for role in awaited if role not in standing]
-        if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
-            return self._wait_for_moderator(game_id, ph, missing)
-        now = self.now()
-        orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
-        new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
-        with records.write():
-            current = records.phase_status(ph["id"])
-            if current["status"] != "open" or current["revision"] != ph["revision"]:
-                return None  # someone else closed it first
-            # Orders received before the deadline may have been committed (and acknowledged as
-            # standing) while the phase was being resolved outside the lock, or a side's standing
-            # orders may have changed the phase's state (Engine.apply_standing): resolve again with them.
-            again = records.standing_orders(ph["id"])
-            fresh = records.phase(ph["id"])["state"]
-            if fresh != ph["state"] or {r: sub["id"] for r, sub in again.items()} != {r: sub["id"] for r, sub in standing.items()}:
-                state = loads(fresh)
-                orders, defaulted = _orders_to_resolve(engine, state, awaited, again)
-                new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
-            records.update("phases", ph["id"], {
+        players = records.players(game_id)
+        rows = {
+            "game": records.game_row(game_id), "phase": records.phase(phase_row_id),
+            "standing": records.standing_orders(phase_row_id), "players": players,
+            "tokens": [records.token_for(p["id"]) for p in players],
+            "observers": records.observers(game_id), "absences": records.absences(game_id),
+        }
+        return hashlib.sha256(dumps(rows).encode("utf-8")).hexdigest()
+
+    def prepare_close(self, game_id: str, *, reason: str = "deadline", phase_row_id: int | None = None,
+                      actor: str = "scheduler", now: datetime) -> ClosePlan | None:
+        """Work a close out without writing: resolve the phase, make the next phase's row, and
+        compose every report (each player's, each observer's) to its bytes, from one read
+        snapshot. None when there is nothing to close. What a worker process runs."""
+        records = self.records
+        with _one_snapshot(records.store):
+            g = records.game_row(game_id)
+            ph = records.current_phase(game_id)
+            if g is None or ph is None or (phase_row_id is not None and ph["id"] != phase_row_id):
+                return None
+            if g["status"] != "active" and reason == "deadline":
+                return None
+            plan = ClosePlan(game_id=game_id, phase_row_id=ph["id"], reason=reason, actor=actor, now=now,
+                             inputs=self.close_inputs(game_id, ph["id"]), label=ph["label"])
+            engine = self.engine(g["engine"])
+            state, awaited = loads(ph["state"]), loads(ph["awaited"])
+            standing = records.standing_orders(ph["id"])
+            missing = [role for role in awaited if role not in standing]
+            if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
+                plan.waiting = missing
+                return plan
+            orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
+            new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
+            plan.resolution = {
                 "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
                 "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
                 "rules_version": engine.rules_version,
-            })
-            next_phase = self.open(game_id, new_state, seq=ph["seq"] + 1, now=now)
-            if reason != "deadline":
-                records.audit(game_id, actor, "close phase", reason, {"phase": ph["label"]}, public=actor != "server")
-            self._queue_reports(game_id, records.phase(ph["id"]), next_phase)
-            lapse_draw(records, self.mail, game_id, ph)  # a draw proposed in this phase was not agreed in time
-        self.notify("phase", game_id)
-        self.notify("outbox", game_id)
-        return {"phase": ph["label"], "next": next_phase["label"] if next_phase else None, "defaulted": defaulted, "events": len(events)}
+            }
+            plan.next_phase, plan.outcome = self.next_phase_row(game_id, new_state, seq=ph["seq"] + 1, now=now, game=g)
+            # The reports show the game as the commit leaves it (over, when it ends here).
+            shown_game = dict(g, status="finished", outcome=dumps(plan.outcome), finished_at=to_iso(now)) if plan.outcome else g
+            plan.mails = [self.mail.compose(m) for m in self._report_mails(game_id, dict(ph, **plan.resolution), plan.next_phase, shown_game)]
+            plan.summary = {"phase": ph["label"], "next": plan.next_phase["label"] if plan.next_phase else None,
+                            "defaulted": defaulted, "events": len(events)}
+            return plan
 
-    def _wait_for_moderator(self, game_id: str, ph: dict, missing: list[str]) -> dict | None:
-        """A game timed to wait rather than play default orders: at the deadline without
-        every awaited role's orders, it stops (status 'waiting', no deadline) until a moderator acts."""
+    def commit_close(self, plan: ClosePlan) -> dict | None:
+        """Write a close worked out by :meth:`prepare_close` (here or in a worker) in one
+        transaction, if every row it was worked out from is as it was; else work it out again
+        inside the transaction (orders that came meanwhile, a moderator's change, another
+        closer first). Returns what happened, or None when the phase was no longer to close."""
         records = self.records
         with records.write():
-            if records.phase_status(ph["id"])["status"] != "open":
-                return None
-            records.set_game_status(game_id, "waiting")
-            records.set_deadline(ph["id"], None)
-            records.audit(game_id, "scheduler", "wait for moderator", "no orders from " + ", ".join(missing), {"phase": ph["label"]})
-        self.notify("phase", game_id)
-        return {"waiting": missing}
+            if self.close_inputs(plan.game_id, plan.phase_row_id) != plan.inputs:
+                plan = self.prepare_close(plan.game_id, reason=plan.reason, phase_row_id=plan.phase_row_id,
+                                          actor=plan.actor, now=plan.now)
+                if plan is None:
+                    return None  # someone else closed it first
+            result = self._write_close(plan)
+        self.notify("phase", plan.game_id)
+        if plan.waiting is None:
+            self.notify("outbox", plan.game_id)
+        return result
 
-    def _queue_reports(self, game_id: str, resolved: dict, next_phase: dict | None) -> None:
+    def _write_close(self, plan: ClosePlan) -> dict:
+        records, game_id = self.records, plan.game_id
+        if plan.waiting is not None:
+            # A game timed to wait rather than play default orders stops (status 'waiting', no
+            # deadline) until a moderator acts.
+            records.set_game_status(game_id, "waiting")
+            records.set_deadline(plan.phase_row_id, None)
+            records.audit(game_id, "scheduler", "wait for moderator", "no orders from " + ", ".join(plan.waiting), {"phase": plan.label})
+            return {"waiting": plan.waiting}
+        records.update("phases", plan.phase_row_id, plan.resolution)
+        if plan.next_phase is not None:
+            records.insert("phases", plan.next_phase)
+        else:
+            self._finish(game_id, plan.outcome, plan.now)
+        if plan.reason != "deadline":
+            records.audit(game_id, plan.actor, "close phase", plan.reason, {"phase": plan.label}, public=plan.actor != "server")
+        for mail in plan.mails:
+            outbox.queue_composed(records.store, mail, now=plan.now)
+        lapse_draw(records, self.mail, game_id, {"id": plan.phase_row_id, "label": plan.label})  # a draw proposed in this phase was not agreed in time
+        return plan.summary
+
+    def _report_mails(self, game_id: str, resolved: dict, next_phase: dict | None, game: dict) -> list:
         """The report on a resolved phase to each active player and each observer."""
-        for p in self.records.players(game_id):
-            if p["status"] == "active":
-                self.mail.queue_report(game_id, p, resolved, next_phase)
-        self.observers.queue_reports(game_id, resolved, next_phase)
+        mails = [self.mail.report_mail(game_id, p, resolved, next_phase, game=game)
+                 for p in self.records.players(game_id) if p["status"] == "active"]
+        return mails + self.observers.report_mails(game_id, resolved, next_phase, game)
 
     def close_due(self, limit: int = 100) -> int:
-        """Close every open phase whose deadline has passed (the scheduler's catch-up)."""
+        """Close every open phase whose deadline has passed, in this thread (the scheduler's
+        sweep submits the same phases to its closes instead)."""
         closed = 0
         for row in self.records.due_phases(to_iso(self.now()), limit):
             try:

@@ -1,5 +1,9 @@
 """The clock: APScheduler fires deadlines and reminders; pbem's tables hold the truth.
 
+A close is submitted to the server's closes (pbem.service.close_pool: worker processes, or
+the scheduler's own thread with ``close_workers`` 0) and followed up when it is done, so a
+hundred deadlines in the same second are a hundred submissions, worked out side by side.
+
 Jobs never miss (misfire_grace_time=None) and coalesce, so a deadline that
 passed while the server was down fires once at start-up. A periodic sync picks
 up deadlines changed by another process (the CLI) on the same database.
@@ -8,29 +12,34 @@ A close that fails (the database locked beyond the busy timeout, the disk full)
 is tried again after 1, 2, 4 ... seconds (at most a minute apart) until it
 succeeds; and at start-up and with every periodic sync a sweep closes any open
 phase whose deadline has passed, whatever the clock's bookkeeping believes. A
-phase closes once whoever closes it (phases.close_phase checks in its transaction).
+phase closes once whoever closes it (Phases.commit_close checks in its transaction).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from concurrent.futures import Future
 from datetime import datetime, timedelta, timezone
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
-from pbem.service.clock import from_iso
+from pbem.service.clock import from_iso, to_iso
+from pbem.service.close_pool import ClosePool, InProcessCloses
+from pbem.service.phases import EVERYONE_ORDERED
 
 log = logging.getLogger("pbem.scheduler")
 
 CLOSE_RETRY_FIRST_SECONDS = 1.0
 CLOSE_RETRY_MAX_SECONDS = 60.0
+SWEEP_LIMIT = 100  # overdue phases submitted by one sweep (the next sweep takes the next ones)
 
 
 class Clockwork:
-    def __init__(self, svc, *, sync_seconds: float | None = None):
+    def __init__(self, svc, *, sync_seconds: float | None = None, closes: ClosePool | InProcessCloses | None = None):
         self.svc = svc
+        self.closes = closes or InProcessCloses(svc)
         self.sync_seconds = sync_seconds or svc.settings.scheduler_sync_seconds
         self.scheduler = BackgroundScheduler(
             timezone=timezone.utc,
@@ -95,10 +104,13 @@ class Clockwork:
     def _close_ready(self, game_id: str) -> None:
         """Resolve the game's open phase if it is still one every awaited role has ordered."""
         try:
-            self.svc.phases.close_ready(game_id)
+            ready = self.svc.phases.ready_to_close(game_id)
         except Exception:
             log.exception("closing %s at once failed", game_id)
-        finally:
+            ready = []
+        for row in ready:
+            self._close(game_id, row["id"], EVERYONE_ORDERED, "server")
+        if not ready:
             self.sync_game(game_id)
 
     def _periodic(self) -> None:
@@ -109,11 +121,15 @@ class Clockwork:
         """Close every open phase whose deadline has passed, and every immediate one all
         its awaited roles have ordered (a close that failed, a job that was lost)."""
         try:
-            self.svc.phases.close_due()
-            for ready in self.svc.phases.ready_to_close():
-                self.svc.phases.close_ready(ready["game_id"])
+            due = self.svc.records.due_phases(to_iso(self.svc.now()), SWEEP_LIMIT)
+            ready = self.svc.phases.ready_to_close()
         except Exception:
             log.exception("sweeping overdue phases failed")
+            return
+        for row in due:
+            self._close(row["game_id"], row["id"])
+        for row in ready:
+            self._close(row["game_id"], row["id"], EVERYONE_ORDERED, "server")
 
     def sync_all(self) -> None:
         rows = self.svc.records.timed_open_phases()
@@ -160,17 +176,24 @@ class Clockwork:
             except Exception:
                 pass
 
-    def _close(self, game_id: str, phase_row_id: int) -> None:
-        try:
-            self.svc.phases.close(game_id, phase_row_id=phase_row_id)
-        except Exception:
+    def _close(self, game_id: str, phase_row_id: int, reason: str = "deadline", actor: str = "scheduler") -> None:
+        """Submit the close; :meth:`_closed` follows it up once it is committed or has failed."""
+        if self.stopping:
+            return
+        done = self.closes.submit(game_id, phase_row_id, reason=reason, actor=actor)
+        done.add_done_callback(lambda d: self._closed(game_id, phase_row_id, reason, actor, d))
+
+    def _closed(self, game_id: str, phase_row_id: int, reason: str, actor: str, done: Future) -> None:
+        exc = done.exception()
+        if exc is not None:
             failures = self._close_failures.get(phase_row_id, 0) + 1
             self._close_failures[phase_row_id] = failures
             delay = min(CLOSE_RETRY_FIRST_SECONDS * 2 ** (failures - 1), CLOSE_RETRY_MAX_SECONDS)
-            log.exception("closing %s failed (%d in a row); trying again in %.0f s", game_id, failures, delay)
+            log.error("closing %s failed (%d in a row); trying again in %.0f s", game_id, failures, delay, exc_info=exc)
             if not self.stopping:
                 self.scheduler.add_job(self._job, "date", run_date=datetime.now(timezone.utc) + timedelta(seconds=delay),
-                                       args=[self._close, game_id, phase_row_id], id=f"close:{phase_row_id}", replace_existing=True)
+                                       args=[self._close, game_id, phase_row_id, reason, actor], id=f"close:{phase_row_id}",
+                                       replace_existing=True)
             return
         self._close_failures.pop(phase_row_id, None)
         # A deadline moved later by another process is picked up here.
