@@ -1,8 +1,9 @@
 """Turn close: from the deadline to every report queued, for a whole Custer's Last Stand
 game (Little Big Horn, two players), a four-player Little Bighorn Rummy game and a
-Peaux-Rouges game, split into engine (adjudication), rendering (pictures, templates, MIME
-composing) and storage (everything else in the close: queries, views, JSON, the
-transaction and its commit); each stage's share of the time is reported too.
+Peaux-Rouges game, each seeded (the same game every run: the reports' sizes follow the
+dice), split into engine (adjudication), rendering (pictures, templates, MIME composing)
+and storage (everything else in the close: queries, views, JSON, the transaction and its
+commit); each stage's share of the time is reported too.
 
 Each close is `Service.close_phase`, as the scheduler calls it when a deadline fires
 (how late the scheduler fires is measured by the scale benchmark). Orders come in by
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+import random
 import statistics
 import time
+from contextlib import contextmanager
 
 from benchmarks.common import play_with_bots, scratch, service
 
@@ -119,11 +122,34 @@ def mail_sizes(raw: bytes) -> dict:
     return sizes
 
 
-def _play(svc, engine_name: str, max_closes: int) -> str:
+class SeededSecrets:
+    """Stands in for the `secrets` module where the service draws a game's and each phase's
+    seed, so the benchmark plays the same game every run (the reports' sizes follow the dice)."""
+
+    def __init__(self, seed: int):
+        self.r = random.Random(seed)
+
+    def token_hex(self, n: int = 32) -> str:
+        return self.r.randbytes(n).hex()
+
+
+@contextmanager
+def seeded_game(seed: int):
+    from pbem.service import games, phases
+    saved = games.secrets, phases.secrets
+    games.secrets = phases.secrets = SeededSecrets(seed)
+    try:
+        yield
+    finally:
+        games.secrets, phases.secrets = saved
+
+
+def _play(svc, engine_name: str, max_closes: int, seed: int = 1876) -> str:
     scenario, options, players = ENGINES[engine_name]
-    gid = svc.games.create(engine_name, scenario, players, options=options,
-                          timing={"phase": {"kind": "duration", "seconds": 86400}, "turn": {"kind": "duration", "seconds": 86400}})
-    play_with_bots(svc, gid, seed_label=engine_name, max_closes=max_closes)
+    with seeded_game(seed):
+        gid = svc.games.create(engine_name, scenario, players, options=options,
+                               timing={"phase": {"kind": "duration", "seconds": 86400}, "turn": {"kind": "duration", "seconds": 86400}})
+        play_with_bots(svc, gid, seed_label=engine_name, max_closes=max_closes)
     return gid
 
 

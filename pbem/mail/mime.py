@@ -87,10 +87,23 @@ class _Boundaries:
                 return b
 
 
+def _parameter_header(name: str, value: str, param: str, plain: str) -> bytes:
+    """``Name: value; param="plain"`` as the header registry writes it (parsing it took 0.1 ms
+    a header, half of composing a report): on one line when it fits 78 octets, else folded
+    before the parameter. ``plain`` holds only characters that need no quoting or encoding
+    (a boundary of ours, a plain file name)."""
+    line = f'{name}: {value}; {param}="{plain}"'
+    if len(line) <= 78:
+        return (line + "\r\n").encode("ascii")
+    if len(param) + len(plain) + 4 < 78:
+        return f'{name}: {value};\r\n {param}="{plain}"\r\n'.encode("ascii")
+    return _folded(name, f'{value}; {param}="{plain}"')  # too long for a line: the registry splits it
+
+
 def _multipart(subtype: str, parts: list[bytes], boundary: str) -> bytes:
     """A multipart entity around already-written parts, laid out as the generator lays it out."""
     mark = boundary.encode("ascii")
-    out = [_folded("Content-Type", f'multipart/{subtype}; boundary="{boundary}"'), b"\r\n--", mark, b"\r\n", parts[0]]
+    out = [_parameter_header("Content-Type", f"multipart/{subtype}", "boundary", boundary), b"\r\n--", mark, b"\r\n", parts[0]]
     for part in parts[1:]:
         out += [b"\r\n--", mark, b"\r\n", part]
     out += [b"\r\n--", mark, b"--\r\n"]
@@ -176,17 +189,28 @@ def _quoted_printable(lines: list[bytes], max_line_length: int) -> str:
     return "\n".join(out)
 
 
-def _text_bytes(text: str, subtype: str) -> bytes:
-    """A text part (headers and body) as :func:`_text_part` + the generator write it."""
+def _text_body(text: str) -> tuple[str, bytes]:
+    """A text part's transfer encoding and body, as :func:`_text_part` + the generator write them."""
     lines = text.encode("utf-8").splitlines()
     if text.isascii() and all(len(line) <= 900 for line in lines):
-        cte, body = "7bit", b"\r\n".join(lines) + b"\r\n"
-    else:
-        encoded = _quoted_printable(lines, SMTP.max_line_length)
-        cte, body = "quoted-printable", "\r\n".join(re.split(r"\r\n|\r|\n", encoded)).encode("ascii")
-        if not body.endswith(b"\r\n"):
-            body += b"\r\n"
+        return "7bit", b"\r\n".join(lines) + b"\r\n"
+    encoded = _quoted_printable(lines, SMTP.max_line_length)
+    body = "\r\n".join(re.split(r"\r\n|\r|\n", encoded)).encode("ascii")
+    return "quoted-printable", body if body.endswith(b"\r\n") else body + b"\r\n"
+
+
+def _text_bytes(text: str, subtype: str) -> bytes:
+    """A text part (headers and body) as :func:`_text_part` + the generator write it."""
+    cte, body = _text_body(text)
     return (f'Content-Type: text/{subtype}; charset="utf-8"\r\nContent-Transfer-Encoding: {cte}\r\n\r\n').encode("ascii") + body
+
+
+def _calendar_bytes(calendar: str) -> bytes:
+    """The event.ics part, as :func:`_text_part` with its method and file name + the generator
+    write it (the email package built it in about 0.8 ms a report)."""
+    cte, body = _text_body(calendar)
+    return (f'Content-Transfer-Encoding: {cte}\r\nContent-Disposition: attachment; filename="event.ics"\r\n'
+            'Content-Type: text/calendar; charset="utf-8"; method="PUBLISH"\r\n\r\n').encode("ascii") + body
 
 
 def _text_part(text: str, subtype: str, **kw) -> EmailMessage:  # noqa: ANN003
@@ -218,6 +242,7 @@ def _bytes_part(data: bytes, mimetype: str, cte: str = "base64", **kw) -> EmailM
 #: a filename written as it is in Content-Disposition (others are encoded by the email package)
 _PLAIN_FILENAME = re.compile(r"[A-Za-z0-9._-]{1,100}\Z")
 _PLAIN_MIMETYPE = re.compile(r"[a-z0-9.+-]+/[a-z0-9.+-]+\Z")
+_PLAIN_CID = re.compile(r"<[A-Za-z0-9._-]{1,60}>\Z")
 
 
 def _base64_part(data: bytes, mimetype: str, *, disposition: str, filename: str, cid: str | None = None) -> bytes:
@@ -227,9 +252,9 @@ def _base64_part(data: bytes, mimetype: str, *, disposition: str, filename: str,
     if maintype == "text" or not _PLAIN_MIMETYPE.match(mimetype or "") or not _PLAIN_FILENAME.match(filename):
         return _bytes_part(data, mimetype, disposition=disposition, filename=filename, cid=cid).as_bytes(policy=SMTP)
     head = [f"Content-Type: {mimetype}\r\nContent-Transfer-Encoding: base64\r\n".encode("ascii"),
-            _folded("Content-Disposition", f'{disposition}; filename="{filename}"')]
+            _parameter_header("Content-Disposition", disposition, "filename", filename)]
     if cid:
-        head.append(_folded("Content-ID", cid))
+        head.append(f"Content-ID: {cid}\r\n".encode("ascii") if _PLAIN_CID.match(cid) else _folded("Content-ID", cid))
     encoded = base64.b64encode(data)
     lines = b"".join(encoded[i:i + 76] + b"\r\n" for i in range(0, len(encoded), 76))  # 57 bytes a line, as email writes
     return b"".join(head) + b"\r\n" + lines
@@ -247,7 +272,7 @@ def _attachment_part(data: bytes, mimetype: str, filename: str) -> bytes:
     if not _PLAIN_FILENAME.match(filename):
         return _bytes_part(data, mimetype, cte="quoted-printable", disposition="attachment", filename=filename).as_bytes(policy=SMTP)
     head = [f"Content-Type: {mimetype}\r\nContent-Transfer-Encoding: quoted-printable\r\n".encode("ascii"),
-            _folded("Content-Disposition", f'attachment; filename="{filename}"')]
+            _parameter_header("Content-Disposition", "attachment", "filename", filename)]
     body = binascii.b2a_qp(data, quotetabs=True, istext=False, header=False).replace(b"\n", b"\r\n")
     return b"".join(head) + b"\r\n" + body
 
@@ -332,8 +357,7 @@ def _multipart_body(text: str, html: str | None, images: dict, attachments, cale
     leaf_bytes += [part for part, (_n, mimetype, _d) in zip(attach_parts, attachments) if mimetype in QUOTED_PRINTABLE_TYPES]
     cal_part = None
     if calendar is not None:
-        cal_part = _text_part(calendar, "calendar", params={"method": "PUBLISH"}, disposition="attachment",
-                              filename="event.ics").as_bytes(policy=SMTP)
+        cal_part = _calendar_bytes(calendar)
         leaf_bytes.append(cal_part)
 
     bounds = _Boundaries(msg_id, leaf_bytes)

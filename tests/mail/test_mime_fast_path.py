@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, ascii_html, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, _parameter_header, ascii_html, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
@@ -171,21 +171,39 @@ def _to_address(name):
     return Address(display_name=name, username="player", domain="players.example")
 
 
-attachment_name = st.sampled_from(["state.json", "lb1-T3-us.json", "report.txt", "carte à jour.png", "x" * 120 + ".json", 'a"b.json'])
-attachment_type = st.sampled_from(["application/json", "image/png", "text/plain", "text/csv; charset=latin-1", "application/x-thing"])
+attachment_name = st.one_of(st.sampled_from(["state.json", "lb1-T3-us.json.gz", "report.txt", "carte à jour.png", "x" * 120 + ".json", 'a"b.json']),
+                            st.text(alphabet="aZ09._-", min_size=1, max_size=100))
+attachment_type = st.sampled_from(["application/json", "application/gzip", "image/png", "text/plain", "text/csv; charset=latin-1", "application/x-thing"])
 
 
 @settings(max_examples=200, deadline=None)
 @given(text=body_text, html=st.one_of(st.none(), body_text),
        images=st.dictionaries(st.sampled_from(["map", "<table>", "hand 1", "x" * 90]), st.binary(max_size=300), max_size=2),
        attachments=st.lists(st.tuples(attachment_name, attachment_type, st.binary(max_size=400)), max_size=3),
-       calendar=st.one_of(st.none(), st.just("BEGIN:VCALENDAR\r\nUID:x\r\nEND:VCALENDAR\r\n")))
+       calendar=st.one_of(st.none(), st.just("BEGIN:VCALENDAR\r\nUID:x\r\nEND:VCALENDAR\r\n"), body_text))
 def test_a_whole_report_with_pictures_and_attachments_is_what_email_message_gives(text, html, images, attachments, calendar):
     kwargs = dict(from_addr="pbem <pbem@pbem.example>", to_addr="player@players.example", subject="[lb1] Report T3",
                   message_id="<report.lb1.T3.us.0e1f@pbem.example>", date=datetime(2026, 11, 21, 9, 0, tzinfo=timezone.utc),
                   text=text, html=html, images=images, attachments=attachments, calendar=calendar,
                   headers={"X-PBEM-Kind": "report", "Auto-Submitted": "auto-generated"})
     assert compose(**kwargs) == reference_compose(**kwargs)
+
+
+@settings(max_examples=400, deadline=None)
+@given(disposition=st.sampled_from(["inline", "attachment"]), filename=st.text(alphabet="aZ09._-", min_size=1, max_size=100))
+def test_a_disposition_header_is_what_the_header_registry_writes(disposition, filename):
+    """Content-Disposition with a plain file name, written directly, is the registry's header:
+    on one line, folded before the name, or (too long for a line) the registry's own split."""
+    assert _parameter_header("Content-Disposition", disposition, "filename", filename) == \
+        _folded("Content-Disposition", f'{disposition}; filename="{filename}"')
+
+
+def test_a_multipart_header_is_what_the_header_registry_writes():
+    bounds = _Boundaries("<report.lb1.T3.us.0e1f@pbem.example>", [b"body"])
+    for subtype in ("mixed", "alternative", "related"):
+        boundary = bounds.next()
+        assert _parameter_header("Content-Type", f"multipart/{subtype}", "boundary", boundary) == \
+            _folded("Content-Type", f'multipart/{subtype}; boundary="{boundary}"')
 
 
 @settings(max_examples=500, deadline=None)

@@ -399,6 +399,12 @@ TYPE_NAMES = {
 }
 
 
+def _unit_where(scenario: Scenario, state: dict, uid: str, _) -> str:
+    info, u = scenario.units[uid], state["units"][uid]
+    return (_("at %(hex)s") % {"hex": u["hex"]} if u["status"] == ON_BOARD
+            else _("enters at %(hex)s from turn %(turn)s") % {"hex": info.enter_hex, "turn": info.enter_turn})
+
+
 def _unit_line(scenario: Scenario, state: dict, uid: str, _) -> str:
     info = scenario.units[uid]
     u = state["units"][uid]
@@ -409,9 +415,31 @@ def _unit_line(scenario: Scenario, state: dict, uid: str, _) -> str:
         bits.append(_("reduced"))
     if u["mounted"] is not None:
         bits.append(_("mounted") if u["mounted"] else _("dismounted"))
-    where = (_("at %(hex)s") % {"hex": u["hex"]} if u["status"] == ON_BOARD
-             else _("enters at %(hex)s from turn %(turn)s") % {"hex": info.enter_hex, "turn": info.enter_turn})
-    return f"  #   {unit_names(scenario).display[uid]} ({', '.join(bits)}) {where}"
+    return f"  #   {unit_names(scenario).display[uid]} ({', '.join(bits)}) {_unit_where(scenario, state, uid, _)}"
+
+
+def _unit_lines(scenario: Scenario, state: dict, members: list[str], described: set[str], _) -> list[str]:
+    """A block's units as comments: a unit the template has not described yet on a line of
+    its own with its type, CF and state; one described in an earlier block by name and hex
+    only, several to a line (a unit within reach of every leader was written out in full
+    in each block, most of a long template)."""
+    lines, again = [], []
+    for uid in members:
+        if uid in described:
+            again.append(f"{unit_names(scenario).display[uid]} {_unit_where(scenario, state, uid, _)}")
+        else:
+            described.add(uid)
+            lines.append(_unit_line(scenario, state, uid, _))
+    row = ""
+    for item in again:
+        if row and len(row) + 2 + len(item) > 72:
+            lines.append(f"  #   {row},")
+            row = item
+        else:
+            row = f"{row}, {item}" if row else item
+    if row:
+        lines.append(f"  #   {row}")
+    return lines
 
 
 def _english(msgid: str) -> str:
@@ -430,6 +458,7 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=
              "# " + _("Orders: <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex> | <units> DISMOUNT | <units> MOUNT"),
              "#         " + _("<units> EXIT | <units> ENTER AT <hex> | ATTACK <hex> WITH <units> [NO ADVANCE] | ALL ATTACK | HOLD | PASS")]
     units = state["units"]
+    described: set[str] = set()
     for mid in markers_for(scenario, state, role):
         marker = scenario.markers[mid]
         lines.append(f"ON {marker.label}:")
@@ -449,7 +478,7 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=
                 u for u, info in scenario.units.items()
                 if info.side == role and not info.is_leader and units[u]["status"] in (ON_BOARD, WAITING)
                 and where and distance(units[u]["hex"] or info.enter_hex, where) <= 5]
-        lines += [_unit_line(scenario, state, u, _) for u in members]
+        lines += _unit_lines(scenario, state, members, described, _)
         lines.append("  HOLD")
     standing = dict(DEFAULT_STANDING)
     standing.update(state.get("standing", {}).get(role) or {})

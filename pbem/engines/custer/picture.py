@@ -91,13 +91,17 @@ def _place_units(units: list[dict], us) -> list[tuple[Image.Image, Image.Image |
         waiting.append((x, y, bool(others), leaders))
     for x, y, stacked, leaders in waiting:
         rows = [-H / 2 + 7, H / 2 - 7, -H / 2 + 20, H / 2 - 20] if stacked else [0, -13, 13, -26, 26]
+        # only pieces of this hex and its neighbours can meet a marker placed here (a marker
+        # is at most a hex wide and its spots stay inside the hex)
+        near = [r for r in taken if abs((r[0] + r[2]) / 2 - x) < 3 * S and abs((r[1] + r[3]) / 2 - y) < 2 * H]
         for u in leaders:
             tile, mask = leader_tile(u, us)
-            spots = [(round(x - (tile.width - 1) / 2), round(y + dy - 6.5)) for dy in rows]
+            boxes = [_inner(_footprint(tile, (round(x - (tile.width - 1) / 2), round(y + dy - 6.5)))) for dy in rows]
             # the first free spot, else the one covering the fewest pieces (the first of equals)
-            at = min(spots, key=lambda p: sum(_overlaps(_inner(_footprint(tile, p)), r) for r in taken))
-            markers.append((tile, mask, at))
-            taken.append(_inner(_footprint(tile, at)))
+            box = min(boxes, key=lambda b: sum(_overlaps(b, r) for r in near))
+            markers.append((tile, mask, (box[0] - 1, box[1] - 1)))
+            near.append(box)
+            taken.append(box)
     return counters + markers
 
 
