@@ -18,6 +18,7 @@ import socket
 import sqlite3
 import ssl
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -180,13 +181,16 @@ class Transport:
 class MaildirTransport(Transport):
     """Delivery into a Maildir (new/), as a mail delivery agent does it: each message
     is written under tmp/ and moved into new/ once it is on disk. The disk sync is
-    made once per batch rather than per message: one fsync after many writes costs
-    about what one costs after a single write, and per-message syncs were most of
-    what delivery cost. A crash before ``flush`` leaves only files in tmp/, which
-    Maildir readers ignore; the outbox sends those mails again."""
+    made once per batch rather than per message, and the batch's files are synced
+    together, from a few threads: the file system then commits them in one go, where
+    one file after another cost a disk flush each, as many as the mail coming in. A
+    crash before ``flush`` leaves only files in tmp/, which Maildir readers ignore;
+    the outbox sends those mails again."""
 
     #: files left in tmp/ longer than this are a crashed writer's: removed (the Maildir convention)
     STALE_TMP_SECONDS = 36 * 3600
+    #: threads that sync a batch's files together
+    SYNC_THREADS = 8
 
     def __init__(self, path: Path):
         self.path = Path(path)
@@ -194,6 +198,7 @@ class MaildirTransport(Transport):
         self._pending: list[Path] = []
         self._host = socket.gethostname().replace("/", "\\057").replace(":", "\\072")
         self._serial = 0
+        self._syncers: ThreadPoolExecutor | None = None
         self._remove_stale_tmp()
 
     def _remove_stale_tmp(self) -> None:
@@ -219,19 +224,30 @@ class MaildirTransport(Transport):
         pending, self._pending = self._pending, []
         if not pending:
             return
-        for tmp in pending:
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        if len(pending) == 1:
+            _sync(pending[0])
+        else:
+            if self._syncers is None:
+                self._syncers = ThreadPoolExecutor(self.SYNC_THREADS, thread_name_prefix="pbem-maildir-sync")
+            for _ in self._syncers.map(_sync, pending):  # each raises here if its sync failed
+                pass
         for tmp in pending:
             os.rename(tmp, self.path / "new" / tmp.name)
-        fd = os.open(self.path / "new", os.O_RDONLY)
-        try:
-            os.fsync(fd)  # the renames, too
-        finally:
-            os.close(fd)
+        _sync(self.path / "new")  # the renames, too
+
+    def close(self) -> None:
+        if self._syncers is not None:
+            self._syncers.shutdown()
+            self._syncers = None
+
+
+def _sync(path: Path) -> None:
+    """The file (or directory) on disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 class SmtpTransport(Transport):
