@@ -76,6 +76,7 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
             for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")]
     officers = [_officer(sc, oid, o, everything or o["side"] == role) for oid, o in sorted(state["officers"].items())]
     last = state.get("last", {})
+    wagon_sides = {wid: w["side"] for wid, w in state.get("wagons", {}).items()}
     return {
         "scenario": sc.name, "title": sc.title, "turn": state["turn"], "turns": sc.turns, "phase": phase_id,
         "scale": sc.scale, "role": role, "sides": dict(sc.side_names),
@@ -84,7 +85,7 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
         "units": units, "gone": gone, "officers": officers,
         "wagons": _wagons(sc, state, role, sc.table.grid_ref),
         "moves": [m for m in last.get("moves", []) if m.get("unit") in seen
-                  or (m.get("wagon") and (everything or state["wagons"][m["wagon"]]["side"] == role))],
+                  or (m.get("wagon") in wagon_sides and (everything or wagon_sides[m["wagon"]] == role))],
         "fires": [f for f in last.get("fires", []) if f["firer"] in seen and f["target"] in seen],
         "combats": [c for c in last.get("combats", []) if all(u in seen for u in c["attackers"] + c["defenders"])],
         "effectiveness": dict(state.get("effectiveness", {})), "band": dict(state.get("band", {})),

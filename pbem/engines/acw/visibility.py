@@ -84,20 +84,32 @@ def _visible(name: str, registration: int, side: str, key: str) -> tuple[str, ..
 
 def visible_wagons(scenario, state: dict, side: str) -> set[str]:
     """The enemy's supply wagons (optional rule) a unit of ``side`` on the table has a line
-    of sight to."""
-    enemy_wagons = [(wid, w) for wid, w in sorted(state.get("wagons", {}).items())
-                    if w["side"] != side and w["status"] == "active"]
-    if not enemy_wagons:
+    of sight to (kept for a few positions, as ``visible_enemies``)."""
+    wagons = [[wid, w["x"], w["y"]] for wid, w in sorted(state.get("wagons", {}).items())
+              if w["side"] != side and w["status"] == "active"]
+    if not wagons:
         return set()
-    ctx = Context(scenario, state, None, [])
-    mine = [uid for uid in ctx.on_table(side) if state["units"][uid]["status"] in ON_TABLE]
+    units = [[uid, u["x"], u["y"], u["facing"], u["formation"], u.get("mounted", False), len(u["stands"]), u["status"]]
+             for uid, u in sorted(state["units"].items()) if u["status"] in ON_TABLE]
+    return set(_visible_wagons(scenario.name, generation(), side, json.dumps([units, wagons])))
+
+
+@lru_cache(maxsize=256)
+def _visible_wagons(name: str, registration: int, side: str, key: str) -> tuple[str, ...]:
+    scenario = load(name)
+    rows, wagons = json.loads(key)
+    units = {uid: {"side": scenario.units[uid]["side"], "arm": scenario.units[uid]["arm"], "x": x, "y": y, "facing": f,
+                   "formation": form, "mounted": mounted, "stands": [0] * stands, "status": status}
+             for uid, x, y, f, form, mounted, stands, status in rows}
+    ctx = Context(scenario, {"units": units, "officers": {}}, None, [])
     shapes = {uid: ctx.layout(uid).footprint for uid in ctx.on_table()}
-    seen = set()
-    for wid, w in enemy_wagons:
-        for m in sorted(mine, key=lambda m: (state["units"][m]["x"] - w["x"]) ** 2 + (state["units"][m]["y"] - w["y"]) ** 2):
+    mine = ctx.on_table(side)
+    seen = []
+    for wid, wx, wy in wagons:
+        for m in sorted(mine, key=lambda m: (units[m]["x"] - wx) ** 2 + (units[m]["y"] - wy) ** 2):
             lay = ctx.layout(m)
             others = [s for uid, s in shapes.items() if uid != m]
-            if sees_point(ctx.table, ctx.scale, lay.at(0.0, 0.0), (w["x"], w["y"]), others, lay.width):
-                seen.add(wid)
+            if sees_point(ctx.table, ctx.scale, lay.at(0.0, 0.0), (wx, wy), others, lay.width):
+                seen.append(wid)
                 break
-    return seen
+    return tuple(seen)
