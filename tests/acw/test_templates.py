@@ -71,3 +71,21 @@ def test_a_close_combat_is_told_bout_by_bout(env):
 def test_help_renders(env):
     txt = env.get_template("acw/help.txt.j2").render(game={"id": "hw1", "engine": "acw"}, lang="en")
     assert "CHARGE NEAREST" in txt and "STANDING" in txt
+
+
+def test_reports_list_the_supply_wagons_and_a_units_ammunition_to_its_own_side(env):
+    """With the optional supply wagons both formats list the wagons the reader may see (its
+    own where they stand, a captured one as captured) and mark the reader's own units low on
+    ammunition; the enemy's report does not say it."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {"supply_wagons": True}, Dice("5a" * 32))
+    state["units"]["wis2"]["low_ammunition"] = True
+    state["wagons"]["heth_train"]["status"] = "captured"
+    union = context(engine, state, [], "union")
+    for rendered in (env.get_template("acw/report.txt.j2").render(**union),
+                     text_of(env.get_template("acw/report.html.j2").render(**union))):
+        assert "Wadsworth's Ordnance Train (Union): L2 (67.0, 9.0)" in rendered
+        assert "Heth's Ordnance Train (Confederates): captured" in rendered
+        assert "low on ammunition" in rendered
+    grey = env.get_template("acw/report.txt.j2").render(**context(engine, state, [], "confederate"))
+    assert "low on ammunition" not in grey
