@@ -9,6 +9,7 @@ from pbem.engines.acw.formations import Layout, files_and_ranks
 from pbem.engines.acw.geometry import inches
 from pbem.engines.acw.rules import initial_morale, variable_move
 from pbem.engines.acw.scenario import load
+from pbem.engines.base import event_text
 
 from .fixtures import context, of_type, play_turn, small_scenario
 
@@ -117,3 +118,13 @@ def test_the_game_ends_when_an_army_is_broken():
     state["units"]["b"]["stands"].pop()
     state, events = play_turn(name, {}, state=state)
     assert engine.outcome(state)["winner"] == "confederate" and state["result"]["why"] == "broken"
+
+
+def test_fire_at_a_target_partly_in_the_cone_says_its_centre_is_outside():
+    """7.1: a target is in the cone when any part of it is; the fire report says so plainly
+    when its centre stands outside the 60 degrees instead of calling it in the cone."""
+    name = small_scenario("cone_partly", units=[{"id": "f", "side": "union", "x": 10, "y": 18, "facing": 90},
+                                                {"id": "t", "side": "confederate", "x": 18, "y": 23, "facing": 0}])
+    _, events = play_turn(name, {}, {"T1 fire standing f": 2, "T1 fire standing t": 2})
+    [fire] = [e for e in of_type(events, "fire") if e["args"]["firer"] == "f"]
+    assert "its centre 36 degrees off its front, part of it in the 60-degree cone" in event_text(fire)

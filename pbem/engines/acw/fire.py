@@ -14,7 +14,7 @@ from pbem.engines.base import event
 
 from . import casualties, officers, supply
 from .formations import COLUMN_LIKE
-from .geometry import inches, rounded
+from .geometry import CONE_HALF_ANGLE, inches, rounded
 from .messages import N_
 from .routs import after_fire_morale
 from .rules import ranges, table as rules_table
@@ -143,9 +143,15 @@ def _tell(ctx, rec: dict) -> None:
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
-    ctx.emit(event("fire", N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
-                              "%(off_axis)s degrees off its front in the 60-degree cone, target is %(kind)s, "
-                              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."),
+    # the cone takes a target any part of which is inside it (7.1): a wide one may have its centre outside
+    msg = (N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
+              "%(off_axis)s degrees off its front in the 60-degree cone, target is %(kind)s, "
+              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s).")
+           if rec["off_axis"] <= CONE_HALF_ANGLE else
+           N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
+              "its centre %(off_axis)s degrees off its front, part of it in the 60-degree cone, target is %(kind)s, "
+              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."))
+    ctx.emit(event("fire", msg,
                    firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
                    off_axis=rec["off_axis"],
                    inches=rec["inches"], band=rec["band"], weapon=rec["weapon"].replace("_", " "), kind=kind_text,
