@@ -171,7 +171,8 @@ def seed_hex(*parts) -> str:
 class ServeProcess:
     """`python -m pbem.cli serve` on loopback ports, for figures about the real process."""
 
-    def __init__(self, db: Path, *, smtp_url: str | None = None, maildir: Path | None = None, env: dict | None = None):
+    def __init__(self, db: Path, *, smtp_url: str | None = None, maildir: Path | None = None, env: dict | None = None,
+                 verbose: bool = False):
         self.smtp_port, self.http_port = free_port(), free_port()
         self.db = db
         env = dict(os.environ, PBEM_DB=str(db), PBEM_MAIL_DOMAIN=DOMAIN, PYTHONPATH=str(ROOT),
@@ -181,7 +182,7 @@ class ServeProcess:
         else:
             env.pop("PBEM_SMTP_URL", None)
         self.log = open(db.parent / "serve.log", "ab")
-        args = [sys.executable, "-m", "pbem.cli", "serve", "--smtp-port", str(self.smtp_port),
+        args = [sys.executable, "-m", "pbem.cli", *(["--verbose"] if verbose else []), "serve", "--smtp-port", str(self.smtp_port),
                 "--http-port", str(self.http_port), "--maildir", str(maildir or db.parent / "outbox")]
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=str(ROOT))

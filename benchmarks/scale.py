@@ -9,21 +9,33 @@ deadlines in one transaction; welcome mails are not copied.
 A hundred Custer games then get the same deadline second, written into the database by
 this process while the server runs (as `pbem` commands on the same database do); the
 server's periodic sync picks the change up. Lateness is measured from that second to the
-moment each phase is seen resolved with its reports queued (polling every 20 ms).
+moment each phase is seen resolved with its reports queued (polling every 20 ms; a phase is
+resolved and its reports queued in one transaction), once with the closes in the
+scheduler's threads (``PBEM_CLOSE_WORKERS=0``, as before the worker pool) and once with a
+close worker per core, each on a fresh copy of the same database. A game whose phase was
+resolved twice or whose reports were queued twice counts as doubled. With the pool, the
+server's log line for each close (`pbem --verbose serve`) says where its time went: the
+scheduler firing and submitting it, waiting for a worker, being worked out in one, waiting
+for the committing thread, and the commit.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import re
 import secrets
+import shutil
 import sqlite3
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 from benchmarks.common import ServeProcess, percentile, rss_mb, scratch, service
 from benchmarks.turn_close import STAGES, Split, instrument, summary
 
 WEEK = 7 * 86400
+CORES = len(os.sched_getaffinity(0))
 
 
 def _bulk_games(svc, count: int, rng: random.Random) -> list[str]:
@@ -96,7 +108,110 @@ def _split_same_closes(start_db, chosen: list[str]) -> dict:
     return summary(closes)
 
 
-def run(games: int = 10_000, simultaneous: int = 100) -> dict:
+#: a `pbem serve` log line about one close the pool committed (pbem.service.close_pool)
+_CLOSE_LINE = re.compile(r"close of (\S+) phase row \d+ committed: queued ([\d.]+) ms, worked out ([\d.]+) ms \(([\d.]+) ms CPU\) "
+                         r"in process (\d+), waited ([\d.]+) ms, committed ([\d.]+) ms in a batch of (\d+), done at ([\d.]+)")
+POOL_STAGES = ("scheduler", "queued", "worked_out", "waited", "committed")
+
+
+def _burst(start_db: Path, where: Path, chosen: list[str], workers: int, orders: list | None) -> dict:
+    """`pbem serve` with ``workers`` close workers on a copy of the starting database; a hundred
+    deadlines set to the same second from outside; how late each phase was resolved with its
+    reports queued, and whether any was missed or doubled."""
+    where.mkdir()
+    db = where / "pbem.db"
+    shutil.copy(start_db, db)
+    server = ServeProcess(db, env={"PBEM_CLOSE_WORKERS": str(workers)}, verbose=True)
+    out: dict = {"workers": workers}
+    try:
+        out["start_seconds"] = round(server.wait_ready(), 2)
+        out["rss_mb_at_start"] = round(rss_mb(server.pid), 1)
+        time.sleep(2)  # the first scheduler sync has run
+        out["rss_mb_idle"] = round(rss_mb(server.pid), 1)
+        if orders:
+            import smtplib
+            t = time.perf_counter()
+            with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=60) as smtp:
+                for raw, sender, rcpt in orders:
+                    smtp.sendmail(sender, [rcpt], raw)
+            out["orders_per_s_among_10k_games"] = round(len(orders) / (time.perf_counter() - t), 1)
+        # A hundred deadlines in the same second, set from outside as `pbem` commands do.
+        sync = 10.0  # Settings.scheduler_sync_seconds: the server notices within this
+        target = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=sync + 5)
+        conn = sqlite3.connect(str(db), timeout=30, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+        conn.executemany("UPDATE phases SET deadline = ? WHERE game_id = ? AND status = 'open'",
+                         [(target.isoformat(timespec="seconds"), g) for g in chosen])
+        conn.execute("COMMIT")
+        marks = ",".join("?" * len(chosen))
+        seen: dict[str, float] = {}
+        give_up = time.time() + 300
+        while len(seen) < len(chosen) and time.time() < give_up:
+            rows = conn.execute(f"SELECT game_id FROM phases WHERE status = 'resolved' AND game_id IN ({marks})", chosen).fetchall()
+            now = time.time()
+            for (gid,) in rows:
+                seen.setdefault(gid, now)
+            time.sleep(0.02)
+        resolutions = dict(conn.execute(f"SELECT game_id, COUNT(*) FROM phases WHERE status = 'resolved' AND game_id IN ({marks}) "
+                                        "GROUP BY game_id", chosen).fetchall())
+        reports = dict(conn.execute(f"SELECT game_id, COUNT(*) FROM outbox WHERE kind = 'report' AND game_id IN ({marks}) "
+                                    "GROUP BY game_id", chosen).fetchall())
+        conn.close()
+        out["rss_mb_after_closes"] = round(rss_mb(server.pid), 1)
+    finally:
+        server.stop()
+    late = [seen[g] - target.timestamp() for g in seen]
+    out.update({
+        "simultaneous_deadlines": len(chosen), "resolved": len(seen), "missed": len(chosen) - len(seen),
+        # Custer games: two players, so two reports each; a phase resolved twice or a report queued twice is a double.
+        "doubled": sum(1 for g in chosen if resolutions.get(g, 0) > 1 or reports.get(g, 0) > 2),
+        "reports_queued": sum(reports.values()), "games_short_of_reports": sum(1 for g in seen if reports.get(g, 0) < 2),
+        "late_s_first": round(min(late), 2) if late else None, "late_s_median": round(percentile(late, 50), 2) if late else None,
+        "late_s_p99": round(percentile(late, 99), 2) if late else None, "late_s_last": round(max(late), 2) if late else None,
+    })
+    out["pool"] = _pool_stages((where / "serve.log").read_text(errors="replace"), set(chosen), target.timestamp()) if workers else None
+    return out
+
+
+def _pool_stages(log: str, chosen: set[str], target: float) -> dict | None:
+    """From the server's log line for each close: lateness to the commit (exact, not polled), and
+    where the time went between the deadline and the commit: the scheduler firing and
+    submitting, waiting for a worker, working the close out in it, waiting for the committing
+    thread, committing; as shares of the whole and for the last close."""
+    closes = []
+    for m in _CLOSE_LINE.finditer(log):
+        gid, queued, worked, cpu, worker, waited, committed, batch, done = m.groups()
+        if gid not in chosen:
+            continue
+        stages = {"queued": float(queued) / 1e3, "worked_out": float(worked) / 1e3, "waited": float(waited) / 1e3,
+                  "committed": float(committed) / 1e3}
+        late = float(done) - target
+        stages["scheduler"] = late - sum(stages.values())
+        closes.append({"late": late, "worker": int(worker), "stages": stages, "cpu": float(cpu) / 1e3, "batch": int(batch)})
+    if not closes:
+        return None
+    total = sum(c["late"] for c in closes)
+    last = max(closes, key=lambda c: c["late"])
+    span = last["late"]
+    busy = {}
+    for c in closes:
+        busy[c["worker"]] = busy.get(c["worker"], 0.0) + c["stages"]["worked_out"]
+    return {
+        "closes_logged": len(closes),
+        "late_s_median": round(percentile([c["late"] for c in closes], 50), 2), "late_s_last": round(span, 2),
+        "share": {k: round(sum(c["stages"][k] for c in closes) / total, 3) for k in POOL_STAGES},
+        "last_close_s": {k: round(last["stages"][k], 3) for k in POOL_STAGES},
+        "worked_out_ms_median": round(percentile([c["stages"]["worked_out"] * 1e3 for c in closes], 50), 1),
+        "worked_out_cpu_ms_median": round(percentile([c["cpu"] * 1e3 for c in closes], 50), 1),
+        "commit_batch_median": percentile([c["batch"] for c in closes], 50),
+        "committed_ms_median": round(percentile([c["stages"]["committed"] * 1e3 for c in closes], 50), 1),
+        "workers_busy_share": {str(w): round(t / span, 2) for w, t in sorted(busy.items())} if span > 0 else {},
+    }
+
+
+def run(games: int = 10_000, simultaneous: int = 100, workers: tuple[int, ...] = (0, CORES)) -> dict:
+    """The hundred deadlines once for each number of close workers (0: closes in the
+    scheduler's threads, as before the pool), each on a fresh copy of the same database."""
     rng = random.Random(10_000)
     with scratch("scale") as path:
         svc = service(path)
@@ -110,72 +225,48 @@ def run(games: int = 10_000, simultaneous: int = 100) -> dict:
             p = players_of(svc, gid)[0]
             raw, rcpt = order_mail(svc, gid, p)
             orders.append((raw, p["email"], rcpt))
-        svc.store.backup(path / "start.db")  # for the in-process split of the same closes, below
+        svc.store.backup(path / "start.db")
         svc.close()
-        db = path / "pbem.db"
-        size_mb = db.stat().st_size / 2**20
-
-        server = ServeProcess(db)
-        try:
-            start_seconds = server.wait_ready()
-            rss_start = rss_mb(server.pid)
-            time.sleep(2)  # the first scheduler sync has run
-            rss_idle = rss_mb(server.pid)
-            import smtplib
-            t = time.perf_counter()
-            with smtplib.SMTP("127.0.0.1", server.smtp_port, timeout=60) as smtp:
-                for raw, sender, rcpt in orders:
-                    smtp.sendmail(sender, [rcpt], raw)
-            inbound_rate = len(orders) / (time.perf_counter() - t)
-
-            # A hundred deadlines in the same second, set from outside as `pbem` commands do.
-            chosen = [g for g in ids if g.startswith("c")][:simultaneous]
-            sync = 10.0  # Settings.scheduler_sync_seconds: the server notices within this
-            target = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=sync + 5)
-            conn = sqlite3.connect(str(db), timeout=30, isolation_level=None)
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executemany("UPDATE phases SET deadline = ? WHERE game_id = ? AND status = 'open'",
-                             [(target.isoformat(timespec="seconds"), g) for g in chosen])
-            conn.execute("COMMIT")
-            marks = ",".join("?" * len(chosen))
-            seen: dict[str, float] = {}
-            give_up = time.time() + 300
-            while len(seen) < len(chosen) and time.time() < give_up:
-                rows = conn.execute(f"SELECT game_id FROM phases WHERE status = 'resolved' AND game_id IN ({marks})", chosen).fetchall()
-                now = time.time()
-                for (gid,) in rows:
-                    seen.setdefault(gid, now)
-                time.sleep(0.02)
-            reports = conn.execute(f"SELECT COUNT(*) FROM outbox WHERE kind = 'report' AND game_id IN ({marks})", chosen).fetchone()[0]
-            conn.close()
-            rss_after = rss_mb(server.pid)
-        finally:
-            server.stop()
+        size_mb = (path / "start.db").stat().st_size / 2**20
+        chosen = [g for g in ids if g.startswith("c")][:simultaneous]
+        bursts = [_burst(path / "start.db", path / f"workers{n}", chosen, n, orders if i == 0 else None)
+                  for i, n in enumerate(workers)]
         stages = _split_same_closes(path / "start.db", chosen)
-    late = [seen[g] - target.timestamp() for g in seen]
+    first = bursts[0]
     return {
         "games": len(ids), "bulk_create_seconds": round(bulk_seconds, 1), "database_mb": round(size_mb, 1),
-        "start_seconds": round(start_seconds, 2), "rss_mb_at_start": round(rss_start, 1), "rss_mb_idle": round(rss_idle, 1),
-        "rss_mb_after_closes": round(rss_after, 1), "orders_per_s_among_10k_games": round(inbound_rate, 1),
-        "simultaneous_deadlines": len(chosen), "resolved": len(seen), "missed": len(chosen) - len(seen),
-        "reports_queued": reports,
-        "late_s_first": round(min(late), 2) if late else None, "late_s_median": round(percentile(late, 50), 2) if late else None,
-        "late_s_p99": round(percentile(late, 99), 2) if late else None, "late_s_last": round(max(late), 2) if late else None,
-        "closes_in_process": stages,
+        "start_seconds": first["start_seconds"], "rss_mb_at_start": first["rss_mb_at_start"], "rss_mb_idle": first["rss_mb_idle"],
+        "rss_mb_after_closes": first["rss_mb_after_closes"], "orders_per_s_among_10k_games": first.get("orders_per_s_among_10k_games"),
+        "bursts": bursts, "closes_in_process": stages,
     }
 
 
 def table(r: dict) -> list[tuple[str, str]]:
-    return [
+    rows = [
         (f"scale: {r['games']:,} open games, deadlines over a week (pbem serve)",
          f"start {r['start_seconds']} s; RSS {r['rss_mb_at_start']} MB at start, {r['rss_mb_idle']} MB idle, "
          f"{r['rss_mb_after_closes']} MB after the closes; database {r['database_mb']} MB; "
          f"{r['orders_per_s_among_10k_games']} order mails/s taken over SMTP among them"),
-        (f"scale: {r['simultaneous_deadlines']} deadlines in the same second",
-         f"resolved {r['resolved']}, missed {r['missed']}; reports queued after the deadline: first +{r['late_s_first']} s, "
-         f"median +{r['late_s_median']} s, p99 +{r['late_s_p99']} s, last +{r['late_s_last']} s"),
-        _split_row(r["closes_in_process"]),
     ]
+    for b in r["bursts"]:
+        how = f"{b['workers']} close worker processes" if b["workers"] else "closes in the scheduler's threads"
+        rows.append((f"scale: {b['simultaneous_deadlines']} deadlines in the same second, {how}",
+                     f"resolved {b['resolved']}, missed {b['missed']}, doubled {b['doubled']}, short of reports "
+                     f"{b['games_short_of_reports']}; reports queued after the deadline: first +{b['late_s_first']} s, "
+                     f"p50 +{b['late_s_median']} s, p99 +{b['late_s_p99']} s, p100 +{b['late_s_last']} s (polled every 20 ms); "
+                     f"server start {b['start_seconds']} s, RSS {b['rss_mb_at_start']} MB"))
+        pool = b.get("pool")
+        if pool:
+            share = ", ".join(f"{k.replace('_', ' ')} {round(pool['share'][k] * 100)} %" for k in POOL_STAGES)
+            last = ", ".join(f"{k.replace('_', ' ')} {pool['last_close_s'][k]} s" for k in POOL_STAGES)
+            busy = ", ".join(f"{v:.0%}" for v in pool["workers_busy_share"].values())
+            rows.append((f"scale: where the {pool['closes_logged']} closes' lateness went ({b['workers']} workers, server log)",
+                         f"p50 +{pool['late_s_median']} s, p100 +{pool['late_s_last']} s to the commit; share: {share}; "
+                         f"the last close: {last}; worked out in {pool['worked_out_ms_median']} ms "
+                         f"({pool['worked_out_cpu_ms_median']} ms of CPU), committed in {pool['committed_ms_median']} ms in "
+                         f"batches of {pool['commit_batch_median']} (medians); each worker busy {busy} of the burst"))
+    rows.append(_split_row(r["closes_in_process"]))
+    return rows
 
 
 def _split_row(c: dict) -> tuple[str, str]:

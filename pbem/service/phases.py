@@ -210,18 +210,26 @@ class Phases(ServicePart):
         transaction, if every row it was worked out from is as it was; else work it out again
         inside the transaction (orders that came meanwhile, a moderator's change, another
         closer first). Returns what happened, or None when the phase was no longer to close."""
-        records = self.records
+        return self.commit_closes([plan])[0]
+
+    def commit_closes(self, plans: list[ClosePlan]) -> list[dict | None]:
+        """:meth:`commit_close` for each plan, all in one transaction (one disk sync for the
+        lot: a burst of deadlines commits what its workers send back in batches); everyone is
+        told once it is committed. A plan that fails undoes the whole batch."""
+        records, written = self.records, []
         with records.write():
-            if self.close_inputs(plan.game_id, plan.phase_row_id) != plan.inputs:
-                plan = self.prepare_close(plan.game_id, reason=plan.reason, phase_row_id=plan.phase_row_id,
-                                          actor=plan.actor, now=plan.now)
-                if plan is None:
-                    return None  # someone else closed it first
-            result = self._write_close(plan)
-        self.notify("phase", plan.game_id)
-        if plan.waiting is None:
-            self.notify("outbox", plan.game_id)
-        return result
+            for plan in plans:
+                if self.close_inputs(plan.game_id, plan.phase_row_id) != plan.inputs:
+                    plan = self.prepare_close(plan.game_id, reason=plan.reason, phase_row_id=plan.phase_row_id,
+                                              actor=plan.actor, now=plan.now)
+                # None: someone else closed it first
+                written.append((plan, self._write_close(plan) if plan is not None else None))
+        for plan, _ in written:
+            if plan is not None:
+                self.notify("phase", plan.game_id)
+                if plan.waiting is None:
+                    self.notify("outbox", plan.game_id)
+        return [result for _, result in written]
 
     def _write_close(self, plan: ClosePlan) -> dict:
         records, game_id = self.records, plan.game_id

@@ -182,3 +182,23 @@ def test_close_workers_default_to_one_per_core_and_zero_closes_in_process(monkey
     assert Settings.from_env().close_workers == len(os.sched_getaffinity(0))
     monkeypatch.setenv("PBEM_CLOSE_WORKERS", "0")
     assert Settings.from_env().close_workers == 0
+
+
+def test_plans_committed_in_one_batch_each_stand_and_everyone_is_told_after_the_commit(svc, settings):
+    """A batch of plans is one transaction; a plan made stale meanwhile (orders came) is worked
+    out again inside it; the listeners (the outbox worker, the scheduler) are told only once
+    the batch is committed, so what they read then is there."""
+    from pbem.service.service import Service
+    games = [new_game(svc) for _ in range(3)]
+    plans = [svc.phases.prepare_close(gid, now=svc.now()) for gid in games]
+    svc.mailroom.receive(orders_mail(svc, games[1], "us"))
+    reader = Service(settings)  # another connection, as the outbox worker's thread has
+    seen = []
+    svc.listeners.append(lambda what, gid: seen.append((what, gid, len(reader.store.all(
+        "SELECT id FROM outbox WHERE game_id = ? AND kind = 'report'", (gid,))))) if what == "outbox" else None)
+    results = svc.phases.commit_closes(plans)
+    assert [r["defaulted"] for r in results] == [["us", "indians"], ["indians"], ["us", "indians"]]
+    assert seen == [("outbox", gid, 2) for gid in games]
+    for gid in games:
+        _resolved_once_with_one_report_each(svc, gid)
+    reader.close()
