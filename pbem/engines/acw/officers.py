@@ -24,10 +24,10 @@ def proved(ctx, oid: str) -> bool:
     if o.get("proved") is None:
         d6 = ctx.dice.roll(6, ctx.label("political", oid))
         o["proved"] = d6 in rules_table("command")["political"]["proves_himself_on"]
-        ctx.emit(event("political", N_("%(officer)s is a political officer: d6 %(d6)s, %(verdict)s."),
-                       officer=ctx.scenario.officers[oid]["name"], id=oid, d6=d6,
-                       verdict="he proves himself" if o["proved"] else "he is found wanting: his command does not move",
-                       proved=o["proved"]))
+        msg = (N_("%(officer)s is a political officer: d6 %(d6)s, he proves himself.") if o["proved"] else
+               N_("%(officer)s is a political officer: d6 %(d6)s, he is found wanting: his command does not move "
+                  "and he adds nothing to a unit's morale."))
+        ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], id=oid, d6=d6, proved=o["proved"]))
     return bool(o["proved"])
 
 
