@@ -47,7 +47,8 @@ def test_the_attached_json_is_compact_and_holds_only_this_phase(svc):
     assert raw_json == compact, "no indentation, no padding"
     assert set(data) == {"game", "role", "phase", "view", "events", "outcome", "replay", "next_phase"}
     assert data["phase"]["seq"] == 2
-    assert all("msg" not in ev and ev["text"] for ev in data["events"]), "each event's sentence, not its template"
+    assert data["events"] and all(set(ev) == {"type", "args"} for ev in data["events"]), \
+        "each event's type and figures: neither its template nor its sentence (the mail's text says it)"
     # The previous report's result is this one's start, given there by its hash.
     first = attachment_json(_msg(rows[0]))
     assert first["replay"]["state_after_sha256"] == state_hash(data["replay"]["state_before"])

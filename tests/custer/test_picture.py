@@ -171,8 +171,7 @@ def test_the_close_up_is_the_map_where_the_combats_were():
     assert set(picture.draw_pictures(view())) == {"map"}
     busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
     pics = picture.draw_pictures(busy)
-    assert picture.draw_map(busy) == pics["map"]  # the pages' map (drawn without the close-up) is the same
-    full, close = png_image(pics["map"]), png_image(pics["fighting"])
+    full, close = png_image(picture.draw_map(busy)), png_image(pics["fighting"])  # cut from the whole map
     assert close.mode == "P" and close.size[0] <= picture.FIGHTING_MAX[0] and close.size[1] <= picture.FIGHTING_MAX[1]
     assert close.size[0] >= picture.FIGHTING_MIN[0] and close.size[1] >= picture.FIGHTING_MIN[1]
     fights = picture._combat_hexes(busy["last_combats"])
@@ -231,3 +230,41 @@ def test_a_second_leader_goes_below_the_counters_and_markers_fit_a_hex():
         if leader:
             assert b[2] - b[0] <= picture_layers.LEADER_MAX_WIDTH + 1
             assert not any(picture._overlaps(picture._inner(b), picture._inner(c)) for c in counters)
+
+
+def test_a_report_map_is_the_board_around_the_pieces_moves_and_combats():
+    """A report's map is the part of the board holding every piece, this turn's moves and
+    combats and half a hex around them, under the same title strip and over the same
+    legend, whole; the pages' map is the whole board."""
+    v = view(last_moves=[{"unit": "co_c", "path": ["2220", "2119", "2018"]}],
+             last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])
+    whole, cut = png_image(picture.draw_map(v)), png_image(picture.draw_pictures(v)["map"])
+    layer, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture_layers.LEGEND_KEYS))
+    assert cut.mode == "P" and info["legend_width"] <= cut.width < whole.width and cut.height < whole.height
+    w, h = whole.size
+    x0, y0, x1, y1 = picture._board_window(v["units"], v["last_moves"], picture._combat_hexes(v["last_combats"]),
+                                           (0, picture.TOP, w, h - picture.LEGEND), info["legend_width"])
+    assert cut.size == (x1 - x0, picture.TOP + (y1 - y0) + picture.LEGEND)
+    for hx in ("2018", "1417", "1418", "1517", "2220"):  # pieces, the move's start, the attacker's hex
+        x, y = picture_layers.hex_xy(hx)
+        assert x0 + picture.S <= x <= x1 - picture.S and y0 + picture.H / 2 <= y <= y1 - picture.H / 2, hx
+    rgb_cut, rgb_whole = cut.convert("RGB"), whole.convert("RGB")
+    legend = (0, cut.height - picture.LEGEND, info["legend_width"], cut.height)
+    assert rgb_cut.crop(legend).tobytes() == rgb_whole.crop((0, h - picture.LEGEND, info["legend_width"], h)).tobytes()
+    # its board is the whole map's, cut (one drawing: a place name on the cut's edge is cut too)
+    board = rgb_cut.crop((0, picture.TOP, x1 - x0, picture.TOP + y1 - y0))
+    assert board.tobytes() == rgb_whole.crop((x0, y0, x1, y1)).tobytes()
+
+
+def test_a_report_map_reaches_the_board_edge_near_it_and_is_whole_with_nothing_on_it():
+    """Pieces within a hex of the board's edge: the map goes to the edge, exit arrows
+    included. No piece on the board: the whole map."""
+    edge = view()
+    edge["units"][1]["hex"] = "0101"
+    w, h = picture.map_size(30, 28)
+    full = (0, picture.TOP, w, h - picture.LEGEND)
+    x0, y0, x1, y1 = picture._board_window(edge["units"], [], [], full, 700)
+    assert (x0, y0) == (0, picture.TOP) and x1 < w and y1 < h - picture.LEGEND
+    empty = view(units=[])
+    assert picture._board_window(empty["units"], [], [], full, 700) == full
+    assert picture.draw_pictures(empty)["map"] == picture.draw_map(empty)

@@ -49,7 +49,7 @@ def test_without_gettext_the_picture_is_the_english_one(scenario, index, role):
     png = ENGINE.picture(view)
     assert ENGINE.picture(view, gettext=None) == png
     assert ENGINE.picture(view, gettext_for("en")) == png
-    assert ENGINE.pictures(view)["map"] == png
+    assert ENGINE.pictures(view)["map"] == ENGINE.pictures(view, gettext_for("en"))["map"]
 
 
 def pixels(png: bytes) -> Image.Image:
@@ -103,8 +103,9 @@ def test_the_service_draws_players_in_their_language_and_moderators_and_the_publ
     assert mail_picture(svc, "welcome", en) == ENGINE.picture(ENGINE.view(start, "indians"))
     svc.phases.close(gid)
     now = svc.records.game_state(gid)
-    assert mail_picture(svc, "report", fr) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
-    assert mail_picture(svc, "report", en) == ENGINE.picture(ENGINE.view(now, "indians"))
+    # a report shows the part of the board around the pieces; the pages the whole map
+    assert mail_picture(svc, "report", fr) == ENGINE.pictures(ENGINE.view(now, "us"), FRENCH)["map"]
+    assert mail_picture(svc, "report", en) == ENGINE.pictures(ENGINE.view(now, "indians"))["map"]
     tokens = {p["role"]: svc.records.token_for(p["id"]) for p in svc.records.players(gid)}
     assert svc.player_pages.picture(gid, tokens["us"]) == ENGINE.picture(ENGINE.view(now, "us"), FRENCH)
     assert svc.player_pages.picture(gid, tokens["indians"]) == ENGINE.picture(ENGINE.view(now, "indians"))

@@ -268,10 +268,11 @@ def _title(view: dict, map_title: str, gettext) -> str:
     return title
 
 
-def draw_pictures(view: dict, gettext=None, close_up: bool = True) -> dict[str, bytes]:
+def draw_pictures(view: dict, gettext=None, close_up: bool = True, whole: bool = False) -> dict[str, bytes]:
     """The map (``"map"``) and, when this turn had combats and ``close_up`` is asked, the
     close-up of where (``"fighting"``), as PNGs with their words in the reader's language
-    (``gettext``; None: English)."""
+    (``gettext``; None: English). The map is the part of the board around the pieces and
+    this turn's moves and combats (:func:`_board_window`), or with ``whole`` all of it."""
     gettext = gettext or N_  # N_ returns the English id as it is
     map_name = _map_name(view)
     words = tuple(gettext(word) for word, *_ in LEGEND_KEYS)
@@ -279,13 +280,13 @@ def draw_pictures(view: dict, gettext=None, close_up: bool = True) -> dict[str, 
     title = _title(view, info["title"], gettext)
     units = [{k: u.get(k) for k in _DRAWN_UNIT_FIELDS} for u in (view.get("units") or []) if isinstance(u, dict)]
     moves, combats = view.get("last_moves") or [], view.get("last_combats") or []
-    key = json.dumps([map_name, words, title, units, moves, [(c.get("hex"), c.get("attackers")) for c in combats if isinstance(c, dict)], close_up],
-                     sort_keys=True, default=str)
-    return dict(_FINISHED.get(key, lambda: _compose(map_name, layer, info, title, units, moves, combats, close_up)))
+    key = json.dumps([map_name, words, title, units, moves, [(c.get("hex"), c.get("attackers")) for c in combats if isinstance(c, dict)],
+                      close_up, whole], sort_keys=True, default=str)
+    return dict(_FINISHED.get(key, lambda: _compose(map_name, layer, info, title, units, moves, combats, close_up, whole)))
 
 
 def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: list[dict], moves: list, combats: list,
-             close_up: bool) -> dict[str, bytes]:
+             close_up: bool, whole: bool) -> dict[str, bytes]:
     im = layer.copy()
     w, h = im.size
     im.paste(title_strip(w, title), (0, 0))
@@ -299,15 +300,71 @@ def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: l
         im.paste(tile, at, mask)
     fights = _combat_hexes([c for c in combats if isinstance(c, dict)])
     _draw_combats(d, fights)
-    out = {"map": encode_png(im)}
+    # one drawing of the whole map: the pages show it, a report and its close-up cut from it
+    full = (0, TOP, w, h - LEGEND)
+    window = full if whole else _board_window(units, moves, fights, full, info["legend_width"])
+    out = {"map": encode_png(im if window == full else _cut(im, window, title))}
     if fights and close_up:
-        out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, (0, TOP, w, h - LEGEND))))
+        out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, full)))
+    return out
+
+
+#: hexes of board kept around the outermost pieces, moves and combats in a report's map:
+#: their own hexes whole and half of the next (a whole hex more cost 2-3 KB of PNG)
+BOARD_MARGIN = 0.5
+
+
+def _board_window(units: list[dict], moves: list, fights: list[list[tuple[float, float]]], full: Rect,
+                  legend_width: int) -> tuple[int, int, int, int]:
+    """The part of the board a report's map shows: every piece on the board, this turn's
+    moves and combats, and ``BOARD_MARGIN`` hexes around them; to the board's edge (its exit
+    arrows included) when that is nearer than a hex, and at least as wide as the legend.
+    The whole board when there is nothing on it."""
+    points = [pt for pts in fights for pt in pts]
+    for u in units:
+        if _on_board(u):
+            try:
+                points.append(hex_xy(u["hex"]))
+            except ValueError:
+                continue
+    for mv in moves:
+        for hx in (mv.get("path") or []) if isinstance(mv, dict) else []:
+            try:
+                points.append(hex_xy(hx))
+            except (ValueError, TypeError):
+                continue
+    if not points:
+        return tuple(int(v) for v in full)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    left, right = min(xs) - (1.5 * BOARD_MARGIN + 1) * S, max(xs) + (1.5 * BOARD_MARGIN + 1) * S
+    top, bottom = min(ys) - (BOARD_MARGIN + 0.5) * H, max(ys) + (BOARD_MARGIN + 0.5) * H
+    left = full[0] if left < MARGIN + 1.5 * S else left
+    right = full[2] if right > full[2] - MARGIN - 1.5 * S else right
+    top = full[1] if top < full[1] + MARGIN + H else top
+    bottom = full[3] if bottom > full[3] - MARGIN - H else bottom
+    if right - left < legend_width:
+        grow = legend_width - (right - left)
+        left = max(full[0], left - grow / 2)
+        right = min(full[2], left + legend_width)
+        left = max(full[0], right - legend_width)
+    return round(left), round(top), round(right), round(bottom)
+
+
+def _cut(im: Image.Image, window: tuple[int, int, int, int], title: str) -> Image.Image:
+    """The map cut to ``window`` of its board, under a title strip of that width and over the
+    legend (which starts at the left edge, so it stays whole)."""
+    x0, y0, x1, y1 = window
+    w, h = im.size
+    out = im.crop((0, 0, x1 - x0, TOP + (y1 - y0) + LEGEND))  # the palette, and the legend's left part below
+    out.paste(title_strip(x1 - x0, title), (0, 0))
+    out.paste(im.crop(window), (0, TOP))
+    out.paste(im.crop((0, h - LEGEND, x1 - x0, h)), (0, TOP + y1 - y0))
     return out
 
 
 def draw_map(view: dict, gettext=None) -> bytes:
     """The PNG of the whole map with the units and this turn's moves and combats."""
-    return draw_pictures(view, gettext, close_up=False)["map"]
+    return draw_pictures(view, gettext, close_up=False, whole=True)["map"]
 
 
 def _map_name(view: dict) -> str:

@@ -252,8 +252,9 @@ LEGEND_KEYS = (
 )
 
 
-def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour, words: tuple[str, ...]):
-    """The legend strip; a font a size smaller while the words would run off the map."""
+def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour, words: tuple[str, ...]) -> int:
+    """The legend strip; a font a size smaller while the words would run off the map.
+    Returns the width it takes from the left edge (a picture cut narrower keeps it whole)."""
     y = height - LEGEND / 2
     for size in (11, 10, 9, 8):
         f = _font(size)
@@ -266,6 +267,7 @@ def _legend(d: ImageDraw.ImageDraw, width: int, height: int, us_colour, words: t
         x += key_w
         draw_text(d, (x, y), word, f, INK, anchor="lm")
         x += int(text_length(d, word, f)) + gap
+    return x + MARGIN
 
 
 def us_colour(map_name: str):
@@ -312,8 +314,8 @@ def _draw_base(map_name: str, words: tuple[str, ...]) -> tuple[Image.Image, dict
     for kind, hexes in (data.get("exits") or {}).items():
         for hx in hexes:
             _exit_arrow(d, hx, cols, rows)
-    _legend(d, w, h, us_colour(map_name), words)
-    info = {"title": data.get("title", map_name), "columns": cols, "rows": rows, "size": (w, h),
+    legend_width = _legend(d, w, h, us_colour(map_name), words)
+    info = {"title": data.get("title", map_name), "columns": cols, "rows": rows, "size": (w, h), "legend_width": legend_width,
             "labels": [(str(lab["hex"]), str(lab["text"])) for lab in data.get("labels") or []]}
     return quantize(im, PALETTE), info
 
