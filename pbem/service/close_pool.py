@@ -4,8 +4,8 @@ what is closed and what is queued.
 
 `pbem serve` keeps a pool of worker processes for as long as it runs (spawned, not forked:
 a fork of the threaded server could inherit a lock some thread held), each warmed when it
-starts (templates compiled, each scenario's picture drawn once so the engines' map layers,
-card faces and fonts are loaded). For a close the scheduler submits (game, phase row); a
+starts (templates compiled, the opening picture of each scenario in play drawn once so the
+engines' map layers, card faces and fonts are loaded). For a close the scheduler submits (game, phase row); a
 worker works the close out from the database, which it only reads
 (``Phases.prepare_close``: the engine's resolution, the next phase's row, every report
 composed to its bytes) and sends the plan back; one thread of the server commits the plans
@@ -294,7 +294,7 @@ def _start_worker(settings: Settings, prepare_hook: Callable[[str, int], None] |
     _service = Service(settings, clock=lambda: _now)  # not init(): a worker never migrates nor writes
     _service.store.execute("PRAGMA query_only = ON")  # and the database says so if it ever tried
     compile_templates()
-    warm_pictures()
+    warm_pictures({(g["engine"], g["scenario"]) for g in _service.records.running_games()})
 
 
 def _exit_with_server() -> None:
@@ -313,15 +313,17 @@ def _prepare(game_id: str, phase_row_id: int, reason: str, actor: str, now: date
     return _WorkedOut(plan, started, time.time(), time.process_time() - cpu, os.getpid())
 
 
-def warm_pictures() -> int:
-    """Draw each scenario's opening picture once, so that the engines' cached layers (a
-    scenario's terrain, the card faces, the fonts) are loaded before the first deadline;
-    returns how many were drawn."""
+def warm_pictures(played: set[tuple[str, str]] | None = None) -> int:
+    """Draw the opening picture of each scenario ``played`` ((engine, scenario); all of them by
+    default) once, so that the engines' cached layers (a scenario's terrain, the card faces,
+    the fonts) are loaded before the first deadline; returns how many were drawn."""
     drawn = 0
     for name, engine in all_engines().items():
         if not engine.draws_pictures:
             continue
         for scenario, spec in engine.scenarios().items():
+            if played is not None and (name, scenario) not in played:
+                continue
             try:
                 state = engine.setup(scenario, dict(spec.options), Dice(_WARM_SEED))
                 engine.pictures(engine.view(state, None), gettext_for("en"))

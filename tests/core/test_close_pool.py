@@ -202,3 +202,9 @@ def test_plans_committed_in_one_batch_each_stand_and_everyone_is_told_after_the_
     for gid in games:
         _resolved_once_with_one_report_each(svc, gid)
     reader.close()
+
+
+def test_a_worker_warms_the_pictures_of_the_scenarios_in_play_only():
+    from pbem.service.close_pool import warm_pictures
+    assert warm_pictures({("custer", "little_bighorn"), ("rummy", "four")}) == 2
+    assert warm_pictures(set()) == 0
