@@ -49,3 +49,19 @@ def test_each_side_is_named_as_its_role_title_everywhere_a_player_reads_it():
     for name in scenarios.available():
         sc = scenarios.load(name)
         assert sc.side_names == {role: engine.role_title(role) for role in sc.roles}, name
+
+
+def test_options_are_the_scenarios_settings_and_bad_ones_are_refused_plainly():
+    """The optional rules are scenario settings: McPherson's Ridge plays the supply wagons unless
+    a game turns them off, Herbst Woods does not unless one turns them on; an unknown option or
+    a value that is not true or false is refused with the reason, never guessed."""
+    engine = ACWMiniaturesEngine()
+    assert engine.scenarios()["mcphersons_ridge"].options["supply_wagons"] is True
+    assert engine.scenarios()["herbst_woods"].options["supply_wagons"] is False
+    assert engine.setup("mcphersons_ridge", {}, Dice("ab" * 32))["wagons"]
+    assert engine.setup("mcphersons_ridge", {"supply_wagons": False}, Dice("ab" * 32))["wagons"] == {}
+    assert set(engine.setup("herbst_woods", {"supply_wagons": True}, Dice("ab" * 32))["wagons"]) == {"wadsworth_train", "heth_train"}
+    with pytest.raises(ValueError, match="take true or false"):
+        engine.setup("herbst_woods", {"supply_wagons": "no"}, Dice("ab" * 32))
+    with pytest.raises(ValueError, match="unknown option"):
+        engine.setup("herbst_woods", {"wagons": True}, Dice("ab" * 32))

@@ -87,6 +87,9 @@ class ACWMiniaturesEngine(Engine):
         unknown = set(options or {}) - set(opts)
         if unknown:
             raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: {', '.join(OPTIONS)}")
+        not_bool = sorted(k for k, v in (options or {}).items() if not isinstance(v, bool))
+        if not_bool:
+            raise ValueError(f"option(s) {', '.join(not_bool)} take true or false")
         if opts[supply.OPTION] and not all(sc.wagons_of(role) for role in sc.roles):
             raise ValueError(f"scenario {scenario} parks no supply wagons for every side: the option {supply.OPTION} needs them")
         state = initial_state(sc, opts, dice)
