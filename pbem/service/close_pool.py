@@ -220,13 +220,25 @@ class ClosePool:
                     if what == "prepared":
                         batch.append((close, payload))
                     elif what == "lost":
-                        self._redo(close, payload)
+                        self._settle([close], self._redo, close, payload)
                     else:
                         close.done.set_exception(payload)
                 if batch:
-                    self._commit(batch)
+                    self._settle([close for close, _ in batch], self._commit, batch)
         finally:
             self.svc.release_thread_store()
+
+    @staticmethod
+    def _settle(closes: list[_Close], step, *args) -> None:
+        """Run a step of the committing thread; a fault in it fails its closes (the scheduler
+        tries them again) instead of ending the thread and leaving every later close waiting."""
+        try:
+            step(*args)
+        except Exception as exc:  # noqa: BLE001
+            log.exception("the close pool failed to follow up %d close(s)", len(closes))
+            for close in closes:
+                if not close.done.done():
+                    close.done.set_exception(exc)
 
     def _next_events(self):
         """The next event (waited for), then those already waiting, up to a batch of them."""
