@@ -17,6 +17,7 @@ from .view import build
 CHARGE_FROM = 8.0  # inches to the nearest enemy: close enough to try a charge
 CLOSE = 20.0  # close enough to stand and fire, or to close in
 WAGON_BEHIND = 8.0  # supply wagons follow the army this far behind its centre, toward its own edge
+WAGON_SPACING = 6.0  # several wagons of a side park this far apart along the line
 TOWARD_EDGE = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "top": (0.0, -1.0), "bottom": (0.0, 1.0)}
 
 
@@ -94,10 +95,15 @@ def _wagon_lines(sc: Scenario, state: dict, role: str, formed: list[dict]) -> li
     if not wagons or not formed:
         return []
     dx, dy = TOWARD_EDGE[sc.edges[role]]
-    x = sum(u["x"] for u in formed) / len(formed) + dx * WAGON_BEHIND
-    y = sum(u["y"] for u in formed) / len(formed) + dy * WAGON_BEHIND
-    x, y = min(max(x, 1.0), sc.table.width - 1.0), min(max(y, 1.0), sc.table.height - 1.0)
-    return [f"{sc.wagons[wid]['name']}: MOVE TO {x:.1f},{y:.1f}" for wid in wagons]
+    cx = sum(u["x"] for u in formed) / len(formed) + dx * WAGON_BEHIND
+    cy = sum(u["y"] for u in formed) / len(formed) + dy * WAGON_BEHIND
+    lines = []
+    for i, wid in enumerate(wagons):
+        along = (i - (len(wagons) - 1) / 2.0) * WAGON_SPACING  # spread along the line, across the way back
+        x, y = cx + dy * along, cy + dx * along
+        x, y = min(max(x, 1.0), sc.table.width - 1.0), min(max(y, 1.0), sc.table.height - 1.0)
+        lines.append(f"{sc.wagons[wid]['name']}: MOVE TO {x:.1f},{y:.1f}")
+    return lines
 
 
 def _goal(u: dict, objectives: list, dice: Dice, label: str) -> str:
