@@ -7,13 +7,13 @@ edged in their side's colour."""
 
 from __future__ import annotations
 
-import io
 import string
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
 from pbem.engines.fonts import font
+from pbem.engines.pictures import encode_png
 from pbem.engines.accented_text import draw_text
 
 from .formations import Layout
@@ -26,6 +26,7 @@ COLOURS = {"union": (40, 70, 160), "confederate": (150, 150, 150)}
 FILL = {"hill": (214, 196, 150), "woods": (86, 140, 78), "town": (170, 90, 70)}
 SIDE_FALLBACK = [(40, 70, 160), (160, 60, 50)]
 PALETTE = 64  # colours of the PNG
+COMPRESS_LEVEL = 6  # libdeflate's (pbem.engines.pictures.encode_png): smaller than zlib's level 3 in the same time
 INSETS = 3  # zoomed insets at most, side by side under the table
 INSET_INCHES = 12.0  # each shows a square of the table this wide
 
@@ -83,10 +84,8 @@ def draw_table(view: dict, gettext=None) -> bytes:
     draw_text(d, (MARGIN, height - 12), legend % {"turn": view["turn"], "turns": view["turns"], "grid": int(grid)},
               small, (40, 40, 40))
     img = _with_insets(img, view, px, gettext)
-    out = io.BytesIO()
     # a map has few colours: 64 in a palette keep it sharp, a third the size and quicker to encode
-    img.quantize(colors=PALETTE, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return encode_png(img.quantize(colors=PALETTE, method=Image.Quantize.FASTOCTREE), COMPRESS_LEVEL)
 
 
 def engagements(view: dict) -> list[tuple[float, float]]:
