@@ -87,5 +87,6 @@ def test_reports_list_the_supply_wagons_and_a_units_ammunition_to_its_own_side(e
         assert "Wadsworth's Ordnance Train (Union): L2 (67.0, 9.0)" in rendered
         assert "Heth's Ordnance Train (Confederates): captured" in rendered
         assert "low on ammunition" in rendered
+        assert "Buff boxes edged in a side's colour are its supply wagons." in rendered
     grey = env.get_template("acw/report.txt.j2").render(**context(engine, state, [], "confederate"))
     assert "low on ammunition" not in grey
