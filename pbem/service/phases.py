@@ -1,8 +1,8 @@
 """Phases: opening, closing at the deadline (exactly once), reminders.
 
 A close is worked out first (:meth:`Phases.prepare_close`: the engine, the next phase
-with its new seed, every report composed to its bytes) from the rows read, in one read
-snapshot and without writing, so that it can run in a worker process
+with its new seed, every report composed to its bytes) from the rows read, without
+writing, so that it can run in a worker process
 (pbem.service.close_pool) as well as here; then :meth:`Phases.commit_close` writes it in
 one ``BEGIN IMMEDIATE`` transaction if none of those rows has changed meanwhile, and
 else works it out again inside that transaction. Two closers (the scheduler, the CLI,
@@ -15,10 +15,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Callable, Iterator
+from typing import Callable
 
 from pbem.dice import commitment
 from pbem.i18n import N_
@@ -32,7 +31,7 @@ from pbem.service.mail_writer import MailWriter
 from pbem.service.observers import Observers
 from pbem.service.outbox import ComposedMail
 from pbem.service.part import ServicePart
-from pbem.service.store import Store, dumps, loads
+from pbem.service.store import dumps, loads
 from pbem.service.timing import TimingError, deadline_after, deadline_spec
 
 log = logging.getLogger("pbem.phases")
@@ -57,19 +56,8 @@ def _orders_to_resolve(engine, state: dict, awaited: list[str], standing: dict[s
     return orders, defaulted
 
 
-@contextmanager
-def _one_snapshot(store: Store) -> Iterator[None]:
-    """Every read inside sees the database as it was at the first one (a read transaction:
-    WAL readers never wait for a writer). Inside a write transaction, that transaction is it.
-    Ended by a rollback: working a close out never writes."""
-    if store.conn.in_transaction:
-        yield
-        return
-    store.execute("BEGIN")
-    try:
-        yield
-    finally:
-        store.execute("ROLLBACK")
+def _digest(rows: dict) -> str:
+    return hashlib.sha256(dumps(rows).encode("utf-8")).hexdigest()
 
 
 @dataclass(kw_only=True)
@@ -154,56 +142,72 @@ class Phases(ServicePart):
         plan = self.prepare_close(game_id, reason=reason, phase_row_id=phase_row_id, actor=actor, now=self.now())
         return self.commit_close(plan) if plan is not None else None
 
-    def close_inputs(self, game_id: str, phase_row_id: int) -> str:
-        """A digest of every row a close of this phase is worked out from: the game, the phase,
-        its standing orders, the players and their tokens (each report's Reply-To), the
-        observers, the absences (the next deadline). Equal digests: the same close."""
+    def _close_rows(self, game_id: str, phase_row_id: int) -> dict:
+        """Every row a close of this phase is worked out from: the game, the phase, its standing
+        orders, the players and their tokens (each report's Reply-To), the observers, the
+        absences (the next deadline)."""
         records = self.records
         players = records.players(game_id)
-        rows = {
+        return {
             "game": records.game_row(game_id), "phase": records.phase(phase_row_id),
             "standing": records.standing_orders(phase_row_id), "players": players,
             "tokens": [records.token_for(p["id"]) for p in players],
             "observers": records.observers(game_id), "absences": records.absences(game_id),
         }
-        return hashlib.sha256(dumps(rows).encode("utf-8")).hexdigest()
+
+    def close_inputs(self, game_id: str, phase_row_id: int) -> str:
+        """A digest of the rows a close of this phase is worked out from: equal digests, the same close."""
+        return _digest(self._close_rows(game_id, phase_row_id))
 
     def prepare_close(self, game_id: str, *, reason: str = "deadline", phase_row_id: int | None = None,
                       actor: str = "scheduler", now: datetime) -> ClosePlan | None:
         """Work a close out without writing: resolve the phase, make the next phase's row, and
-        compose every report (each player's, each observer's) to its bytes, from one read
-        snapshot. None when there is nothing to close. What a worker process runs."""
-        records = self.records
-        with _one_snapshot(records.store):
-            g = records.game_row(game_id)
-            ph = records.current_phase(game_id)
-            if g is None or ph is None or (phase_row_id is not None and ph["id"] != phase_row_id):
-                return None
-            if g["status"] != "active" and reason == "deadline":
-                return None
-            plan = ClosePlan(game_id=game_id, phase_row_id=ph["id"], reason=reason, actor=actor, now=now,
-                             inputs=self.close_inputs(game_id, ph["id"]), label=ph["label"])
-            engine = self.engine(g["engine"])
-            state, awaited = loads(ph["state"]), loads(ph["awaited"])
-            standing = records.standing_orders(ph["id"])
-            missing = [role for role in awaited if role not in standing]
-            if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
-                plan.waiting = missing
-                return plan
-            orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
-            new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
-            plan.resolution = {
-                "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
-                "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
-                "rules_version": engine.rules_version,
-            }
-            plan.next_phase, plan.outcome = self.next_phase_row(game_id, new_state, seq=ph["seq"] + 1, now=now, game=g)
-            # The reports show the game as the commit leaves it (over, when it ends here).
-            shown_game = dict(g, status="finished", outcome=dumps(plan.outcome), finished_at=to_iso(now)) if plan.outcome else g
-            plan.mails = [self.mail.compose(m) for m in self._report_mails(game_id, dict(ph, **plan.resolution), plan.next_phase, shown_game)]
-            plan.summary = {"phase": ph["label"], "next": plan.next_phase["label"] if plan.next_phase else None,
-                            "defaulted": defaulted, "events": len(events)}
+        compose every report (each player's, each observer's) to its bytes. None when there is
+        nothing to close. What a worker process runs.
+
+        The plan is made from the rows its digest was taken of, and the digest is taken again
+        at the end: rows that changed meanwhile (orders committed while the engine ran) make it
+        work the close out again, and after that the commit (which compares the digest with the
+        rows as they are then, inside its transaction) does."""
+        first = self.records.current_phase(game_id)
+        if first is None or (phase_row_id is not None and first["id"] != phase_row_id):
+            return None
+        for _ in range(2):
+            rows = self._close_rows(game_id, first["id"])
+            plan = self._work_out(rows, reason=reason, actor=actor, now=now)
+            if plan is None or self.close_inputs(game_id, first["id"]) == plan.inputs:
+                break
+        return plan
+
+    def _work_out(self, rows: dict, *, reason: str, actor: str, now: datetime) -> ClosePlan | None:
+        g, ph, standing = rows["game"], rows["phase"], rows["standing"]
+        if g is None or ph is None or ph["status"] != "open":
+            return None
+        if g["status"] != "active" and reason == "deadline":
+            return None
+        game_id = g["id"]
+        plan = ClosePlan(game_id=game_id, phase_row_id=ph["id"], reason=reason, actor=actor, now=now,
+                         inputs=_digest(rows), label=ph["label"])
+        engine = self.engine(g["engine"])
+        state, awaited = loads(ph["state"]), loads(ph["awaited"])
+        missing = [role for role in awaited if role not in standing]
+        if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
+            plan.waiting = missing
             return plan
+        orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
+        new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
+        plan.resolution = {
+            "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
+            "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
+            "rules_version": engine.rules_version,
+        }
+        plan.next_phase, plan.outcome = self.next_phase_row(game_id, new_state, seq=ph["seq"] + 1, now=now, game=g)
+        # The reports show the game as the commit leaves it (over, when it ends here).
+        shown_game = dict(g, status="finished", outcome=dumps(plan.outcome), finished_at=to_iso(now)) if plan.outcome else g
+        plan.mails = [self.mail.compose(m) for m in self._report_mails(game_id, dict(ph, **plan.resolution), plan.next_phase, shown_game)]
+        plan.summary = {"phase": ph["label"], "next": plan.next_phase["label"] if plan.next_phase else None,
+                        "defaulted": defaulted, "events": len(events)}
+        return plan
 
     def commit_close(self, plan: ClosePlan) -> dict | None:
         """Write a close worked out by :meth:`prepare_close` (here or in a worker) in one
