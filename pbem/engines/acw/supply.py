@@ -114,8 +114,9 @@ def _drive(ctx, wid: str, waypoints: list, ref: str) -> None:
             step = min(STEP, dist)
             nx, ny = w["x"] + (wx - w["x"]) / dist * step, w["y"] + (wy - w["y"]) / dist * step
             cost, why = _step_cost(ctx, (w["x"], w["y"]), (nx, ny), step, crossing_cost)
-            here = Point(nx, ny)
-            if why is None and any(fp.distance(here) < halt for fp in enemies):
+            here, there = Point(w["x"], w["y"]), Point(nx, ny)
+            # an inch short of the enemy; a wagon the enemy has come close to may still drive away
+            if why is None and any(fp.distance(there) < halt and fp.distance(there) < fp.distance(here) for fp in enemies):
                 why = "enemy"
             if why is None and spent + cost > budget + 1e-9:
                 why = "allowance"
@@ -148,8 +149,9 @@ def _step_cost(ctx, a: tuple[float, float], b: tuple[float, float], step: float,
     table = ctx.table
     if not table.contains(*b):
         return 0.0, "edge"
-    if table.ground(*b) in ("woods", "town") and not table.on_road(*b):
-        return 0.0, "terrain"
+    closed = ("woods", "town")
+    if table.ground(*b) in closed and not table.on_road(*b) and not (table.ground(*a) in closed and not table.on_road(*a)):
+        return 0.0, "terrain"  # it does not go in off the road (one parked inside may drive out)
     crossing = table.stream_crossing(LineString([a, b]))
     if crossing == "stream":
         return 0.0, "terrain"
