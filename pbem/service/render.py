@@ -32,7 +32,28 @@ def environment(lang: str | None) -> Environment:
     )
     env.install_gettext_translations(translations(lang), newstyle=True)
     env.globals["lang"] = lang or "en"
+    env.filters["event_runs"] = event_runs
     return env
+
+
+def event_runs(events: list[dict], starts: tuple[str, ...], trailing: tuple[str, ...] = ()) -> dict:
+    """A report's events in runs, for a template: ``groups`` (each ``{"draw": the event of a
+    type in ``starts``, "items": the events after it up to the next such}``), ``before`` (the
+    events before the first of them) and ``after`` (the events of a type in ``trailing``,
+    wherever they came). One pass in Python: the same loop in Jinja took a tenth of a
+    Custer report's rendering."""
+    before, groups, after = [], [], []
+    for ev in events:
+        kind = ev.get("type")
+        if kind in starts:
+            groups.append({"draw": ev, "items": []})
+        elif kind in trailing:
+            after.append(ev)
+        elif groups:
+            groups[-1]["items"].append(ev)
+        else:
+            before.append(ev)
+    return {"before": before, "groups": groups, "after": after}
 
 
 def compile_templates(langs=None) -> int:  # noqa: ANN001 - an iterable of language codes

@@ -289,7 +289,11 @@ def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: l
              close_up: bool, whole: bool) -> dict[str, bytes]:
     im = layer.copy()
     w, h = im.size
-    im.paste(title_strip(w, title), (0, 0))
+    fights = _combat_hexes([c for c in combats if isinstance(c, dict)])
+    full = (0, TOP, w, h - LEGEND)
+    window = full if whole else _board_window(units, moves, fights, full, info["legend_width"])
+    if window == full:  # a cut map gets a title strip of its own width
+        im.paste(title_strip(w, title), (0, 0))
     d = ImageDraw.Draw(im)
     _draw_moves(d, moves, {u.get("id"): u.get("side") for u in units})
     pieces = _place_units(units, us_colour(map_name))
@@ -298,11 +302,8 @@ def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: l
     board = (2, TOP + 2, w - 2, h - LEGEND - 2)
     for tile, mask, at in _place_labels(info["labels"], [_footprint(t, at) for t, _, at in pieces], board):
         im.paste(tile, at, mask)
-    fights = _combat_hexes([c for c in combats if isinstance(c, dict)])
     _draw_combats(d, fights)
-    # one drawing of the whole map: the pages show it, a report and its close-up cut from it
-    full = (0, TOP, w, h - LEGEND)
-    window = full if whole else _board_window(units, moves, fights, full, info["legend_width"])
+    # one drawing of the whole board: the pages show it, a report and its close-up cut from it
     out = {"map": encode_png(im if window == full else _cut(im, window, title))}
     if fights and close_up:
         out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, full)))
