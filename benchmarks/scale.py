@@ -114,6 +114,26 @@ _CLOSE_LINE = re.compile(r"close of (\S+) phase row \d+ committed: queued ([\d.]
 POOL_STAGES = ("scheduler", "queued", "worked_out", "waited", "committed")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used (0 when it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _close_workers(pid: int) -> list[int]:
+    """The server's close worker processes (its spawned children; not multiprocessing's resource tracker)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            pass
+    return [c for c in found if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
 def _burst(start_db: Path, where: Path, chosen: list[str], workers: int, orders: list | None) -> dict:
     """`pbem serve` with ``workers`` close workers on a copy of the starting database; a hundred
     deadlines set to the same second from outside; how late each phase was resolved with its
@@ -143,6 +163,10 @@ def _burst(start_db: Path, where: Path, chosen: list[str], workers: int, orders:
         conn.executemany("UPDATE phases SET deadline = ? WHERE game_id = ? AND status = 'open'",
                          [(target.isoformat(timespec="seconds"), g) for g in chosen])
         conn.execute("COMMIT")
+        # CPU used by the server and by its close workers over the burst (whatever the machine's
+        # load): what the burst costs, the bound on how fast two free cores could do it.
+        processes = [server.pid, *_close_workers(server.pid)]
+        cpu_before = {p: _cpu_seconds(p) for p in processes}
         marks = ",".join("?" * len(chosen))
         seen: dict[str, float] = {}
         give_up = time.time() + 300
@@ -158,6 +182,9 @@ def _burst(start_db: Path, where: Path, chosen: list[str], workers: int, orders:
                                     "GROUP BY game_id", chosen).fetchall())
         conn.close()
         out["rss_mb_after_closes"] = round(rss_mb(server.pid), 1)
+        cpu = {p: _cpu_seconds(p) - cpu_before[p] for p in processes}
+        out["cpu_s_server"] = round(cpu[server.pid], 2)
+        out["cpu_s_workers"] = [round(cpu[p], 2) for p in processes[1:]]
     finally:
         server.stop()
     late = [seen[g] - target.timestamp() for g in seen]
@@ -254,6 +281,7 @@ def table(r: dict) -> list[tuple[str, str]]:
                      f"resolved {b['resolved']}, missed {b['missed']}, doubled {b['doubled']}, short of reports "
                      f"{b['games_short_of_reports']}; reports queued after the deadline: first +{b['late_s_first']} s, "
                      f"p50 +{b['late_s_median']} s, p99 +{b['late_s_p99']} s, p100 +{b['late_s_last']} s (polled every 20 ms); "
+                     f"CPU over the burst: server {b['cpu_s_server']} s, workers {' + '.join(map(str, b['cpu_s_workers'])) or '-'} s; "
                      f"server start {b['start_seconds']} s, RSS {b['rss_mb_at_start']} MB"))
         pool = b.get("pool")
         if pool:

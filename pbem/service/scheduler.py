@@ -46,7 +46,8 @@ class Clockwork:
             executors={"default": ThreadPoolExecutor(2)},
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
-        self._known: dict[int, tuple] = {}  # phase id -> (deadline, reminder) as scheduled
+        self._known: dict[int, tuple] = {}  # phase id -> (deadline, reminder, game id) as scheduled
+        self._known_of_game: dict[str, set[int]] = {}  # game id -> its phase ids in _known (a close looks one game up)
         self._close_failures: dict[int, int] = {}  # phase id -> failed closes in a row
         self._lock = threading.Lock()
         # Jobs reschedule from the scheduler's own threads; shutdown must wait for
@@ -149,7 +150,7 @@ class Clockwork:
                 live.add(ph["id"])
                 self._schedule(ph)
         with self._lock:
-            for gone in [pid for pid, key in self._known.items() if key[2] == game_id and pid not in live]:
+            for gone in self._known_of_game.get(game_id, set()) - live:
                 self._unschedule(gone)
 
     def _schedule(self, ph: dict) -> None:
@@ -162,6 +163,7 @@ class Clockwork:
             if self._known.get(ph["id"]) == key:
                 return
             self._known[ph["id"]] = key
+            self._known_of_game.setdefault(ph["game_id"], set()).add(ph["id"])
         self.scheduler.add_job(self._job, "date", run_date=deadline, args=[self._close, ph["game_id"], ph["id"]],
                                id=f"close:{ph['id']}", replace_existing=True)
         if reminder is not None and reminder < deadline:
@@ -169,7 +171,12 @@ class Clockwork:
                                    id=f"remind:{ph['id']}", replace_existing=True)
 
     def _unschedule(self, phase_row_id: int) -> None:
-        self._known.pop(phase_row_id, None)
+        key = self._known.pop(phase_row_id, None)
+        if key is not None:
+            others = self._known_of_game.get(key[2], set())
+            others.discard(phase_row_id)
+            if not others:
+                self._known_of_game.pop(key[2], None)
         for job_id in (f"close:{phase_row_id}", f"remind:{phase_row_id}"):
             try:
                 self.scheduler.remove_job(job_id)
