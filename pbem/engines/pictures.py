@@ -2,9 +2,10 @@
 terrain, a card face, a finished picture two readers share) and the PNG encoding.
 
 Pictures are palette ("P") images: a map or a table uses a few dozen colours, so one
-byte a pixel says everything RGB says in three, and zlib has a third of the bytes to
+byte a pixel says everything RGB says in three, and deflate has a third of the bytes to
 compress. Anti-aliased letters are quantised to the palette's nearest colour, which
-keeps their edges (the palettes hold a grey ramp and a colour cube for them).
+keeps their edges (the palettes hold a grey ramp and a colour cube for them). The PNG's
+pixels are deflated by libdeflate (the ``deflate`` package), smaller and faster than zlib.
 """
 
 from __future__ import annotations
