@@ -15,7 +15,11 @@ it was made from are unchanged, else works it out again).
 A worker that dies leaves nothing behind, as it wrote nothing: the pool is made anew and
 every close that was in flight in it is submitted again. A redone close that finds its
 phase closed meanwhile (by the first attempt's commit, the CLI, a restart) commits nothing,
-so each phase is resolved once and its reports are queued once.
+so each phase is resolved once and its reports are queued once. Each worker tells the
+server which close it starts, so a close that was being worked out when its pool broke is
+told apart from those only waiting in it: the first kind is given back to the scheduler
+after three such breaks (a close that crashes every worker must not do so forever), the
+second is simply submitted again.
 """
 
 from __future__ import annotations
@@ -91,7 +95,8 @@ class _Close:
     now: datetime
     done: Future
     submitted: float = 0.0  # time.time(), as the worker's times: one clock for the stages' log line
-    workers_lost: int = 0
+    attempt: int = 0  # times submitted to a worker
+    workers_lost: int = 0  # pools that broke while a worker was working this close out
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,10 @@ class ClosePool:
         self._generation = 0  # the executor's: a loss is acted on once per executor
         self._stopping = False
         self._committer: threading.Thread | None = None
+        # Each worker sends (phase row id, attempt) here as it starts a close; the committing
+        # thread reads them, so that a broken pool's closes are told apart: started or waiting.
+        self._starts, self._starts_sender = multiprocessing.get_context("spawn").Pipe(duplex=False)
+        self._started: set[tuple[int, int]] = set()
 
     # -- life ---------------------------------------------------------------------------------
     def start(self) -> "ClosePool":
@@ -136,7 +145,7 @@ class ClosePool:
 
     def _new_executor(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(self.svc.settings, self.prepare_hook))
+                                   initializer=_start_worker, initargs=(self.svc.settings, self._starts_sender, self.prepare_hook))
 
     def worker_pids(self) -> list[int]:
         """The process ids of the workers running now."""
@@ -157,6 +166,8 @@ class ClosePool:
         self._events.put(None)
         if self._committer is not None:
             self._committer.join()
+        self._starts.close()
+        self._starts_sender.close()
 
     # -- submitting -----------------------------------------------------------------------------
     def submit(self, game_id: str, phase_row_id: int, *, reason: str = "deadline", actor: str = "scheduler") -> Future:
@@ -183,8 +194,9 @@ class ClosePool:
     def _dispatch(self, close: _Close) -> None:
         with self._lock:
             executor, generation = self._executor, self._generation
+        close.attempt += 1
         try:
-            work = executor.submit(_prepare, close.game_id, close.phase_row_id, close.reason, close.actor, close.now)
+            work = executor.submit(_prepare, close.game_id, close.phase_row_id, close.attempt, close.reason, close.actor, close.now)
         except BrokenProcessPool:
             self._events.put(("lost", close, generation))
             return
@@ -212,15 +224,19 @@ class ClosePool:
         try:
             while not stopping:
                 batch = []
-                for event in self._next_events():
+                events = list(self._next_events())
+                self._read_starts()  # every start a worker sent before these events is in the pipe by now
+                for event in events:
                     if event is None:
                         stopping = True
                         break
                     what, close, payload = event
+                    started = (close.phase_row_id, close.attempt) in self._started
+                    self._started.discard((close.phase_row_id, close.attempt))
                     if what == "prepared":
                         batch.append((close, payload))
                     elif what == "lost":
-                        self._settle([close], self._redo, close, payload)
+                        self._settle([close], self._redo, close, payload, started)
                     else:
                         close.done.set_exception(payload)
                 if batch:
@@ -239,6 +255,10 @@ class ClosePool:
             for close in closes:
                 if not close.done.done():
                     close.done.set_exception(exc)
+
+    def _read_starts(self) -> None:
+        while self._starts.poll(0):
+            self._started.add(self._starts.recv())
 
     def _next_events(self):
         """The next event (waited for), then those already waiting, up to a batch of them."""
@@ -271,9 +291,10 @@ class ClosePool:
                      (started - worked.ended) * 1e3, (ended - started) * 1e3, len(batch), ended)
             close.done.set_result(result)
 
-    def _redo(self, close: _Close, generation: int) -> None:
+    def _redo(self, close: _Close, generation: int, started: bool) -> None:
         """A worker died while this close was in flight: nothing of it was written. The first
-        close to learn of it makes the pool anew; each is then submitted again."""
+        close to learn of it makes the pool anew; each is then submitted again, unless it was
+        being worked out at each of the last breaks."""
         with self._lock:
             if generation == self._generation and not self._stopping:
                 log.error("a close worker died; starting new workers and working its closes out again")
@@ -281,7 +302,7 @@ class ClosePool:
                 self._generation += 1
                 broken.shutdown(wait=False)
             stopping = self._stopping
-        close.workers_lost += 1
+        close.workers_lost += started
         if stopping:
             close.done.set_exception(CloseFailed("a close worker died while the server was stopping"))
         elif close.workers_lost >= MAX_WORKERS_LOST:
@@ -293,16 +314,17 @@ class ClosePool:
 
 # -- inside a worker process --------------------------------------------------------------------------
 _service: Service | None = None
+_starts = None  # the write end of the pool's pipe of starts
 _hook: Callable[[str, int], None] | None = None
 _now: datetime | None = None  # the close's own time: the worker's service clock reads it
 
 
-def _start_worker(settings: Settings, prepare_hook: Callable[[str, int], None] | None) -> None:
-    global _service, _hook
+def _start_worker(settings: Settings, starts, prepare_hook: Callable[[str, int], None] | None) -> None:  # noqa: ANN001
+    global _service, _starts, _hook
     # Ctrl-C in a terminal reaches the whole process group: the server stops its workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_server, name="pbem-close-parent", daemon=True).start()
-    _hook = prepare_hook
+    _hook, _starts = prepare_hook, starts
     _service = Service(settings, clock=lambda: _now)  # not init(): a worker never migrates nor writes
     _service.store.execute("PRAGMA query_only = ON")  # and the database says so if it ever tried
     compile_templates()
@@ -315,9 +337,10 @@ def _exit_with_server() -> None:
     os._exit(0)
 
 
-def _prepare(game_id: str, phase_row_id: int, reason: str, actor: str, now: datetime) -> _WorkedOut:
+def _prepare(game_id: str, phase_row_id: int, attempt: int, reason: str, actor: str, now: datetime) -> _WorkedOut:
     global _now
     started, cpu = time.time(), time.process_time()
+    _starts.send((phase_row_id, attempt))  # a few bytes: one atomic write, before anything can go wrong
     if _hook is not None:
         _hook(game_id, phase_row_id)
     _now = now

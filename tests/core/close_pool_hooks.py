@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from pathlib import Path
 
 SPAWN = multiprocessing.get_context("spawn")  # the pool's own start method
 
 
 class HoldCloses:
-    def __init__(self, hold: list[str], folder: Path):
+    """``hold``: games whose first attempt stops in its worker; ``kill``: games whose every
+    attempt kills its own worker (a close that would crash any process working it out)."""
+
+    def __init__(self, hold: list[str], folder: Path, kill: tuple[str, ...] = ()):
         self.folder = str(folder)
+        self.kill = tuple(kill)
         self._heard, self._announce = SPAWN.Pipe(duplex=False)
         self._release = {game_id: SPAWN.Pipe(duplex=False) for game_id in hold}  # game -> (worker's end, test's end)
 
@@ -25,6 +30,8 @@ class HoldCloses:
     def __call__(self, game_id: str, phase_row_id: int) -> None:
         with open(os.path.join(self.folder, "started.log"), "a", encoding="ascii") as log:
             log.write(f"{os.getpid()} {game_id}\n")  # on disk before anything else can happen
+        if game_id in self.kill:
+            os.kill(os.getpid(), signal.SIGKILL)
         if game_id not in self._release:
             return
         try:

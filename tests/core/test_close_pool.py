@@ -12,10 +12,12 @@ import subprocess
 import sys
 from datetime import timedelta
 
+import pytest
+
 from pbem.config import Settings
 from pbem.server import Server
 from pbem.service.clock import to_iso
-from pbem.service.close_pool import ClosePool
+from pbem.service.close_pool import CloseFailed, ClosePool
 from pbem.service.phases import ClosePlan
 from tests.core.close_pool_hooks import HoldCloses
 from tests.core.helpers import IND, US, new_game, orders_mail
@@ -208,3 +210,25 @@ def test_a_worker_warms_the_pictures_of_the_scenarios_in_play_only():
     from pbem.service.close_pool import warm_pictures
     assert warm_pictures({("custer", "little_bighorn"), ("rummy", "four")}) == 2
     assert warm_pictures(set()) == 0
+
+
+def test_a_close_that_kills_every_worker_is_given_up_and_the_others_go_on(svc, tmp_path):
+    """A close whose working out kills its worker each time is given back to its submitter (the
+    scheduler retries it later, with backoff) after three workers, writing nothing; the pool
+    made anew each time still closes the other phases, once each."""
+    doomed, other, later = (new_game(svc) for _ in range(3))
+    hook = HoldCloses(hold=[], folder=tmp_path, kill=(doomed,))
+    pool = ClosePool(svc, 1, prepare_hook=hook).start()
+    try:
+        fails, goes = pool.submit(doomed, _open_phase(svc, doomed)), pool.submit(other, _open_phase(svc, other))
+        with pytest.raises(CloseFailed, match="died 3 times"):
+            fails.result(timeout=120)
+        assert goes.result(timeout=120)["next"] == "T2"
+        assert pool.submit(later, _open_phase(svc, later)).result(timeout=120)["next"] == "T2"
+    finally:
+        pool.shutdown()
+    assert [gid for _, gid in hook.started()].count(doomed) == 3
+    assert svc.records.current_phase(doomed)["seq"] == 1
+    assert svc.store.all("SELECT id FROM outbox WHERE game_id = ? AND kind = 'report'", (doomed,)) == []
+    _resolved_once_with_one_report_each(svc, other)
+    _resolved_once_with_one_report_each(svc, later)
