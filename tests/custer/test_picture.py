@@ -57,12 +57,21 @@ def test_a_valid_palette_png_of_the_expected_size(map_name):
     assert 900 <= im.size[0] <= 1400 and 900 <= im.size[1] <= 1400
 
 
+#: two units at opposite corners of the board: a report's map as wide as the board
+FAR_APART = [{"id": f"far_{hx}", "name": f"Far {hx}", "side": "us", "type": "cavalry", "hex": hx, "status": "on_board",
+              "strength": "full", "cf": 2, "mounted": True} for hx in ("0303", "2927")]
+
+
 def test_the_same_view_gives_the_same_bytes_even_after_the_caches_are_dropped():
-    first = picture.draw_pictures(view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}]))
+    def busy():
+        v = view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])
+        v["units"] += FAR_APART
+        return v
+    first = picture.draw_pictures(busy())
     assert set(first) == {"map", "fighting"}
     for cache in (picture._FINISHED, picture_layers._BASE, picture_layers._TILES):
         cache.clear()
-    assert picture.draw_pictures(view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])) == first
+    assert picture.draw_pictures(busy()) == first
 
 
 def test_a_reader_changing_the_returned_pictures_does_not_change_the_next_ones():
@@ -170,6 +179,7 @@ def test_the_close_up_is_the_map_where_the_combats_were():
     wide; without combats there is none."""
     assert set(picture.draw_pictures(view())) == {"map"}
     busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
+    busy["units"] += FAR_APART  # a map wider than a mail column
     pics = picture.draw_pictures(busy)
     full, close = png_image(picture.draw_map(busy)), png_image(pics["fighting"])  # cut from the whole map
     assert close.mode == "P" and close.size[0] <= picture.FIGHTING_MAX[0] and close.size[1] <= picture.FIGHTING_MAX[1]
@@ -268,3 +278,11 @@ def test_a_report_map_reaches_the_board_edge_near_it_and_is_whole_with_nothing_o
     empty = view(units=[])
     assert picture._board_window(empty["units"], [], [], full, 700) == full
     assert picture.draw_pictures(empty)["map"] == picture.draw_map(empty)
+
+
+def test_no_close_up_beside_a_map_a_mail_shows_as_drawn():
+    """Combats this turn, but every piece in a few hexes: the report's map is no wider than
+    a mail column, shown at its own scale, so a close-up would only repeat it."""
+    busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
+    pics = picture.draw_pictures(busy)
+    assert set(pics) == {"map"} and png_image(pics["map"]).width <= picture.MAIL_COLUMN

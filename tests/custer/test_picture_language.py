@@ -15,7 +15,7 @@ from PIL import Image
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR
 from pbem.engines.custer import CusterEngine
-from pbem.engines.custer.picture import LEGEND, LEGEND_KEYS, PAPER
+from pbem.engines.custer.picture import LEGEND, LEGEND_KEYS, MAIL_COLUMN, PAPER
 from pbem.i18n import gettext_for
 
 ENGINE = CusterEngine()
@@ -114,9 +114,10 @@ def test_the_service_draws_players_in_their_language_and_moderators_and_the_publ
 
 
 def test_a_report_after_combats_carries_the_close_up_beside_the_map(svc):
-    """A turn with combats: the report mail holds two pictures, the map and the close-up
-    of the fighting, each shown by the HTML through its Content-ID and named in the text;
-    the French reader's are drawn in French."""
+    """A turn with combats and a map wider than a mail column: the report mail holds two
+    pictures, the map and the close-up of the fighting, each shown by the HTML through its
+    Content-ID and named in the text; the French reader's are drawn in French. (A combat
+    turn whose map the mail shows as drawn has no close-up.)"""
     from pbem.mail.addresses import orders_address
     from pbem.service.store import loads
     from tests.support import mail
@@ -133,10 +134,13 @@ def test_a_report_after_combats_carries_the_close_up_beside_the_map(svc):
             body = ENGINE.bot_orders(state, role, Dice(seed("report", ph["label"], role)))
             svc.mailroom.receive(mail(players[role]["email"], to, f"{begin} {gid} {ph['label']}\n{body}\n{end}\n"))
         svc.phases.close(gid)
-        if svc.records.game_state(gid).get("last_combats"):
+        if "fighting" in mail_pictures(svc, "report", en):
             break
+        if svc.records.game_state(gid).get("last_combats"):
+            narrow = Image.open(io.BytesIO(mail_pictures(svc, "report", en)["map"]))
+            assert narrow.width <= MAIL_COLUMN, "combats beside a map wider than a mail column, and no close-up"
     else:
-        pytest.fail("no combat in 30 phases")
+        pytest.fail("no combat beside a map wider than a mail column in 30 phases")
     now = svc.records.game_state(gid)
     for addr, role, gettext in ((fr, "us", FRENCH), (en, "indians", None)):
         pictures = mail_pictures(svc, "report", addr)

@@ -1,10 +1,11 @@
 """The Custer's Last Stand map as PNGs, drawn from a view (never from the state).
 
-``draw_pictures(view, gettext=None) -> {"map": png, "fighting": png}``: the whole map
-with the units and this turn's moves and combats; and, when the turn had combats, a
-close-up of where they were, cut from the same map at full scale. A mail column shows
-the whole map shrunk to about two thirds; the close-up is narrow enough to be shown as
-drawn, hex numbers readable. ``draw_map`` is the whole map alone (the web pages).
+``draw_pictures(view, gettext=None) -> {"map": png, "fighting": png}``: the part of the
+board around the units and this turn's moves and combats (a report's map); and, when the
+turn had combats and that map is wider than a mail column, a close-up of where they were,
+cut from the same drawing at full scale. A mail column shows a map as wide as the board
+shrunk to about two thirds; the close-up is narrow enough to be shown as drawn, hex
+numbers readable. ``draw_map`` is the whole board (the web pages, the welcome mail).
 
 A picture is composed from layers drawn once (``picture_layers``): the map's terrain and
 legend in the reader's language, copied; the title; this turn's moves, drawn by palette
@@ -45,6 +46,7 @@ TITLE_TURN_OF = N_("%(title)s - turn %(turn)s of %(turns)s")
 
 FIGHTING = "fighting"       # the close-up's name (its Content-ID in a mail)
 FIGHTING_MAX = (720, 520)   # the close-up at most: a mail column's width
+MAIL_COLUMN = 760           # a mail's column (templates/mail/_style.html.j2): a wider map is shown shrunk
 FIGHTING_MIN = (360, 240)
 
 Rect = tuple[float, float, float, float]
@@ -272,7 +274,9 @@ def draw_pictures(view: dict, gettext=None, close_up: bool = True, whole: bool =
     """The map (``"map"``) and, when this turn had combats and ``close_up`` is asked, the
     close-up of where (``"fighting"``), as PNGs with their words in the reader's language
     (``gettext``; None: English). The map is the part of the board around the pieces and
-    this turn's moves and combats (:func:`_board_window`), or with ``whole`` all of it."""
+    this turn's moves and combats (:func:`_board_window`), or with ``whole`` all of it; the
+    close-up comes only with a map wider than a mail column (one as narrow is shown as
+    drawn: the close-up would repeat it)."""
     gettext = gettext or N_  # N_ returns the English id as it is
     map_name = _map_name(view)
     words = tuple(gettext(word) for word, *_ in LEGEND_KEYS)
@@ -305,7 +309,7 @@ def _compose(map_name: str, layer: Image.Image, info: dict, title: str, units: l
     _draw_combats(d, fights)
     # one drawing of the whole board: the pages show it, a report and its close-up cut from it
     out = {"map": encode_png(im if window == full else _cut(im, window, title))}
-    if fights and close_up:
+    if fights and close_up and window[2] - window[0] > MAIL_COLUMN:  # a map the mail shows as drawn needs none
         out[FIGHTING] = encode_png(im.crop(_fighting_window(fights, full)))
     return out
 
