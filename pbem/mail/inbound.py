@@ -151,8 +151,11 @@ class _Headers:
         return {n for n, _ in self.items}
 
 
+_FOLD = re.compile(r"\r?\n[ \t]*")
+
+
 def _unfold(value: str) -> str:
-    return re.sub(r"\r?\n[ \t]*", " ", value).strip()
+    return _FOLD.sub(" ", value).strip()
 
 
 def _decode_unstructured(name: str, value: str) -> str:
