@@ -205,7 +205,9 @@ def run_campaign(tmp_path: Path, spawner_cls, *, trials: int, seed: int, games: 
     relay = SmtpSink().start()
     smtp_port, http_port = free_port(), free_port()
     env = dict(os.environ, PBEM_DB=str(db_path), PBEM_SMTP_URL=relay.url, PBEM_MAIL_DOMAIN=DOMAIN,
-               PBEM_REPLIES_PER_HOUR="1000000", PYTHONPATH=str(ROOT))
+               PBEM_REPLIES_PER_HOUR="1000000", PYTHONPATH=str(ROOT),
+               # one close worker: the killed servers still run a live pool, at half the start-up cost
+               PBEM_CLOSE_WORKERS="1")
     from pbem.config import Settings
     settings = Settings(db_path=db_path, mail_domain=DOMAIN, smtp_url=relay.url, replies_per_address_per_hour=1_000_000)
     svc = Service(settings).init()
