@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, StrictUndefined, pass_eval_context, select_autoescape
+from markupsafe import Markup
 
 from pbem.engines.base import OrderError, event_text, event_visible, format_message
 from pbem.i18n import available_languages, gettext_for, translations
@@ -31,9 +32,24 @@ def environment(lang: str | None) -> Environment:
         keep_trailing_newline=True,
     )
     env.install_gettext_translations(translations(lang), newstyle=True)
+    env.globals["_"] = _direct_gettext(translations(lang).gettext)
     env.globals["lang"] = lang or "en"
     env.filters["event_runs"] = event_runs
     return env
+
+
+def _direct_gettext(translate):
+    """``_()`` for templates, as Jinja's newstyle gettext does it (the translation marked safe
+    where the output is escaped, then formatted with its arguments, escaped, even when there
+    are none) in one call instead of three nested ones: a report calls it a hundred times and
+    more, and the nesting cost about 3 of its 4.5 microseconds."""
+    @pass_eval_context
+    def gettext(eval_ctx, string: str, /, **variables):  # noqa: ANN001, ANN202
+        rv = translate(string)
+        if eval_ctx.autoescape:
+            rv = Markup(rv)
+        return rv % variables
+    return gettext
 
 
 def event_runs(events: list[dict], starts: tuple[str, ...], trailing: tuple[str, ...] = ()) -> dict:

@@ -2,6 +2,7 @@
 draw answered at once and privately; and a French player's mail in French."""
 
 import email
+import gzip
 from email import policy
 
 from tests.core.helpers import outbox
@@ -19,7 +20,9 @@ def _parts_text(row) -> str:
     msg = email.message_from_bytes(row["raw"], policy=policy.default)
     out = []
     for part in msg.walk():
-        if part.get_content_maintype() in ("text", "application") and not part.is_multipart():
+        if part.get_content_type() == "application/gzip":  # the report's JSON, as mailed
+            out.append(gzip.decompress(part.get_payload(decode=True)).decode("utf-8"))
+        elif part.get_content_maintype() in ("text", "application") and not part.is_multipart():
             body = part.get_content()
             out.append(body if isinstance(body, str) else body.decode("utf-8", "replace"))
     return "\n".join(out)

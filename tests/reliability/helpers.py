@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import email
+import gzip
 import re
 import smtplib
 from email import policy
@@ -50,7 +51,7 @@ def parse(raw: bytes):
 
 def all_text(raw: bytes) -> str:
     """Every header and every MIME part but pictures, decoded, as one string
-    (base64 and quoted-printable undone; JSON attachments included)."""
+    (base64 and quoted-printable undone; JSON attachments included, gzipped ones unpacked)."""
     msg = email.message_from_bytes(raw, policy=policy.default)
     out = []
     for part in msg.walk():
@@ -59,6 +60,8 @@ def all_text(raw: bytes) -> str:
         if part.is_multipart() or part.get_content_maintype() == "image":
             continue
         payload = part.get_payload(decode=True) or b""
+        if part.get_content_type() == "application/gzip":  # a report's JSON is attached gzipped
+            payload = gzip.decompress(payload)
         charset = part.get_content_charset() or "utf-8"
         try:
             out.append(payload.decode(charset, "replace"))
