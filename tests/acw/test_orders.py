@@ -65,6 +65,20 @@ def test_bad_lines_get_a_reason_and_a_suggestion_and_lose_nothing_else():
     assert r.orders["units"]["ind19"] == [{"op": "formation", "to": "square"}]
 
 
+def test_a_battery_in_action_takes_face_wheel_and_moves_by_hand():
+    """Section 8 (movement designed): guns in action are turned with FACE or WHEEL and pushed by
+    hand with MOVE, ADVANCE or RETIRE; the orders read as for any unit (the engine turns a
+    wheel into a turn on the centre and stops a push at 2 inches), and guns never charge."""
+    engine, state = setup()
+    r = engine.parse_orders(state, "union", "Calef's Battery: FACE 250; WHEEL RIGHT 30; ADVANCE 1; RETIRE 2; MOVE 2 BEARING S")
+    assert r.ok, [(e.text, e.reason % e.args) for e in r.errors]
+    assert r.orders["units"]["calef"] == [{"op": "face", "bearing": 250.0}, {"op": "wheel", "degrees": 30.0},
+                                          {"op": "advance", "distance": 1.0}, {"op": "retire", "distance": 2.0},
+                                          {"op": "bearing", "distance": 2.0, "bearing": 180.0}]
+    bad = engine.parse_orders(state, "union", "Calef's Battery: CHARGE NEAREST")
+    assert [e.kind for e in bad.errors] == [ILLEGAL]
+
+
 def test_canonical_text_reads_back_to_the_same_orders():
     engine, state = setup()
     text = ("Iron Brigade: LINE; MOVE TO E4; FACE W; WHEEL LEFT 30\n24th Michigan: ROAD TO McPherson Farm; ADVANCE 2; RETIRE 1\n"

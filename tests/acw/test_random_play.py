@@ -72,7 +72,9 @@ def test_games_with_every_optional_rule_end_without_error_and_the_wagons_work():
     refill some of them."""
     kinds: set = set()
     check_games(range(SAMPLE), options=OPTIONAL_RULES, kinds=kinds)
-    check_games(range(1), "mcphersons_ridge", options=OPTIONAL_RULES, kinds=kinds)
+    # a refill needs a low unit to sit out a turn by a wagon: some games have one, not each, so
+    # three large games keep the check from hanging on one game's dice
+    check_games(range(3), "mcphersons_ridge", options=OPTIONAL_RULES, kinds=kinds)
     assert {"ammunition_low", "low_ammunition_fire", "resupplied", "wagon_move"} <= kinds, kinds
 
 

@@ -11,7 +11,7 @@ from pbem.engines.base import event
 from .geometry import bearing_to, direction, rounded
 from .melee import is_rear_attack
 from .messages import N_
-from .movement import Mover
+from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
 from .visibility import reveal, visible_enemies
 
@@ -64,6 +64,10 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
                        at=f"{ctx.table.grid_ref(u['x'], u['y'])} ({rounded(u['x']):g}, {rounded(u['y']):g})",
                        facing=int(round(u["facing"])) % 360, formation=u["formation"].replace("_", " "),
                        used=int(round(min(mover.used, 1.0) * 100)), track=mover.track))
+    elif abs(((u["facing"] - mover.start_facing + 180.0) % 360.0) - 180.0) > 1e-6:
+        ctx.emit(event("move", N_("%(unit)s turns in place to face %(facing)s, %(formation)s (%(used)s%% of its move)."),
+                       to=[u["side"]], unit=ctx.name(uid), id=uid, distance=0.0, facing=int(round(u["facing"])) % 360,
+                       formation=u["formation"].replace("_", " "), used=int(round(min(mover.used, 1.0) * 100))))
 
 
 def _enter(ctx, uid: str, op: dict) -> bool:
@@ -118,15 +122,32 @@ def _one(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> None:
                 _short(ctx, uid, op, why)
     elif kind == "face":
         bearing = op["bearing"] if op.get("bearing") is not None else bearing_to(u["x"], u["y"], *op["toward"])
-        if not mover.turn_to(bearing):
-            _short(ctx, uid, op, "not enough move left to turn")
+        why = mover.turn_to(bearing)
+        if why:
+            _short(ctx, uid, op, why)
     elif kind == "wheel":
-        if not mover.turn_to(u["facing"] + op["degrees"], pivot="left" if op["degrees"] > 0 else "right"):
-            _short(ctx, uid, op, "not enough move left to wheel")
+        _wheel(ctx, mover, uid, op)
     elif kind in ("move", "road", "bearing", "advance", "retire", "support"):
         _movement(ctx, mover, uid, op, group_offsets)
     elif kind == "charge":
         _charge(ctx, mover, uid, op)
+
+
+def _wheel(ctx, mover: Mover, uid: str, op: dict) -> None:
+    """A wheel pivots on a flank; guns in action have no flank to wheel on and turn on their
+    centre by the same degrees instead, which the report says."""
+    u = ctx.state["units"][uid]
+    if guns_in_action(u):
+        why = mover.turn_to(u["facing"] + op["degrees"])
+        if why:
+            _short(ctx, uid, op, why)
+        else:
+            ctx.emit(event("order_short", N_("%(unit)s does not wheel: guns in action turn on their centre, now facing %(facing)s."),
+                           to=[u["side"]], unit=ctx.name(uid), id=uid, order=op_words(op), facing=int(round(u["facing"])) % 360))
+        return
+    why = mover.turn_to(u["facing"] + op["degrees"], pivot="left" if op["degrees"] > 0 else "right")
+    if why:
+        _short(ctx, uid, op, why)
 
 
 def _movement(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> None:
@@ -177,8 +198,9 @@ def _movement(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> Non
     elif kind == "retire":
         fx, fy = direction(u["facing"])
         d = op["distance"]
+        mv = rules_table("movement")
         res = mover.move_to(u["x"] - fx * d, u["y"] - fy * d, keep_facing=True,
-                            cost_factor=rules_table("movement")["retire_cost"])
+                            cost_factor=mv["guns_in_action"]["backward_cost"] if mover.by_hand() else mv["retire_cost"])
     else:
         x, y = _destination(ctx, uid, op, group_offsets)
         if not ctx.table.contains(x, y):
@@ -191,9 +213,12 @@ def _movement(ctx, mover: Mover, uid: str, op: dict, group_offsets: dict) -> Non
 def _report_stop(ctx, uid: str, op: dict, res: dict | None) -> None:
     if res is None or res["stopped"] == "arrived":
         return
-    why = {"allowance": "its move ran out", "edge": "the table edge", "terrain": "the ground is closed to it",
+    u = ctx.state["units"][uid]
+    ran_out = ("its guns go only %g in. by hand (LIMBER to go farther)" % base_of(ctx, uid)
+               if guns_in_action(u) else "its move ran out")
+    why = {"allowance": ran_out, "edge": "the table edge", "terrain": "the ground is closed to it",
            "enemy": "an enemy unit within an inch", "unit": "another unit is in the way",
-           "no move left to turn": "no move left to turn"}[res["stopped"]]
+           "no move left to turn": "no move left to turn", "no room to turn": "no room to turn"}[res["stopped"]]
     blocked = ctx.name(res["blocked_by"]) if res.get("blocked_by") and res["blocked_by"] in ctx.state["units"] and (
         ctx.state["units"][res["blocked_by"]]["side"] == ctx.state["units"][uid]["side"]) else ""
     ctx.emit(event("move_stopped", N_("%(unit)s stops short: %(why)s%(by)s."), to=[ctx.state["units"][uid]["side"]],
@@ -236,8 +261,9 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
     halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
     near = nearest_points(tfp, Point(u["x"], u["y"]))[0]
     want = bearing_to(u["x"], u["y"], near.x, near.y)
-    if not mover.turn_to(want):
-        _short(ctx, uid, op, "not enough move left to turn")
+    why = mover.turn_to(want)
+    if why:
+        _short(ctx, uid, op, why)
         return
     res = mover.move_to(near.x, near.y, keep_facing=True, halt_at=halt, target=target)
     other = res.get("blocked_by")

@@ -71,7 +71,8 @@ class ACWMiniaturesEngine(Engine):
     view_layout = ViewLayout(keyed={"units": "id", "gone": "id", "officers": "id", "wagons": "id"})
     # 2: 15 H (dismounted cavalry falling back rolls for its horse holders), the optional supply
     # wagons, sides named as their role titles in the events
-    rules_version = "2"
+    # 3: guns in action turn freely and move by hand 2 inches, without the D20 (section 8 movement)
+    rules_version = "3"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}

@@ -4,9 +4,11 @@ terrain, formation changes, facing and wheeling, mounting and limbering (15 C, G
 A unit's move this card is a share of its allowance: moving d inches in a formation
 uses d / (base + variable) of it, woods and towns cost double, hills half again; a
 formation change, mounting or limbering uses half; turning uses the distance its outer
-flank travels. Moves go in straight steps of a quarter inch and stop short of the table
-edge, of another unit, and an inch short of any enemy (10 A); far from every unit and
-on unchanging ground the steps are an inch long.
+flank travels. Guns in action (an unlimbered battery) roll no D20: they turn on their
+centre to any facing at no cost and are moved by hand only their short base move, keeping
+their facing (designed, data/acw/README.md). Moves go in straight steps of a quarter inch
+and stop short of the table edge, of another unit, and an inch short of any enemy (10 A);
+far from every unit and on unchanging ground the steps are an inch long.
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ def rate_key(unit: dict, scenario_unit: dict) -> tuple[str, str]:
     return arm, unit["formation"]
 
 
+def guns_in_action(unit: dict) -> bool:
+    """An unlimbered battery: trained freely, moved only by hand, no variable move."""
+    return unit["arm"] == "artillery" and unit["formation"] == "unlimbered"
+
+
 def base_of(ctx, uid: str) -> float:
     arm, formation = rate_key(ctx.state["units"][uid], ctx.scenario.units[uid])
     return base_move(ctx.scale, arm, formation)
@@ -48,19 +55,35 @@ class Mover:
         self.ctx, self.uid = ctx, uid
         self.unit = ctx.state["units"][uid]
         u = self.unit
-        column = "road" if u["formation"] == "road_column" and ctx.table.on_road(u["x"], u["y"]) else (
-            "open" if ctx.table.ground(u["x"], u["y"]) == "open" else "rough")
-        self.d20 = ctx.dice.roll(20, ctx.label("variable move", uid))
-        self.variable = variable_move(ctx.scale, column, self.d20)
-        self.column = column
+        self.d20: int | None = None  # rolled when the unit first moves by its own legs or teams
+        self.variable = 0.0
+        self.column = ""
         self.used = 0.0  # share of the allowance
         self.start = (u["x"], u["y"])
+        self.start_facing = u["facing"]
         self.track = [[rounded(u["x"]), rounded(u["y"])]]
+        if guns_in_action(u):
+            ctx.emit(event("allowance", N_("%(unit)s: guns in action, no D20: they turn freely and are moved by hand up to %(total)s in."),
+                           unit=ctx.name(uid), id=uid, base=base_of(ctx, uid), by_hand=True, total=self.rate()))
+        else:
+            self._roll_variable()
+
+    def _roll_variable(self) -> None:
+        ctx, uid, u = self.ctx, self.uid, self.unit
+        self.column = "road" if u["formation"] == "road_column" and ctx.table.on_road(u["x"], u["y"]) else (
+            "open" if ctx.table.ground(u["x"], u["y"]) == "open" else "rough")
+        self.d20 = ctx.dice.roll(20, ctx.label("variable move", uid))
+        self.variable = variable_move(ctx.scale, self.column, self.d20)
         ctx.emit(event("allowance", N_("%(unit)s: base move %(base)s in. (%(formation)s), D20 %(d20)s: %(variable)s in. (%(column)s) = %(total)s in."),
                        unit=ctx.name(uid), id=uid, base=base_of(ctx, uid), formation=u["formation"].replace("_", " "),
-                       d20=self.d20, variable=f"{self.variable:+g}", column=column, total=self.rate()))
+                       d20=self.d20, variable=f"{self.variable:+g}", column=self.column, total=self.rate()))
+
+    def by_hand(self) -> bool:
+        return guns_in_action(self.unit)
 
     def rate(self) -> float:
+        if self.by_hand():
+            return base_of(self.ctx, self.uid)
         return max(0.0, base_of(self.ctx, self.uid) + self.variable)
 
     def left_inches(self) -> float:
@@ -79,17 +102,21 @@ class Mover:
         return self.spend_share(cost / r)
 
     # --- formation, facing --------------------------------------------------------------
-    def turn_to(self, bearing: float, pivot: str = "centre") -> bool:
-        """Face ``bearing``: about the centre (FACE) or wheeling on a flank (``left`` or ``right``)."""
+    def turn_to(self, bearing: float, pivot: str = "centre") -> str | None:
+        """Face ``bearing``: about the centre (FACE) or wheeling on a flank (``left`` or ``right``).
+        Guns in action always turn on their centre, at no cost. None when done, else why not."""
         u = self.unit
         lay = Layout(u, self.ctx.scale)
         delta = ((bearing - u["facing"] + 180.0) % 360.0) - 180.0
         if abs(delta) < 1e-6:
-            return True
-        arm = lay.frontage if pivot != "centre" else lay.frontage / 2.0
-        before = (u["x"], u["y"], u["facing"])
+            return None
+        if self.by_hand():
+            pivot, arm = "centre", 0.0
+        else:
+            arm = lay.frontage if pivot != "centre" else lay.frontage / 2.0
+        before = (u["x"], u["y"], u["facing"], self.used)
         if not self.spend_inches(arm * math.radians(abs(delta))):
-            return False
+            return "not enough move left to turn" if pivot == "centre" else "not enough move left to wheel"
         if pivot == "centre":
             u["facing"] = bearing % 360.0
         else:
@@ -99,10 +126,9 @@ class Mover:
             sign = 1.0 if pivot == "left" else -1.0
             u["x"], u["y"] = px + sign * rx * lay.frontage / 2.0, py + sign * ry * lay.frontage / 2.0
         if not has_room(self.ctx, self.uid):
-            u["x"], u["y"], u["facing"] = before
-            self.used -= arm * math.radians(abs(delta)) / self.rate() if self.rate() else 0.0
-            return False
-        return True
+            u["x"], u["y"], u["facing"], self.used = before
+            return "no room to turn here"
+        return None
 
     def change_formation(self, formation: str) -> str | None:
         """None when done, else why not."""
@@ -121,6 +147,8 @@ class Mover:
             u["formation"] = before
             self.used -= rules_table("movement")["formation_change_share"]
             return "no room for it here"
+        if self.d20 is None and not self.by_hand():
+            self._roll_variable()  # a battery that limbers moves on with its teams: now the D20
         return None
 
     def mount(self, mounted: bool) -> str | None:
@@ -149,11 +177,12 @@ class Mover:
                 cost_factor: float = 1.0, target: str | None = None) -> dict:
         """Go straight toward (x, y); returns where and why it stopped."""
         u = self.unit
-        if not keep_facing:
+        if not keep_facing and not self.by_hand():  # guns pushed by hand stay trained where they were
             want = bearing_to(u["x"], u["y"], x, y)
             if u["formation"] in COLUMN_LIKE or angle_between(want, u["facing"]) > TURN_BEFORE_MOVING:
-                if not self.turn_to(want):
-                    return {"stopped": "no move left to turn"}
+                why = self.turn_to(want)
+                if why:
+                    return {"stopped": "no room to turn" if why.startswith("no room") else "no move left to turn"}
         return travel(self.ctx, self, [(x, y)], halt_at=halt_at, cost_factor=cost_factor, target=target)
 
     def finish(self) -> dict | None:

@@ -237,6 +237,8 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
         return {"op": "wheel", "degrees": deg if m.group(1).upper() == "RIGHT" else -deg}
     m = re.match(r"^CHARGE\s+NEAREST(?:\s+(\w+))?$", t, re.I)
     if m:
+        if arm == "artillery":
+            raise BadLine(N_("guns do not charge"), ILLEGAL)
         sector = (m.group(1) or "ANY").upper()
         if sector not in SECTOR_WORDS:
             raise BadLine(N_("CHARGE NEAREST takes FRONT, LEFT, RIGHT or ANY"), SYNTAX)
