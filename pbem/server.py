@@ -8,6 +8,7 @@ import fcntl
 import logging
 import os
 import signal
+import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -30,7 +31,10 @@ class InboundHandler:
     def __init__(self, svc: Service):
         self.svc = svc
         # One worker thread: sqlite connections stay on it and the event loop never blocks.
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-inbound")
+        # Its commits leave checkpoints to the outbox worker's and the scheduler's connections,
+        # so no sender waits for the 250 while the WAL is copied into the database.
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pbem-inbound",
+                                           initializer=lambda: svc.store.leave_checkpoints_to_others())
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
         # RFC 6531: a non-ASCII address comes only with SMTPUTF8, which says the sender's
@@ -101,9 +105,18 @@ class OutboxWorker(threading.Thread):
                 # the next ones gather briefly and share one sync and one commit.
                 self.stopping.wait(s.outbox_gather_seconds)
                 continue
+            # Idle: what the inbound thread left in the WAL (mail that queued nothing, so no
+            # commit here checkpointed after it) goes into the database now.
+            self._checkpoint()
             self.wake.wait(self.poll)
             self.wake.clear()
         self.transport.close()
+
+    def _checkpoint(self) -> None:
+        try:
+            self.svc.store.checkpoint()
+        except sqlite3.Error:
+            log.exception("checkpoint failed")  # the WAL keeps it all; the next pass tries again
 
     def stop(self) -> None:
         self.stopping.set()

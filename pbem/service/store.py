@@ -384,6 +384,20 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def leave_checkpoints_to_others(self) -> None:
+        """This connection's commits no longer copy the WAL back into the database file
+        (SQLite's automatic checkpoint, which lands inside whichever commit passes 1000
+        pages and writes and syncs the database while that commit's caller waits). Another
+        connection must then checkpoint: its own commits do, or :meth:`checkpoint`."""
+        self.conn.execute("PRAGMA wal_autocheckpoint=0")
+
+    def checkpoint(self) -> tuple[int, int]:
+        """Copy what the WAL holds into the database file, without waiting on readers or
+        blocking writers (a PASSIVE checkpoint): (pages in the WAL, pages copied so far).
+        The next writer starts the WAL over once every page is copied."""
+        _busy, log, done = self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return log, done
+
     @contextmanager
     def write(self) -> Iterator["Store"]:
         """A write transaction (nested calls join the outer one)."""
