@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, _parameter_header, ascii_html, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _text_bytes, _text_part, compose,
+from pbem.mail.mime import (QUOTED_PRINTABLE_TYPES, _Boundaries, _parameter_header, ascii_html, _quoted_printable, _bytes_part, _date_line, _folded, _header_line, _one_line, _references_line, _text_bytes, _text_part, compose,
                                first_word_on_name_line)
 
 HEADER_NAMES = ["Subject", "Message-ID", "In-Reply-To", "References", "X-PBEM-Kind", "X-PBEM-Status",
@@ -214,3 +214,24 @@ def test_quoted_printable_line_by_line_is_what_quoprimime_writes(text):
     lines = text.encode("utf-8").splitlines()
     whole = (b"\n".join(lines) + b"\n").decode("latin-1")
     assert _quoted_printable(lines, SMTP.max_line_length) == quoprimime.body_encode(whole, SMTP.max_line_length)
+
+
+# Message-IDs as they come: plain ones of every length around the fold points, and a few with
+# the characters that make the registry encode (an encoded-word opener, over-long ids).
+message_id = st.builds(lambda local, domain: f"<{local}@{domain}>",
+                       st.text(alphabet="abcXYZ019.-_+=?$", min_size=1, max_size=66),
+                       st.text(alphabet="abcxyz09.-", min_size=1, max_size=24))
+
+
+@settings(max_examples=600)
+@given(refs=st.lists(message_id, min_size=1, max_size=12))
+def test_references_are_folded_as_the_registry_folds_them(refs):
+    """An acknowledgement's References (the thread's first mail, then the player's) is folded
+    directly; the bytes are the header registry's for the same list of ids."""
+    assert _references_line(refs) == _folded("References", " ".join(refs))
+
+
+def test_an_acknowledgements_references_fold_after_the_first_id():
+    refs = ["<thread.lb1.1.26ebbe9b2e@pbem.bench>", "<bench5.10108.14196465085219@players.example>"]
+    assert _references_line(refs) == (b"References: <thread.lb1.1.26ebbe9b2e@pbem.bench>\r\n"
+                                      b" <bench5.10108.14196465085219@players.example>\r\n")
