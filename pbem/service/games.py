@@ -263,8 +263,11 @@ class Games(ServicePart):
             if ph is None:
                 raise ServiceError(N_("the game has no open phase"))
             records.set_deadline(ph["id"], to_iso(deadline), remind_again=True)
+            serial = records.count_audit(game_id, "set deadline") + 1
+            self.mail.queue_deadline_moved(game_id, dict(ph, deadline=to_iso(deadline)), reason, serial)
             records.audit(game_id, actor, "set deadline", reason, {"phase": ph["label"], "old": ph["deadline"], "new": to_iso(deadline)})
         self.notify("phase", game_id)
+        self.notify("outbox", game_id)
 
     def send_notice(self, game_id: str, text: str, *, actor: str) -> int:
         """A moderator's notice to every player of a game."""

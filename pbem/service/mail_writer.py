@@ -373,6 +373,23 @@ class MailWriter(ConfiguredPart):
             template_text=self.orders_form(game_id, g["engine"], phase, player["role"], player["lang"]),
         )
 
+    def queue_deadline_moved(self, game_id: str, phase: dict, reason: str, serial: int) -> int:
+        """Tell every active player that a moderator moved the open phase's deadline
+        (``phase`` holds the new one), each in their own zone and language, with the reason."""
+        count = 0
+        for p in self.records.players(game_id):
+            if p["status"] != "active":
+                continue
+            _ = gettext_for(p["lang"])
+            when = self.deadline_text(phase, p)
+            shown = _("The moderator moved the deadline of %(phase)s to %(deadline)s.") % {"phase": phase["label"], "deadline": when}
+            shown += "\n" + _("Reason: %(reason)s") % {"reason": reason}
+            if self.queue_message(kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
+                                  subject=_("Deadline moved: %(phase)s now due %(deadline)s") % {"phase": phase["label"], "deadline": when},
+                                  template="mail/notice.txt.j2", key=f"deadline/{game_id}/{phase['label']}/{serial}/{p['id']}", text=shown):
+                count += 1
+        return count
+
     def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None) -> int:
         """A notice to every active player. With ``args``, ``text`` is a message id
         translated for each reader; without, it is a moderator's own words."""
