@@ -244,3 +244,16 @@ class ScriptedDice(Dice):
             order = list(self.script[label])
             return [x for x in order if x in items] + [x for x in items if x not in order]
         return super().shuffle(items, label)
+
+
+def resolve_strictly(engine, state: dict, orders: dict | None, dice: Dice) -> tuple[dict, list[dict]]:
+    """Parse each role's order text (a rule test's orders must have no error), resolve the
+    turn with ``dice`` and check the engine finds the new state valid."""
+    parsed = {}
+    for role, text in (orders or {}).items():
+        result = engine.parse_orders(state, role, text)
+        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
+        parsed[role] = result.orders
+    new_state, events = engine.resolve(state, parsed, dice)
+    assert engine.validate_state(new_state) == []
+    return new_state, events

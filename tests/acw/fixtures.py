@@ -6,7 +6,7 @@ import copy
 
 from pbem.engines.acw import ACWMiniaturesEngine, scenario as scenarios
 from pbem.engines.acw.situation import Context
-from tests.support import ScriptedDice as SupportScriptedDice
+from tests.support import ScriptedDice as SupportScriptedDice, resolve_strictly
 
 SEED = "00" * 31 + "0a"
 
@@ -52,14 +52,7 @@ def play_turn(name: str, orders: dict[str, str] | None = None, script: dict | No
     dice = ScriptedDice(script)
     if state is None:
         state = engine.setup(name, options or {}, dice)
-    parsed = {}
-    for role, text in (orders or {}).items():
-        result = engine.parse_orders(state, role, text)
-        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
-        parsed[role] = result.orders
-    new_state, events = engine.resolve(state, parsed, dice)
-    assert engine.validate_state(new_state) == []
-    return new_state, events
+    return resolve_strictly(engine, state, orders, dice)
 
 
 def context(name: str, script: dict | None = None, state: dict | None = None) -> Context:

@@ -24,6 +24,8 @@ from pbem.engines.acw.fire import choose_target
 from pbem.engines.acw.sight import can_see
 from pbem.engines.acw.targeting import in_cover, target_kind
 
+from tests.support import resolve_strictly
+
 from .fixtures import ScriptedDice, context, small_scenario
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.json"))
@@ -87,13 +89,7 @@ def test_rule_case(path):
         answer = _ask(case, name, state)
         assert contains(answer, expect), (answer, expect)
         return
-    parsed = {}
-    for role, text in case.get("orders", {}).items():
-        result = engine.parse_orders(state, role, text)
-        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
-        parsed[role] = result.orders
-    new_state, events = engine.resolve(state, parsed, dice)
-    assert engine.validate_state(new_state) == []
+    new_state, events = resolve_strictly(engine, state, case.get("orders", {}), dice)
     for uid, fields in expect.get("units", {}).items():
         assert contains(new_state["units"][uid], fields), (uid, new_state["units"][uid])
     for oid, fields in expect.get("officers", {}).items():

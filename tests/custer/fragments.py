@@ -8,7 +8,7 @@ from pbem.dice import Dice
 from pbem.engines.custer import scenario as scenarios
 from pbem.engines.custer.activation import start_turn
 from pbem.engines.custer.situation import Context, initial_units
-from tests.support import ScriptedDice as SupportScriptedDice
+from tests.support import ScriptedDice as SupportScriptedDice, resolve_strictly
 
 SEED = "00" * 31 + "07"
 
@@ -97,14 +97,7 @@ def play_turn(name: str, orders: dict[str, str] | None = None, script: dict | No
     dice = ScriptedDice(script, shuffle_cup=shuffle_cup)
     if state is None:
         state = engine.setup(name, options or {}, dice)
-    parsed = {}
-    for role, text in (orders or {}).items():
-        result = engine.parse_orders(state, role, text)
-        assert result.ok, [(e.line, e.text, e.reason % e.args) for e in result.errors]
-        parsed[role] = result.orders
-    new_state, events = engine.resolve(state, parsed, dice)
-    assert engine.validate_state(new_state) == []
-    return new_state, events
+    return resolve_strictly(engine, state, orders, dice)
 
 
 def moves_of(events: list[dict], unit: str) -> list[dict]:
