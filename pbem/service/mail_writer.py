@@ -376,31 +376,31 @@ class MailWriter(ConfiguredPart):
     def queue_deadline_moved(self, game_id: str, phase: dict, reason: str, serial: int) -> int:
         """Tell every active player that a moderator moved the open phase's deadline
         (``phase`` holds the new one), each in their own zone and language, with the reason."""
-        count = 0
-        for p in self.records.players(game_id):
-            if p["status"] != "active":
-                continue
-            _ = gettext_for(p["lang"])
-            when = self.deadline_text(phase, p)
-            shown = _("The moderator moved the deadline of %(phase)s to %(deadline)s.") % {"phase": phase["label"], "deadline": when}
-            shown += "\n" + _("Reason: %(reason)s") % {"reason": reason}
-            if self.queue_message(kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
-                                  subject=_("Deadline moved: %(phase)s now due %(deadline)s") % {"phase": phase["label"], "deadline": when},
-                                  template="mail/notice.txt.j2", key=f"deadline/{game_id}/{phase['label']}/{serial}/{p['id']}", text=shown):
-                count += 1
-        return count
+        def words(p: dict, _) -> tuple[str, str]:
+            figures = {"phase": phase["label"], "deadline": self.deadline_text(phase, p)}
+            text = _("The moderator moved the deadline of %(phase)s to %(deadline)s.") % figures
+            return (_("Deadline moved: %(phase)s now due %(deadline)s") % figures,
+                    text + "\n" + _("Reason: %(reason)s") % {"reason": reason})
+        return self._to_every_player(game_id, f"deadline/{game_id}/{phase['label']}/{serial}", words)
 
     def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None) -> int:
         """A notice to every active player. With ``args``, ``text`` is a message id
         translated for each reader; without, it is a moderator's own words."""
+        def words(p: dict, _) -> tuple[str, str]:
+            if args is None:
+                return _("Notice from the moderator"), text
+            return _("Notice from the server"), _(text) % args
+        return self._to_every_player(game_id, f"notice/{game_id}/{serial}", words)
+
+    def _to_every_player(self, game_id: str, key: str, words) -> int:
+        """A notice to each active player, its (subject, text) from ``words(player, gettext)``
+        in the player's language; how many were queued (a key already queued is not again)."""
         count = 0
         for p in self.records.players(game_id):
             if p["status"] != "active":
                 continue
-            _ = gettext_for(p["lang"])
-            shown = _(text) % args if args is not None else text
+            subject, text = words(p, gettext_for(p["lang"]))
             if self.queue_message(kind="press", game_id=game_id, player=p, to_addr=p["email"], lang=p["lang"],
-                             subject=_("Notice from the moderator") if args is None else _("Notice from the server"),
-                             template="mail/notice.txt.j2", key=f"notice/{game_id}/{serial}/{p['id']}", text=shown):
+                                  subject=subject, template="mail/notice.txt.j2", key=f"{key}/{p['id']}", text=text):
                 count += 1
         return count
