@@ -3,6 +3,7 @@ draw answered at once and privately; and a French player's mail in French."""
 
 import email
 import gzip
+import re
 from email import policy
 
 from tests.core.helpers import outbox
@@ -38,8 +39,10 @@ def test_a_rummy_draw_alone_is_answered_at_once_and_only_to_the_drawer(svc):
     other = [r for r in outbox(svc, kind="report") if r["to_addr"] == P2][-1]
     card = next(ev for ev in attachment_json(email.message_from_bytes(drawn["raw"], policy=policy.default))["events"]
                 if ev["type"] == "drawn")["args"]["id"]
-    assert card in _parts_text(drawn)
-    assert card not in _parts_text(other), "the card drawn is private to its drawer"
+    # the card's id as a whole word: "brave-1" is not named by "brave-10" in a hand
+    named = re.compile(rf"(?<![\w-]){re.escape(card)}(?![\w-])")
+    assert named.search(_parts_text(drawn))
+    assert not named.search(_parts_text(other)), "the card drawn is private to its drawer"
     svc.mailroom.receive(mail(P1, _address(svc, gid, "p1"), f"ORDERS {gid} {after['label']}\nDISCARD drawn\nEND\n"))
     assert svc.records.current_phase(gid)["awaited"] == '["p2"]'
     assert svc.verifier.verify_game(gid)["ok"]
