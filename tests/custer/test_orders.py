@@ -160,6 +160,19 @@ def test_standing_orders_persist_until_changed(game):
     assert "LOSSES Co. E FIRST" in engine.order_template(state, "us")
 
 
+def test_the_template_leaves_out_a_losses_preference_for_a_unit_no_longer_in_the_game(game):
+    """A standing LOSSES preference holds until changed, but a unit eliminated since cannot
+    be named in orders; the template, which must parse as it is, writes only the units
+    still in the game (none left: LOSSES DEFAULT)."""
+    engine, state = game
+    orders = engine.parse_orders(state, "us", "STANDING:\nLOSSES Co. E FIRST").orders
+    state, _ = engine.resolve(state, {"us": orders}, ScriptedDice())
+    state["units"]["co_e"]["status"] = "eliminated"
+    template = engine.order_template(state, "us")
+    assert "LOSSES DEFAULT" in template and "LOSSES Co. E" not in template
+    assert engine.parse_orders(state, "us", template).ok
+
+
 def test_a_name_shared_by_two_units_is_ambiguous():
     units = UNITS + [dict(UNITS[2], id="co_e2")]
     name = fragment("orders_ambiguous", columns=10, rows=10, units=units, markers=MARKERS)

@@ -482,6 +482,8 @@ def template(scenario: Scenario, state: dict, role: str, phase_id: str, gettext=
         lines.append("  HOLD")
     standing = dict(DEFAULT_STANDING)
     standing.update(state.get("standing", {}).get(role) or {})
+    # a unit gone since the preference was given would make the template refuse its own line
+    standing["losses"] = [u for u in standing["losses"] if units[u]["status"] in (ON_BOARD, WAITING)]
     lines.append("STANDING:")
     lines += [f"  {line}" for line in standing_lines(scenario, standing)]
     return "\n".join(lines) + "\n"
