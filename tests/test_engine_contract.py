@@ -212,3 +212,42 @@ def test_a_declared_view_layout_matches_the_views(name):
     assert seen_keyed == set(layout.keyed), f"declared but never in a view: {set(layout.keyed) - seen_keyed}"
     assert seen_itemized == set(layout.itemized), f"declared but never in a view: {set(layout.itemized) - seen_itemized}"
     assert layout.hand is None or hands > 0, f"no player's view holds the hand key {layout.hand!r}"
+
+
+def _garbled(text: str, n: int) -> str:
+    """Orders a player might send: lines dropped, repeated, cut short, or gibberish added."""
+    lines = text.splitlines()
+    if n % 4 == 0:
+        lines = lines[::2]
+    elif n % 4 == 1:
+        lines = lines + lines[:3]
+    elif n % 4 == 2:
+        lines = [line[: len(line) // 2] for line in lines]
+    else:
+        lines = lines + ["MOVE nobody TO nowhere", "ATTACK 99 99", "?? 1 2 3"]
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("name", sorted(all_engines()))
+def test_parse_orders_never_changes_the_state_it_reads(name):
+    """The server parses every order mail against one shared decoded state of the open phase
+    (pbem/service/phase_states.py), so parse_orders must leave it as it found it: checked on a
+    seeded bot game's first phases, with each role's bot orders and four garbled variants."""
+    engine = all_engines()[name]
+    info = engine.scenarios()[sorted(engine.scenarios())[0]]
+    state = engine.setup(sorted(engine.scenarios())[0], dict(info.options), Dice("cd" * 32))
+    parsed = 0
+    for n in range(12):
+        if engine.outcome(state) is not None:
+            break
+        before = json.dumps(state, sort_keys=True)
+        orders = {}
+        for role in engine.phase(state).awaited:
+            text = engine.bot_orders(state, role, Dice(f"{n:064x}"))
+            for k in range(4):
+                engine.parse_orders(state, role, _garbled(text, k))
+            orders[role] = engine.parse_orders(state, role, text).orders
+            parsed += 5
+            assert json.dumps(state, sort_keys=True) == before, f"{name}: parse_orders changed the state (phase {n}, {role})"
+        state, _ = engine.resolve(state, orders, Dice(f"{n + 1000:064x}"))
+    assert parsed >= 10

@@ -177,7 +177,7 @@ def _read_with_engine(room, cmd, phase: dict):
     """The engine's reading of the orders (its ParseResult), or None when the engine failed."""
     engine_name = room.game["engine"]
     try:
-        return room.svc.engine(engine_name).parse_orders(loads(phase["state"]), room.player["role"], cmd.body or "")
+        return room.svc.engine(engine_name).parse_orders(room.svc.phase_states.of(phase), room.player["role"], cmd.body or "")
     except Exception:
         log.exception("engine %s failed to parse orders", engine_name)
         room.status = "error"

@@ -52,6 +52,7 @@ from pbem.service.phases import Phases
 from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
+from pbem.service.phase_states import DecodedStates
 from pbem.service.store import Store
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
@@ -94,6 +95,7 @@ class Service:
         self.mailroom = MailRoom(records=records, phases=self.phases, notify=self.notify, service=self,
                                  settings_source=settings_source, **common)
         self.player_pages = PlayerPages(records=records, mail=mail, **common)
+        self.phase_states = DecodedStates()  # read-only, shared: what orders are parsed against
 
     # -- plumbing --------------------------------------------------------------
     @property
