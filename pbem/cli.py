@@ -10,10 +10,11 @@ from pathlib import Path
 
 import click
 
-from pbem.config import Settings
+from pbem.config import LOG_FORMAT, Settings
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service import outbox
+from pbem.service.delivery import make_transport
 from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
@@ -52,7 +53,7 @@ def fail(message: str, code: int = 1):
 @click.option("-v", "--verbose", is_flag=True, help="Log what the server does.")
 def main(verbose: bool) -> None:
     """pbem: a play-by-email adjudication server for historical wargames and card games."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format=LOG_FORMAT)
 
 
 @main.command()
@@ -321,7 +322,7 @@ def deliver(db_path):
     """Send what waits in the outbox now (the server does this by itself)."""
     svc = service(db_path)
     s = svc.settings
-    sent, failed = outbox.deliver_due(svc.store, _server().make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
+    sent, failed = outbox.deliver_due(svc.store, make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
     click.echo(f"{sent} sent, {failed} failed")
 
 

@@ -6,6 +6,9 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+#: how `pbem` and the processes `pbem serve` spawns write their logs
+LOG_FORMAT = "%(asctime)s %(name)s %(levelname)s %(message)s"
+
 
 def _env_int(name: str, default: int) -> int:
     value = os.environ.get(name)

@@ -28,7 +28,6 @@ import logging
 import multiprocessing
 import os
 import queue
-import signal
 import threading
 import time
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
@@ -42,6 +41,7 @@ from pbem.config import Settings
 from pbem.dice import Dice
 from pbem.engines import all_engines
 from pbem.i18n import gettext_for
+from pbem.service.child_process import serve_the_parent
 from pbem.service.phases import ClosePlan
 from pbem.service.render import compile_templates
 from pbem.service.service import Service
@@ -321,20 +321,12 @@ _now: datetime | None = None  # the close's own time: the worker's service clock
 
 def _start_worker(settings: Settings, starts, prepare_hook: Callable[[str, int], None] | None) -> None:  # noqa: ANN001
     global _service, _starts, _hook
-    # Ctrl-C in a terminal reaches the whole process group: the server stops its workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_with_server, name="pbem-close-parent", daemon=True).start()
+    serve_the_parent()
     _hook, _starts = prepare_hook, starts
     _service = Service(settings, clock=lambda: _now)  # not init(): a worker never migrates nor writes
     _service.store.execute("PRAGMA query_only = ON")  # and the database says so if it ever tried
     compile_templates()
     warm_pictures({(g["engine"], g["scenario"]) for g in _service.records.running_games()})
-
-
-def _exit_with_server() -> None:
-    """A server killed outright (SIGKILL, OOM) cannot stop its workers: each ends with it."""
-    multiprocessing.parent_process().join()
-    os._exit(0)
 
 
 def _prepare(game_id: str, phase_row_id: int, attempt: int, reason: str, actor: str, now: datetime) -> _WorkedOut:

@@ -399,6 +399,18 @@ class Store:
         return log, done
 
     @contextmanager
+    def unsynced(self) -> Iterator["Store"]:
+        """Commits made inside need no disk sync of their own (``synchronous=NORMAL``): in WAL
+        mode the next durable commit or checkpoint syncs them with it, and a power cut before
+        that loses only them. For bookkeeping that is safe to do again (the outbox's claims and
+        marks), so that it holds the write lock for no disk sync."""
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        try:
+            yield self
+        finally:
+            self.conn.execute("PRAGMA synchronous=FULL")
+
+    @contextmanager
     def write(self) -> Iterator["Store"]:
         """A write transaction (nested calls join the outer one)."""
         if self._depth:

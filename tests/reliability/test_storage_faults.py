@@ -165,13 +165,23 @@ def test_ingest_exits_75_when_the_disk_is_full_and_stores_nothing(settings):
     assert _acks(settings.db_path) == 1
 
 
-def test_outbox_survives_a_locked_database(server, monkeypatch):
+@pytest.fixture
+def server_delivering_in_a_thread(settings):
+    """A server handed its transport, so it delivers from a thread of this process, where a
+    test can plant a fault (the usual server delivers from a process of its own)."""
+    from pbem.service.outbox import MaildirTransport
+    srv = Server(settings.with_(db_busy_timeout_seconds=0.3), web=False, transport=MaildirTransport(settings.maildir)).start()
+    yield srv
+    srv.stop()
+
+
+def test_outbox_survives_a_locked_database(server_delivering_in_a_thread, monkeypatch):
     """The outbox worker meets the lock too: each mail is delivered at least once,
     copies are the same bytes under the same Message-ID, and it is marked sent afterwards."""
     import mailbox
     from pbem.service import outbox
     from tests.reliability.helpers import parse
-    svc = server.svc
+    svc = server_delivering_in_a_thread.svc
     blocker = sqlite3.connect(str(svc.settings.db_path), isolation_level=None, check_same_thread=False)
     met_the_lock = threading.Event()
     marking = {}

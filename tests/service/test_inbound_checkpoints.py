@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import threading
 
-from pbem.server import InboundHandler, OutboxWorker
+from pbem.server import InboundHandler
+from pbem.service.delivery import OutboxWorker
 from pbem.service import outbox
 from pbem.service.store import Store
 
@@ -50,25 +51,26 @@ def test_the_inbound_thread_leaves_checkpoints_to_the_others(svc):
     assert list(svc.store.one("PRAGMA wal_autocheckpoint").values()) == [1000]  # this thread's still does
 
 
-def test_the_idle_outbox_worker_checkpoints_what_the_inbound_thread_left(svc, tmp_path):
+def test_the_idle_outbox_worker_checkpoints_what_the_inbound_thread_left(svc, tmp_path, monkeypatch):
     inbound = Store(svc.settings.db_path)
     inbound.leave_checkpoints_to_others()
     _fill(inbound)
     worker = OutboxWorker(svc, outbox.MaildirTransport(tmp_path / "md"), poll=60)
     checkpointed = threading.Event()
-    real = worker._checkpoint
+    real = Store.checkpoint
 
-    def checkpoint():
-        real()
-        checkpointed.set()
+    def checkpoint(store):
+        done = real(store)
+        if threading.current_thread() is worker:
+            checkpointed.set()
+        return done
 
-    worker._checkpoint = checkpoint
+    monkeypatch.setattr(Store, "checkpoint", checkpoint)
     worker.start()
     try:
         assert checkpointed.wait(30)
     finally:
-        worker.stop()
-        worker.join(30)
+        worker.stop(30)
     # Every page was copied, so the next commit starts the WAL over: it holds that commit's pages only.
     with inbound.write():
         inbound.execute("INSERT INTO filler (blob) VALUES (?)", (b"x",))
