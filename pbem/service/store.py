@@ -360,6 +360,19 @@ def m011_phase_row_id(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m012_outbox_cause_partial(db: sqlite_utils.Database) -> None:
+    """Issue 17: only answers to mail without a valid token have a cause, so only they are in
+    its index; every other mail queued (each order's acknowledgement) no longer writes a page
+    of it. The count of the last hour's unauthenticated answers still reads it."""
+    db.executescript(
+        """
+        DROP INDEX outbox_cause;
+        CREATE INDEX outbox_cause ON outbox(cause, created_at) WHERE cause IS NOT NULL;
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -90,3 +90,28 @@ def test_m011_renames_phase_id_to_phase_row_id_and_keeps_every_row(tmp_path):
     index = new.one("SELECT sql FROM sqlite_master WHERE name = 'submissions_phase'")["sql"]
     assert "phase_row_id" in index
     new.close()
+
+
+def test_m012_indexes_only_the_outbox_rows_with_a_cause_and_the_count_still_uses_it(tmp_path):
+    """Only answers to unauthenticated mail have a cause: after m012 the others are not in its
+    index (an acknowledgement writes one page fewer), and the hour's count of unauthenticated
+    answers is still answered from the index."""
+    old = Store(tmp_path / "old.db")
+    migrations.apply(old.db, stop_before="m012_outbox_cause_partial")
+    at = "2026-11-21T00:00:00+00:00"
+    with old.write():
+        for n, cause in enumerate((None, "unauthenticated", None)):
+            old.insert("outbox", {"message_id": f"<{n}@x>", "to_addr": "a@x", "kind": "ack", "subject": "s", "raw": b"r",
+                                  "status": "queued", "attempts": 0, "next_attempt_at": at, "created_at": at, "cause": cause})
+    old.close()
+
+    new = Store(tmp_path / "old.db")
+    new.migrate()
+    assert "WHERE cause IS NOT NULL" in new.one("SELECT sql FROM sqlite_master WHERE name = 'outbox_cause'")["sql"]
+    indexed = new.one("SELECT COUNT(*) AS n FROM outbox INDEXED BY outbox_cause WHERE cause IS NOT NULL")["n"]
+    assert indexed == 1
+    query = "SELECT COUNT(*) AS n FROM outbox WHERE cause = ? AND created_at >= ?"
+    plan = " ".join(r["detail"] for r in new.all("EXPLAIN QUERY PLAN " + query, ("unauthenticated", at)))
+    assert "outbox_cause" in plan
+    assert new.one(query, ("unauthenticated", at))["n"] == 1
+    new.close()
