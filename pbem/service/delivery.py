@@ -46,7 +46,7 @@ def make_transport(settings: Settings) -> outbox.Transport:
 def deliver_until_stopped(store: Store, transport: outbox.Transport, settings: Settings, *, clock, wake, stopping,
                           poll: float = 2.0) -> None:
     """Send what is due whenever ``wake`` is set, and every ``poll`` seconds for retries, until
-    ``stopping`` is set (either kind of event: threading's or multiprocessing's)."""
+    ``stopping`` is set (threading events; in the delivery process, set from the server's pipe)."""
     while not stopping.is_set():
         wake.clear()  # before the pass: mail queued during it wakes the next one
         try:
