@@ -14,7 +14,7 @@ from pbem.config import LOG_FORMAT, Settings
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service import outbox
-from pbem.service.delivery import make_transport
+from pbem.service.delivery import DeliveryFailedToStart, make_transport
 from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
@@ -65,13 +65,13 @@ def main(verbose: bool) -> None:
 @click.option("--maildir", type=click.Path(file_okay=False), default=None, help="Outbox Maildir when no relay is set (default var/outbox; env PBEM_MAILDIR).")
 @click.option("--domain", default=None, help="Mail domain of the orders addresses (env PBEM_MAIL_DOMAIN).")
 def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
-    """Run inbound SMTP, the web app, the scheduler and the outbox worker."""
+    """Run inbound SMTP, the web app and the scheduler, with the processes that deliver mail and close turns."""
     server_module = _server()
     settings = settings_from(db_path, smtp_host=smtp_host, smtp_port=smtp_port, http_host=http_host,
                              http_port=http_port, maildir=maildir, mail_domain=domain)
     try:
         server = server_module.Server(settings).start()
-    except server_module.AlreadyServing as exc:
+    except (server_module.AlreadyServing, DeliveryFailedToStart) as exc:
         fail(str(exc))
     s = server.settings
     click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "

@@ -155,26 +155,18 @@ class OutboxProcess:
             args=(self.settings, signals, ready_sender, self.poll, logging.getLogger().getEffectiveLevel()))
         try:
             process.start()
+        except BaseException:
+            ready.close()
+            os.close(wake_writer)
+            raise
         finally:
             signals.close()  # the child holds its own copies of both ends it was given
             ready_sender.close()
         try:
-            if not wait_for_any([ready], timeout=START_SECONDS):
-                process.kill()
-                raise DeliveryFailedToStart(f"the delivery process did not start within {START_SECONDS:.0f} s")
-            try:
-                word, detail = ready.recv()
-            except EOFError:
-                word, detail = "failed", f"it ended with exit code {process.exitcode}"
+            _await_ready(process, ready)
         except BaseException:
             os.close(wake_writer)
             raise
-        finally:
-            ready.close()
-        if word != "ready":
-            os.close(wake_writer)
-            process.join()
-            raise DeliveryFailedToStart(f"the delivery process could not start: {detail}")
         with self._pipe_lock:
             if self._wake_fd is not None:
                 os.close(self._wake_fd)  # the dead process's pipe
@@ -224,6 +216,25 @@ class OutboxProcess:
             log.warning("the delivery process did not stop within %.0f s: killed (what it had claimed goes again)", timeout)
             self.process.kill()
             self._watcher.join()
+
+
+def _await_ready(process, ready: Connection) -> None:
+    """Return once a process just started says it delivers; else raise, with why, once it has ended."""
+    try:
+        if not wait_for_any([ready], timeout=START_SECONDS):
+            process.kill()
+            process.join()
+            raise DeliveryFailedToStart(f"the delivery process did not start within {START_SECONDS:.0f} s")
+        try:
+            word, detail = ready.recv()
+        except EOFError:  # it ended before it could say anything
+            process.join()
+            word, detail = "failed", f"it ended with exit code {process.exitcode}"
+    finally:
+        ready.close()
+    if word != "ready":
+        process.join()
+        raise DeliveryFailedToStart(f"the delivery process could not start: {detail}")
 
 
 def _run_delivery_process(settings: Settings, signals: Connection, ready: Connection, poll: float, log_level: int) -> None:

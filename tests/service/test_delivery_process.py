@@ -6,6 +6,8 @@ from __future__ import annotations
 import mailbox
 import os
 import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -13,7 +15,7 @@ from pbem.server import Server
 from pbem.service.delivery import DeliveryFailedToStart, OutboxProcess, OutboxWorker
 from pbem.service.outbox import MaildirTransport
 from tests.core.helpers import new_game, outbox_rows
-from tests.support import wait_until
+from tests.support import free_port, wait_until
 
 
 def _all_sent(svc, game_id: str) -> bool:
@@ -77,3 +79,14 @@ def test_a_server_handed_a_transport_delivers_from_a_thread(settings):
     finally:
         server.stop()
     assert not server.outbox.is_alive()
+
+
+def test_pbem_serve_with_a_maildir_it_cannot_use_says_why_and_stops(settings):
+    """What a host types: a one-line reason and a non-zero exit, no traceback, nothing left running."""
+    settings.maildir.parent.mkdir(parents=True, exist_ok=True)
+    settings.maildir.write_text("not a directory")
+    env = {**os.environ, "PBEM_DB": str(settings.db_path), "PBEM_MAIL_DOMAIN": "pbem.test", "PBEM_MAILDIR": str(settings.maildir)}
+    proc = subprocess.run([sys.executable, "-m", "pbem.cli", "serve", "--smtp-port", str(free_port()),
+                           "--http-port", str(free_port())], capture_output=True, env=env, timeout=120)
+    assert proc.returncode != 0
+    assert b"the delivery process could not start" in proc.stderr and b"Traceback" not in proc.stderr, proc.stderr.decode()
