@@ -7,6 +7,7 @@ as the rest of the line, so a character the gate refused is shown to match nothi
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 
@@ -92,3 +93,44 @@ def test_verb_search_looks_far_enough_back():
     assert reply_text._ends_with_verb_and_colon("Jan a écrit:")
     assert not reply_text._ends_with_verb_and_colon("he wrote: yes")
     assert not reply_text._ends_with_verb_and_colon("overwrote")
+
+
+def _spellings(words: str) -> set[str]:
+    """Every spelling of a ``w[oa]rd|x?`` pattern's alternatives (classes and optional letters expanded)."""
+    out: set[str] = set()
+    for word in words.split("|"):
+        forms = [""]
+        for piece, optional in re.findall(r"(\[[^\]]*\]|.)(\??)", word):
+            letters = list(piece[1:-1]) if piece.startswith("[") else [piece]
+            forms = [f + x for f in forms for x in letters] + (forms if optional else [])
+        out |= set(forms)
+    return out
+
+
+def test_ascii_verb_endings_are_the_patterns_ascii_spellings():
+    spellings = _spellings(reply_text._VERB_LAST_WORD.pattern[3:-3])
+    assert {w for w in spellings if w.isascii()} == set(reply_text._ASCII_VERB_ENDINGS)
+
+
+def test_ascii_verb_test_finds_what_the_pattern_finds():
+    """On an ASCII line the suffix test stands in for the pattern: every spelling in any case,
+    behind other words, and lines near them (a letter changed, cut, or added) agree."""
+    rng = random.Random(7)
+    tails = []
+    for word in reply_text._ASCII_VERB_ENDINGS:
+        for case in (str.lower, str.upper, str.title, lambda w: "".join(rng.choice((c.lower(), c.upper())) for c in w)):
+            w = case(word)
+            tails += [w, "Bob " + w, w[1:], w[:-1], w + "s", "x" + w, w[:2] + "q" + w[3:], "Bob <b@x.org> " + w]
+    tails += ["".join(rng.choice("abcdeilnoprstuvwyzAEIOSTW ") for _ in range(rng.randint(1, 14))) for _ in range(20_000)]
+    for tail in tails:
+        line = tail + " :"
+        expected = reply_text._VERB_LAST_WORD.search(line[:-1].rstrip()[-reply_text._LONGEST_VERB:]) is not None
+        assert reply_text._ends_with_verb_and_colon(line) is expected, tail
+    assert reply_text._ends_with_verb_and_colon("Ола написала:") and reply_text._ends_with_verb_and_colon("Jan ÉCRIT:")
+
+
+def test_only_non_ascii_characters_are_dropped_or_made_spaces():
+    """split_reply leaves an ASCII text as it is but for its line ends: the characters it drops
+    or turns into plain spaces are none of them ASCII."""
+    assert not any(chr(c).isascii() for c in reply_text._INVISIBLE)
+    assert not any(reply_text._SPACES.match(chr(c)) for c in range(128))

@@ -40,10 +40,12 @@ _VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT|ENTER)(?=\s|$)", re.
 _PASS = re.compile(r"^(?:PASS|WAIT)\s*$", re.I)  # WAIT: the rulebook's word ("rather than wait for the 2nd Custer ... marker")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _HEX = re.compile(r"^\d{4}$")
+_NOT_NAME_CHARACTER = re.compile(r"[^0-9a-z]")
+_STANDING_WORD = re.compile(r"^(LOSSES|RETREAT|ADVANCE)\b", re.I)
 
 
 def normalise(name: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", name.lower())
+    return _NOT_NAME_CHARACTER.sub("", name.lower())
 
 
 class UnitNames:
@@ -190,7 +192,7 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
     m = _ADVANCE.match(line)
     if m:
         return ("standing", "advance", m.group(1).upper() in ("YES", "Y", "ON"))
-    if re.match(r"^(LOSSES|RETREAT|ADVANCE)\b", line, re.I):
+    if _STANDING_WORD.match(line):
         raise _LineError(N_("cannot read this standing order"), SYNTAX,
                          N_("write LOSSES <units> FIRST, RETREAT TOWARD <hex> or ADVANCE YES|NO"))
     if block is None:
