@@ -13,8 +13,7 @@ import click
 from pbem.config import LOG_FORMAT, Settings
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
-from pbem.service import outbox
-from pbem.service.delivery import DeliveryFailedToStart, make_transport
+from pbem.service.delivery import DeliveryFailedToStart, deliver_once, make_transport
 from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
@@ -322,7 +321,7 @@ def deliver(db_path):
     """Send what waits in the outbox now (the server does this by itself)."""
     svc = service(db_path)
     s = svc.settings
-    sent, failed = outbox.deliver_due(svc.store, make_transport(s), now=svc.now(), backoff=s.outbox_backoff_seconds, backoff_max=s.outbox_backoff_max_seconds)
+    sent, failed = deliver_once(svc.store, make_transport(s), s, now=svc.now())
     click.echo(f"{sent} sent, {failed} failed")
 
 

@@ -128,6 +128,7 @@ class Server:
         started: list = []  # how to stop each part started so far, should a later one fail
         try:
             self.svc.mailroom.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
+            self.svc.mail_writer.compose_acks_later = True  # the delivery process makes them: nor for that
             self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
                                    data_size_limit=s.max_message_bytes, ready_timeout=10)
             self.smtp.start()

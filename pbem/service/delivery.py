@@ -7,7 +7,8 @@ files or talking to a relay) that, in a thread, held the interpreter lock the SM
 the inbound mail need; under a stream of order mail a thread cost inbound about a tenth of
 its speed (docs/performance.md). The database stays the only record of what is sent: the
 process claims rows as `pbem deliver` does, so one that dies leaves claims that are free at
-once (its process is gone), and the server starts another.
+once (its process is gone), and the server starts another. It also makes the bytes of the
+acknowledgements the server queued as drafts (pbem.service.acks), off the server's process.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import os
 import sqlite3
 import threading
 import time
+from functools import partial
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as wait_for_any
 
 from pbem.config import LOG_FORMAT, Settings
 from pbem.service import outbox
+from pbem.service.acks import compose_draft
 from pbem.service.child_process import serve_the_parent
 from pbem.service.clock import utcnow
 from pbem.service.store import Store
@@ -43,6 +46,13 @@ def make_transport(settings: Settings) -> outbox.Transport:
     return outbox.MaildirTransport(settings.maildir)
 
 
+def deliver_once(store: Store, transport: outbox.Transport, settings: Settings, *, now) -> tuple[int, int]:
+    """One pass over what is due, drafts made on the way (pbem.service.acks): (sent, failed).
+    What `pbem deliver` does, and the loop below each time it wakes."""
+    return outbox.deliver_due(store, transport, now=now, backoff=settings.outbox_backoff_seconds,
+                              backoff_max=settings.outbox_backoff_max_seconds, compose_draft=partial(compose_draft, settings=settings))
+
+
 def deliver_until_stopped(store: Store, transport: outbox.Transport, settings: Settings, *, clock, wake, stopping,
                           poll: float = 2.0) -> None:
     """Send what is due whenever ``wake`` is set, and every ``poll`` seconds for retries, until
@@ -50,8 +60,7 @@ def deliver_until_stopped(store: Store, transport: outbox.Transport, settings: S
     while not stopping.is_set():
         wake.clear()  # before the pass: mail queued during it wakes the next one
         try:
-            sent, failed = outbox.deliver_due(store, transport, now=clock(), backoff=settings.outbox_backoff_seconds,
-                                              backoff_max=settings.outbox_backoff_max_seconds)
+            sent, failed = deliver_once(store, transport, settings, now=clock())
             if failed:
                 transport.close()
         except Exception:

@@ -15,26 +15,15 @@ from pbem.i18n import N_, gettext_for
 from pbem.mail.addresses import orders_address
 from pbem.mail.mime import calendar_event
 from pbem.moments import format_moment
-from pbem.service import outbox
+from pbem.service import acks, outbox
 from pbem.service.adjudication import state_hash
 from pbem.service.clock import from_iso
-from pbem.service.outbox import ComposedMail, Outgoing, message_id
+from pbem.service.outbox import ComposedMail, Outgoing, game_subject, safe_msgid, thread_headers
 from pbem.service.part import ConfiguredPart
-from pbem.service.render import describe_errors, describe_missing, render, template_exists, visible_events
+from pbem.service.render import render, template_exists, visible_events
 from pbem.service.roster import named_sides
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
-
-
-def _safe_msgid(value: str | None) -> bool:
-    """Whether an inbound Message-ID may go into our In-Reply-To/References: a hostile
-    one (control characters, line breaks, spaces, angle brackets) is left out rather
-    than break the reply or inject a header."""
-    return bool(value) and len(value) <= 250 and all("!" <= c <= "~" and c not in "<>" for c in value)
-
-
-def _subject(game_id: str, text: str) -> str:
-    return f"[{game_id}] {text}"
 
 
 _ENVELOPE = {"fr": ("ORDRES", "FIN")}
@@ -91,6 +80,9 @@ class MailWriter(ConfiguredPart):
     """What goes in every mail the server writes; each method queues one mail inside the
     caller's transaction."""
 
+    #: `pbem serve` sets it: its delivery process makes the acknowledgements' bytes
+    compose_acks_later: bool = False
+
     def game_header(self, game_id: str, row: dict | None = None) -> dict:
         """What a mail's templates read of its game (from ``row`` when the caller has read it)."""
         g = row or self.records.game_row(game_id)
@@ -105,16 +97,10 @@ class MailWriter(ConfiguredPart):
         return outbox.compose_outgoing(mail, domain=self.settings.mail_domain, now=self.now())
 
     def thread_root(self, game_id: str, player: dict) -> str:
-        return message_id(f"thread/{game_id}/{player['id']}", self.settings.mail_domain)
+        return thread_headers(self.settings.mail_domain, game_id, player["id"], None)["in_reply_to"]
 
     def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dict:
-        token = token or self.records.token_for(player["id"])
-        root = self.thread_root(game_id, player)
-        return {
-            "reply_to": orders_address(game_id, token, self.settings.mail_domain) if token else None,
-            "references": [root],
-            "in_reply_to": root,
-        }
+        return thread_headers(self.settings.mail_domain, game_id, player["id"], token or self.records.token_for(player["id"]))
 
     def player_link(self, game_id: str, player: dict, token: str | None = None) -> str | None:
         token = token or self.records.token_for(player["id"])
@@ -190,7 +176,7 @@ class MailWriter(ConfiguredPart):
             key, subject = f"thread/{game_id}/{player['id']}", _("Welcome to %(title)s") % {"title": g["title"]}
             env["references"], env["in_reply_to"] = [], None
         return self.queue(Outgoing(
-            kind="welcome", to_addr=player["email"], subject=_subject(game_id, subject),
+            kind="welcome", to_addr=player["email"], subject=game_subject(game_id, subject),
             text=render("mail/welcome.txt.j2", lang, **ctx), html=render("mail/welcome.html.j2", lang, **ctx),
             images={"map": picture} if picture else {}, attachments=attachments,
             calendar=self._calendar(g, phase, player) if awaited else None,
@@ -300,7 +286,7 @@ class MailWriter(ConfiguredPart):
         env = self._envelope(game_id, player)
         key = f"{kind}/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['role']}/{player['id']}" + (f"/copy{copy}" if copy else "")
         return Outgoing(
-            kind=kind, to_addr=player["email"], subject=_subject(game_id, subject),
+            kind=kind, to_addr=player["email"], subject=game_subject(game_id, subject),
             text=render("mail/report.txt.j2", lang, **ctx), html=render("mail/report.html.j2", lang, **ctx),
             images=dict(parts["pictures"]), attachments=attachments,
             calendar=self._calendar(g, next_phase, player) if awaited_next else None,
@@ -310,31 +296,14 @@ class MailWriter(ConfiguredPart):
     def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
                   notes: list[str] | None = None, game: dict | None = None, token: str | None = None) -> str | None:
         """The acknowledgement of a submission (``game``, ``token``: the games row and the
-        player's current token, when the caller has read them)."""
-        lang = player["lang"]
-        _ = gettext_for(lang)
-        errors = describe_errors(loads(submission["errors"], []), lang)
-        status = {"accepted": "accepted", "partial": "partial"}.get(submission["status"], "rejected")
-        token = token or self.records.token_for(player["id"])
-        ctx = {
-            "game": self.game_header(game_id, game), "player": player, "submission": submission, "phase": phase,
-            "errors": errors, "missing": describe_missing(loads(submission["missing"], []), lang),
-            "deadline": self.deadline_text(phase, player), "status": status,
-            "received": format_moment(from_iso(submission["received_at"]), player["tz"], lang),
-            "held": submission["status"] == "held", "link": self.player_link(game_id, player, token),
-            "notes": notes or [],
-        }
-        words = {"accepted": _("accepted"), "partial": _("accepted in part"), "rejected": _("rejected")}
-        env = self._envelope(game_id, player, token)
-        if _safe_msgid(inbound_msgid):
-            env["in_reply_to"] = f"<{inbound_msgid}>"
-            env["references"] = env["references"] + [f"<{inbound_msgid}>"]
-        return self.queue(Outgoing(
-            kind="ack", to_addr=player["email"],
-            subject=_subject(game_id, _("Orders for %(phase)s %(status)s") % {"phase": submission["phase_label"], "status": words[status]}),
-            text=render("mail/ack.txt.j2", lang, **ctx), key=f"ack/{game_id}/{submission['phase_label']}/{player['role']}/{submission['id']}",
-            game_id=game_id, player_id=player["id"], headers={"X-PBEM-Status": status}, **env,
-        ))
+        player's current token, when the caller has read them): made now, or with
+        :attr:`compose_acks_later` queued as a draft the delivery process makes (pbem.service.acks)."""
+        draft = acks.ack_draft(self.game_header(game_id, game), player, submission, phase, inbound_msgid, notes,
+                               token or self.records.token_for(player["id"]), self.now())
+        store, domain, now = self.records.store, self.settings.mail_domain, from_iso(draft["now"])
+        if self.compose_acks_later:
+            return outbox.queue_draft(store, acks.queued_row(draft, domain), draft, now=now)
+        return outbox.queue(store, acks.ack_mail(draft, self.settings), domain=domain, now=now)
 
     def queue_message(self, **what) -> str | None:
         """Queue :meth:`message_mail`'s mail (inside the caller's transaction)."""
@@ -347,13 +316,13 @@ class MailWriter(ConfiguredPart):
         (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes; ``game``: the
         games row as the mail shows it, when the caller has it)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
-        if _safe_msgid(inbound_msgid):
+        if safe_msgid(inbound_msgid):
             env["in_reply_to"] = f"<{inbound_msgid}>"
             env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
         game = self.game_header(game_id, game) if game_id else None
         headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
         return Outgoing(
-            kind=kind, to_addr=to_addr, subject=_subject(game_id, subject) if game_id else f"[pbem] {subject}",
+            kind=kind, to_addr=to_addr, subject=game_subject(game_id, subject) if game_id else f"[pbem] {subject}",
             text=render(template, lang, game=game, player=player, **ctx), key=key,
             game_id=game_id, player_id=player["id"] if player else None, headers=headers, calendar=calendar, **env,
         )

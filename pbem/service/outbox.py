@@ -1,7 +1,10 @@
 """Mail out: an outbox table, delivered by an SMTP relay or into a Maildir.
 
-A mail is composed once, when it is queued, with a Message-ID stable for what it
-is (game, phase, role, kind); a mail sent twice after a crash is the same bytes.
+A mail is composed once, with a Message-ID stable for what it is (game, phase,
+role, kind); a mail sent twice after a crash is the same bytes. Most are composed
+when they are queued; a *draft* (``queue_draft``: an order's acknowledgement in
+`pbem serve`) holds what its mail is made of, frozen, and is composed by whoever
+delivers it, off the path of the mail that caused it; its bytes are kept once sent.
 A worker claims the rows it is about to send (``lease_until``) in one transaction,
 so two workers on one database (`pbem deliver` while the server runs) never send
 the same mail; a claim left by a worker that died expires and the mail goes again.
@@ -22,16 +25,35 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote, urlparse
 
+from pbem.mail.addresses import orders_address
 from pbem.mail.mime import compose
 from pbem.service.clock import to_iso
-from pbem.service.store import Store
+from pbem.service.store import Store, dumps
 
 KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
+
+
+def safe_msgid(value: str | None) -> bool:
+    """Whether an inbound Message-ID may go into our In-Reply-To/References: a hostile
+    one (control characters, line breaks, spaces, angle brackets) is left out rather
+    than break the reply or inject a header."""
+    return bool(value) and len(value) <= 250 and all("!" <= c <= "~" and c not in "<>" for c in value)
+
+
+def game_subject(game_id: str, text: str) -> str:
+    return f"[{game_id}] {text}"
+
+
+def thread_headers(domain: str, game_id: str, player_id: int, token: str | None) -> dict:
+    """Reply-To (the player's orders address) and the thread every mail of a player's game joins."""
+    root = message_id(f"thread/{game_id}/{player_id}", domain)
+    return {"reply_to": orders_address(game_id, token, domain) if token else None, "references": [root], "in_reply_to": root}
 
 
 def message_id(key: str, domain: str) -> str:
@@ -106,12 +128,15 @@ def _queued(store: Store, mid: str) -> bool:
     return store.one("SELECT 1 FROM outbox WHERE message_id = ?", (mid,)) is not None
 
 
-def _insert(store: Store, mail: ComposedMail, now: datetime) -> str:
-    store.insert("outbox", {
+def _insert(store: Store, mail: ComposedMail, now: datetime, draft: dict | None = None) -> str:
+    row = {
         "message_id": mail.message_id, "game_id": mail.game_id, "player_id": mail.player_id,
         "to_addr": mail.to_addr, "kind": mail.kind, "subject": mail.subject, "raw": mail.raw,
         "status": "queued", "attempts": 0, "next_attempt_at": to_iso(now), "created_at": to_iso(now),
-    })
+    }
+    if draft is not None:
+        row["draft"] = dumps(draft)
+    store.insert("outbox", row)
     return mail.message_id
 
 
@@ -121,6 +146,16 @@ def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | 
     if _queued(store, message_id(mail.key, domain)):
         return None  # before composing it: composing is most of the cost
     return _insert(store, compose_outgoing(mail, domain=domain, now=now), now)
+
+
+def queue_draft(store: Store, mail: ComposedMail, draft: dict, *, now: datetime) -> str | None:
+    """Queue a mail the deliverer composes (inside the caller's transaction): ``mail`` is its
+    row without bytes, ``draft`` (JSON) everything its bytes are made of (see
+    :func:`deliver_due`'s ``compose_draft``). None when its Message-ID is queued already."""
+    assert not mail.raw, "a draft's bytes are made when it is delivered"
+    if _queued(store, mail.message_id):
+        return None
+    return _insert(store, mail, now, draft)
 
 
 def queue_composed(store: Store, mail: ComposedMail, *, now: datetime) -> str | None:
@@ -362,16 +397,18 @@ def _claim(store: Store, stamp: str, now: datetime, limit: int, owner: str, afte
     if not ids:
         return []
     # Claimed: no other worker touches these rows now, so their bytes are read outside the lock.
-    return store.all(f"SELECT id, to_addr, raw, attempts FROM outbox WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids)
+    return store.all(f"SELECT id, to_addr, raw, draft, attempts FROM outbox WHERE id IN ({','.join('?' * len(ids))}) ORDER BY id", ids)
 
 
 def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: float, backoff_max: float, limit: int = 200,
-                batch: int = 25) -> tuple[int, int]:
+                batch: int = 25, compose_draft: Callable[[str], bytes] | None = None) -> tuple[int, int]:
     """Send what is due. Returns (sent, failed). Rows are claimed a batch at a time
     before they are sent; sent mail is made durable by the transport and marked in
     one short transaction per ``batch`` mails (one durable commit per mail cost as
     much as receiving it), so a crash re-sends at most that many, with the same
-    Message-IDs. Each mail that fails waits for its own retry; the others go on."""
+    Message-IDs. Each mail that fails waits for its own retry; the others go on.
+    A draft's bytes are made by ``compose_draft`` (its row's ``draft`` -> the mail),
+    the same bytes each time, and kept in its row once it is sent."""
     owner = worker_name(transport)
     sent = failed = last_id = 0
     while sent + failed < limit:
@@ -381,11 +418,17 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
             break
         last_id = rows[-1]["id"]
         done: list[int] = []
+        composed: dict[int, bytes] = {}
         settled: set[int] = set()
         try:
             for row in rows:
                 try:
-                    transport.send(row["to_addr"], row["raw"])
+                    raw = row["raw"]
+                    if row["draft"] is not None:
+                        if compose_draft is None:
+                            raise RuntimeError("this deliverer cannot compose drafts")
+                        raw = composed[row["id"]] = compose_draft(row["draft"])
+                    transport.send(row["to_addr"], raw)
                 except smtplib.SMTPRecipientsRefused as exc:
                     # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
                     permanent = all(500 <= code < 600 for code, _ in exc.recipients.values())
@@ -403,7 +446,7 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
         finally:
             sending = list(done)
             try:
-                _mark_sent(store, transport, done, now)
+                _mark_sent(store, transport, done, now, composed)
                 settled.update(sending)
             finally:
                 try:
@@ -422,7 +465,7 @@ def _release(store: Store, ids: list[int]) -> None:
                                [(i,) for i in ids])
 
 
-def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime) -> None:
+def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime, composed: dict[int, bytes]) -> None:
     if not ids:
         return
     try:
@@ -436,6 +479,9 @@ def _mark_sent(store: Store, transport: Transport, ids: list[int], now: datetime
         store.conn.executemany("UPDATE outbox SET status = 'sent', sent_at = ?, attempts = attempts + 1, last_error = NULL, "
                                "lease_until = NULL, lease_owner = NULL WHERE id = ?",
                                [(to_iso(now), i) for i in ids])
+        # what a draft became is kept: the outbox is the record of what each player was sent
+        store.conn.executemany("UPDATE outbox SET raw = ?, draft = NULL WHERE id = ?",
+                               [(composed[i], i) for i in ids if i in composed])
     ids.clear()
 
 

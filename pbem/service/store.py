@@ -373,6 +373,14 @@ def m012_outbox_cause_partial(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m013_outbox_draft(db: sqlite_utils.Database) -> None:
+    """Issue 17: a queued mail may be a draft, composed by the delivery process (an order's
+    acknowledgement in `pbem serve`): ``draft`` holds what it is made of, its ``raw`` is empty
+    until it is sent; then its bytes are kept and the draft is cleared."""
+    db.execute("ALTER TABLE outbox ADD COLUMN draft TEXT")
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 
