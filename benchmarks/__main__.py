@@ -57,8 +57,9 @@ def machine() -> dict:
 def _inbound(r: dict) -> list[tuple[str, str]]:
     return [(f"inbound: {r['messages']} order mails over SMTP, end to end (stored, ack queued)",
              f"{r['pbem_msgs_per_s']} msg/s; floor on the same messages {r['floor_msgs_per_s']} msg/s; "
-             f"ratio {r['ratio_to_floor']} (goal 0.5; medians of {r['rounds']} alternating rounds: "
-             f"{', '.join(map(str, r['ratio_each_round']))}); {r['acks_queued']} acks queued in every round; "
+             f"ratio {r['ratio_to_floor']} (goal 0.7; medians of {r['rounds']} alternating rounds: "
+             f"{', '.join(map(str, r['ratio_each_round']))}); {r['acks_queued']} acks queued in every round, all sent "
+             f"within {r['acks_all_sent_after_s']} s of the last 250; "
              f"share of pbem's time: " + ", ".join(f"{k} {round(v * 100)} %" for k, v in r["share"].items()))]
 
 
