@@ -15,7 +15,7 @@ from pbem.config import Settings
 from pbem.i18n import gettext_for
 from pbem.moments import format_moment
 from pbem.service.clock import from_iso, to_iso
-from pbem.service.outbox import ComposedMail, Outgoing, compose_outgoing, game_subject, message_id, safe_msgid, thread_headers
+from pbem.service.outbox import ComposedMail, Outgoing, answering, compose_outgoing, game_subject, message_id, thread_headers
 from pbem.service.render import describe_errors, describe_missing, render
 from pbem.service.store import loads
 
@@ -71,10 +71,7 @@ def ack_mail(draft: dict, settings: Settings) -> Outgoing:
         "held": submission["status"] == "held", "link": f"{settings.web_url}/play/{game_id}/{token}" if token else None,
         "notes": draft["notes"],
     }
-    env = thread_headers(settings.mail_domain, game_id, player["id"], token)
-    if safe_msgid(draft["inbound_msgid"]):
-        env["in_reply_to"] = f"<{draft['inbound_msgid']}>"
-        env["references"] = env["references"] + [f"<{draft['inbound_msgid']}>"]
+    env = answering(thread_headers(settings.mail_domain, game_id, player["id"], token), draft["inbound_msgid"])
     return Outgoing(kind=ACK, to_addr=player["email"], subject=_subject(draft), text=render("mail/ack.txt.j2", lang, **ctx),
                     key=_key(draft), game_id=game_id, player_id=player["id"], headers={"X-PBEM-Status": status}, **env)
 

@@ -171,6 +171,7 @@ class Games(ServicePart):
         return {
             "id": g["id"], "engine": g["engine"], "scenario": g["scenario"], "title": g["title"], "status": g["status"],
             "phase": ph["label"] if ph else None, "phase_seq": ph["seq"] if ph else None,
+            "phase_row_id": ph["id"] if ph else None,  # what a "close now" form names: that phase and no later one
             "deadline": ph["deadline"] if ph else None,
             "seconds_left": (deadline - self.now()).total_seconds() if deadline else None,
             "awaited": loads(ph["awaited"]) if ph else [],

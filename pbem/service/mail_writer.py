@@ -18,7 +18,7 @@ from pbem.moments import format_moment
 from pbem.service import acks, outbox
 from pbem.service.adjudication import state_hash
 from pbem.service.clock import from_iso
-from pbem.service.outbox import ComposedMail, Outgoing, game_subject, safe_msgid, thread_headers
+from pbem.service.outbox import ComposedMail, Outgoing, answering, game_subject, thread_headers
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import render, template_exists, visible_events
 from pbem.service.roster import named_sides
@@ -316,9 +316,7 @@ class MailWriter(ConfiguredPart):
         (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes; ``game``: the
         games row as the mail shows it, when the caller has it)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
-        if safe_msgid(inbound_msgid):
-            env["in_reply_to"] = f"<{inbound_msgid}>"
-            env["references"] = list(env["references"]) + [f"<{inbound_msgid}>"]
+        env = answering(env, inbound_msgid)
         game = self.game_header(game_id, game) if game_id else None
         headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
         return Outgoing(

@@ -46,6 +46,14 @@ def safe_msgid(value: str | None) -> bool:
     return bool(value) and len(value) <= 250 and all("!" <= c <= "~" and c not in "<>" for c in value)
 
 
+def answering(headers: dict, inbound_msgid: str | None) -> dict:
+    """``headers`` (Reply-To and the thread) made to answer the inbound mail, when its Message-ID is safe to quote."""
+    if safe_msgid(inbound_msgid):
+        headers["in_reply_to"] = f"<{inbound_msgid}>"
+        headers["references"] = list(headers["references"]) + [f"<{inbound_msgid}>"]
+    return headers
+
+
 def game_subject(game_id: str, text: str) -> str:
     return f"[{game_id}] {text}"
 

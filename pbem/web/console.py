@@ -229,7 +229,13 @@ def close(game_id):
 
     def run():
         reason = _field("reason", N_("A reason"), limit=MAX_REASON)
-        result = svc.phases.close(game_id, reason=reason, actor=g.moderator["email"])
+        # The form names the phase the moderator saw: sent twice (or by two moderators at
+        # once), it closes that phase once and never the one opened after it.
+        named = request.form.get("phase_row_id", "")
+        result = svc.phases.close(game_id, reason=reason, actor=g.moderator["email"],
+                                  phase_row_id=int(named) if named.isdigit() else None)
+        if result is None and named.isdigit():
+            raise ValueError(_("That phase is no longer open (it was closed already); nothing was done."))
         if result is None:
             raise ValueError(_("There was no open phase to close."))
         if result.get("waiting"):

@@ -14,11 +14,16 @@ def _msg(row):
 
 
 def test_phase_closes_exactly_once_when_two_closers_race(svc, settings):
+    """Three closers of one phase (its deadline's, as the scheduler, a worker and the mail
+    room name it) on three connections: one closes it, the others find it closed. Unnamed,
+    a closer that came after the first had finished would close the next phase, as asked."""
     from pbem.service.service import Service
     gid = new_game(svc)
+    phase_row_id = svc.records.current_phase(gid)["id"]
     other = Service(settings).init()
     results = []
-    threads = [threading.Thread(target=lambda s=s: results.append(s.phases.close(gid))) for s in (svc, other, svc)]
+    threads = [threading.Thread(target=lambda s=s: results.append(s.phases.close(gid, phase_row_id=phase_row_id)))
+               for s in (svc, other, svc)]
     for t in threads:
         t.start()
     for t in threads:

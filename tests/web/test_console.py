@@ -116,6 +116,20 @@ def test_pause_resume_and_close_now(logged_in, svc, game):
     assert {"pause", "resume", "close phase"} <= set(actions)
 
 
+def test_close_now_sent_twice_closes_the_phase_it_names_once(logged_in, svc, game):
+    """The form names the phase the moderator saw: a second post of it (a double click, a
+    second moderator) finds that phase closed and leaves the next one alone."""
+    page = logged_in.get(f"/console/games/{game}").get_data(as_text=True)
+    phase = svc.records.current_phase(game)
+    assert f'name="phase_row_id" value="{phase["id"]}"' in page
+    form = {"reason": "both sides asked", "phase_row_id": str(phase["id"])}
+    assert f"Phase {phase['label']} resolved" in _flash(logged_in, post(logged_in, f"/console/games/{game}/close", form))
+    after = svc.records.current_phase(game)
+    page = _flash(logged_in, post(logged_in, f"/console/games/{game}/close", form))
+    assert "no longer open" in page
+    assert svc.records.current_phase(game)["id"] == after["id"], "the phase opened after it is still open"
+
+
 def test_replace_a_player_revokes_the_old_token(logged_in, client, svc, game):
     old_player = next(p for p in svc.records.players(game) if p["role"] == "indians")
     old_token = svc.records.token_for(old_player["id"])
