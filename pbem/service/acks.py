@@ -46,9 +46,14 @@ def _subject(draft: dict) -> str:
     return game_subject(draft["game"]["id"], text)
 
 
+def key_of(game_id: str, phase_label: str, role: str, submission_id: int) -> str:
+    """What the Message-ID of a submission's acknowledgement is made from (the console finds it so)."""
+    return f"ack/{game_id}/{phase_label}/{role}/{submission_id}"
+
+
 def _key(draft: dict) -> str:
     submission = draft["submission"]
-    return f"ack/{draft['game']['id']}/{submission['phase_label']}/{draft['player']['role']}/{submission['id']}"
+    return key_of(draft["game"]["id"], submission["phase_label"], draft["player"]["role"], submission["id"])
 
 
 def queued_row(draft: dict, domain: str) -> ComposedMail:

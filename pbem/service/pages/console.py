@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pbem.engines.base import MODERATOR
 from pbem.mail.inbound import parse_message
+from pbem.service.acks import key_of
 from pbem.service.disputes import Disputes
 from pbem.service.games import Games
 from pbem.service.mail_writer import MailWriter
@@ -154,7 +155,7 @@ class ConsolePages(ConfiguredPart):
 
     def _submission(self, game_id: str, s: dict, live: dict, lang: str = "en") -> dict:
         """One submission as the phase page shows it: read, parsed, acknowledged."""
-        ack_id = message_id(f"ack/{game_id}/{s['phase_label']}/{s['role']}/{s['id']}", self.settings.mail_domain)
+        ack_id = message_id(key_of(game_id, s["phase_label"], s["role"], s["id"]), self.settings.mail_domain)
         return {
             **s, "errors": describe_errors(loads(s["errors"], []), lang), "missing": describe_missing(loads(s["missing"], []), lang),
             "orders_json": pretty(loads(s["orders"])) if s["orders"] else None,
