@@ -97,7 +97,7 @@ class MailWriter(ConfiguredPart):
         return outbox.compose_outgoing(mail, domain=self.settings.mail_domain, now=self.now())
 
     def thread_root(self, game_id: str, player: dict) -> str:
-        return thread_headers(self.settings.mail_domain, game_id, player["id"], None)["in_reply_to"]
+        return outbox.thread_root(self.settings.mail_domain, game_id, player["id"])
 
     def _envelope(self, game_id: str, player: dict, token: str | None = None) -> dict:
         return thread_headers(self.settings.mail_domain, game_id, player["id"], token or self.records.token_for(player["id"]))

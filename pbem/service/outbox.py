@@ -58,9 +58,14 @@ def game_subject(game_id: str, text: str) -> str:
     return f"[{game_id}] {text}"
 
 
+def thread_root(domain: str, game_id: str, player_id: int) -> str:
+    """The Message-ID every mail of a player's game refers to (the welcome's)."""
+    return message_id(f"thread/{game_id}/{player_id}", domain)
+
+
 def thread_headers(domain: str, game_id: str, player_id: int, token: str | None) -> dict:
     """Reply-To (the player's orders address) and the thread every mail of a player's game joins."""
-    root = message_id(f"thread/{game_id}/{player_id}", domain)
+    root = thread_root(domain, game_id, player_id)
     return {"reply_to": orders_address(game_id, token, domain) if token else None, "references": [root], "in_reply_to": root}
 
 
