@@ -33,7 +33,6 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
-from functools import lru_cache
 from email import quoprimime
 from email.headerregistry import Address
 from email.message import EmailMessage

@@ -30,7 +30,7 @@ import os
 import queue
 import threading
 import time
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_for_futures
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass

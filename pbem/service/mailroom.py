@@ -39,7 +39,7 @@ from pbem.service import orders_intake
 from pbem.service.part import ConfiguredPart
 from pbem.service.phases import Phases
 from pbem.service.clock import from_iso, to_iso
-from pbem.service.errors import ServiceError, TemporaryFailure
+from pbem.service.errors import TemporaryFailure
 from pbem.service.outbox import mark_unauthenticated, replies_sent_recently, unauthenticated_replies_recently
 from pbem.service.store import dumps
 

@@ -135,7 +135,6 @@ class Game:
                                  (self.gid, self.last_phase))
         if rows:
             self.last_outbox = rows[-1]["id"]
-        newest = svc.store.one("SELECT MAX(id) AS m FROM phases WHERE game_id = ?", (self.gid,))["m"]
         tokens = self.tokens_by_player()
         players = {p["id"]: p for p in svc.records.players(self.gid)}
         emails = {p["email"] for p in players.values() if p["email"]}

@@ -11,7 +11,7 @@ from .messages import N_
 from .movement import Field, mover_for, path_to, search, terrain_cost
 from .retreat import hit_and_retreat, retreat
 from .situation import Context
-from .tables import charge as charge_table, charge_column, table, terrain
+from .tables import charge as charge_table, charge_column, table
 
 
 def charge_drms(ctx: Context, frm: str, target: str, chargers_d: bool) -> list[dict]:
