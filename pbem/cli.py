@@ -228,9 +228,18 @@ def game_show(db_path, game_id, as_json):
 @game.command("close-turn")
 @db_option
 @click.argument("game_id")
-def game_close_turn(db_path, game_id):
+@click.option("--phase", "label", default=None, help="close only this phase (e.g. T3): run twice, it closes it once")
+def game_close_turn(db_path, game_id, label):
     """Resolve the current phase now, as its deadline would."""
-    result = service(db_path).phases.close(game_id, reason="deadline")
+    svc = service(db_path)
+    phase_row_id = None
+    if label is not None:
+        summary = svc.games.summary(game_id)
+        open_now = summary.get("phase")
+        if open_now is None or open_now.lower() != label.lower():
+            fail(f"phase {label} of game {game_id} is not open (open now: {open_now or 'none'}); nothing was done")
+        phase_row_id = summary["phase_row_id"]
+    result = svc.phases.close(game_id, reason="deadline", phase_row_id=phase_row_id)
     if result is None:
         fail(f"game {game_id} has no open phase to close (over, paused, or unknown)")
     click.echo(json.dumps(result))

@@ -73,6 +73,19 @@ def test_ingest_close_turn_verify_and_backup(db, tmp_path):
     assert copy.execute("SELECT COUNT(*) FROM phases WHERE game_id = ?", (gid,)).fetchone()[0] == 2
 
 
+def test_close_turn_naming_its_phase_closes_it_once(db):
+    """`--phase T1` run twice closes T1 once: the second run says T1 is not open, and T2 stays open."""
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
+               "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db).stdout.decode().strip()
+    first = json.loads(pbem("game", "show", gid, "--json", db=db).stdout)["phase"]
+    closed = json.loads(pbem("game", "close-turn", gid, "--phase", first, db=db).stdout)
+    assert closed["phase"] == first
+    again = pbem("game", "close-turn", gid, "--phase", first, db=db, check=False)
+    assert again.returncode == 1 and f"phase {first} of game {gid} is not open (open now: {closed['next']})" in again.stderr.decode()
+    assert b"Traceback" not in again.stderr
+    assert json.loads(pbem("game", "show", gid, "--json", db=db).stdout)["phase"] == closed["next"]
+
+
 def test_deliver_writes_the_outbox_to_the_maildir(db):
     pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn",
          "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db)
