@@ -13,6 +13,7 @@ the same mail; a claim left by a worker that died expires and the mail goes agai
 from __future__ import annotations
 
 import hashlib
+import logging
 import mailbox
 import os
 import secrets
@@ -37,6 +38,8 @@ KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction",
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
+
+log = logging.getLogger("pbem.outbox")
 
 
 def safe_msgid(value: str | None) -> bool:
@@ -435,12 +438,17 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
         settled: set[int] = set()
         try:
             for row in rows:
+                raw = row["raw"]
+                if row["draft"] is not None:
+                    try:
+                        raw = composed[row["id"]] = _make_draft(row["draft"], compose_draft)
+                    except Exception as exc:  # noqa: BLE001 - our fault, not the relay's: said, and tried again later
+                        log.exception("outbox mail #%s could not be made from its draft", row["id"])
+                        _failed(store, row, now, f"the mail could not be made: {type(exc).__name__}: {exc}", backoff, backoff_max)
+                        failed += 1
+                        settled.add(row["id"])
+                        continue
                 try:
-                    raw = row["raw"]
-                    if row["draft"] is not None:
-                        if compose_draft is None:
-                            raise RuntimeError("this deliverer cannot compose drafts")
-                        raw = composed[row["id"]] = compose_draft(row["draft"])
                     transport.send(row["to_addr"], raw)
                 except smtplib.SMTPRecipientsRefused as exc:
                     # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
@@ -467,6 +475,12 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
                 except sqlite3.Error:
                     pass  # still this worker's claims: it takes them up again on its next pass
     return sent, failed
+
+
+def _make_draft(draft: str, compose_draft: Callable[[str], bytes] | None) -> bytes:
+    if compose_draft is None:
+        raise RuntimeError("this deliverer cannot compose drafts")
+    return compose_draft(draft)
 
 
 def _release(store: Store, ids: list[int]) -> None:

@@ -48,11 +48,11 @@ from pbem.service.observers import Observers
 from pbem.service.pages.console import ConsolePages
 from pbem.service.pages.player import PlayerPages
 from pbem.service.pages.public import PublicPages
+from pbem.service.phase_states import DecodedStates
 from pbem.service.phases import Phases
 from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
-from pbem.service.phase_states import DecodedStates
 from pbem.service.store import Store
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier

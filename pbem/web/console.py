@@ -231,10 +231,12 @@ def close(game_id):
         reason = _field("reason", N_("A reason"), limit=MAX_REASON)
         # The form names the phase the moderator saw: sent twice (or by two moderators at
         # once), it closes that phase once and never the one opened after it.
-        named = request.form.get("phase_row_id", "")
+        named = request.form.get("phase_row_id")  # absent only from a page older than the field
+        if named is not None and not named.isdigit():
+            raise ValueError(_("The form did not say which phase to close; reload the page and try again."))
         result = svc.phases.close(game_id, reason=reason, actor=g.moderator["email"],
-                                  phase_row_id=int(named) if named.isdigit() else None)
-        if result is None and named.isdigit():
+                                  phase_row_id=int(named) if named else None)
+        if result is None and named:
             raise ValueError(_("That phase is no longer open (it was closed already); nothing was done."))
         if result is None:
             raise ValueError(_("There was no open phase to close."))

@@ -128,6 +128,8 @@ def test_close_now_sent_twice_closes_the_phase_it_names_once(logged_in, svc, gam
     page = _flash(logged_in, post(logged_in, f"/console/games/{game}/close", form))
     assert "no longer open" in page
     assert svc.records.current_phase(game)["id"] == after["id"], "the phase opened after it is still open"
+    page = _flash(logged_in, post(logged_in, f"/console/games/{game}/close", {"reason": "x", "phase_row_id": "T2"}))
+    assert "did not say which phase" in page and svc.records.current_phase(game)["id"] == after["id"], "a garbled field closes nothing"
 
 
 def test_replace_a_player_revokes_the_old_token(logged_in, client, svc, game):
