@@ -1,0 +1,105 @@
+"""Reads a game's rules-coverage table (docs/games/<game>-rules-coverage.md, and any
+``<game>-rules-coverage-<part>.md`` beside it: one table may be written in parts) and says what in it
+does not hold: a clause with neither a case nor a reason, a case named that does not exist,
+a designed number whose data file is missing.
+
+The table's rows are ``| clause | what it says | cases | status |``:
+
+* ``clause``: the rulebook's number and letter (``5.2``, ``9.1.d``, ``10 S``, ``14 B.4``);
+* ``cases``: backticked names, each a rule case's file stem in ``tests/<game>/cases/`` or a test
+  function as ``tests/<path>.py::test_name``;
+* ``status``: ``tested`` (the cases test the literal reading), ``tested, option <name>`` (some
+  cases test a game option's reading too), ``designed: <data file>`` (the rulebook leaves the
+  number to the publisher; the file holds ours; cases optional), ``not implemented: <reason>``,
+  or ``not a rule: <why>`` (a heading, an example, a designer's note).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+_NAME = re.compile(r"`([^`]+)`")
+
+
+@dataclass(frozen=True)
+class Row:
+    clause: str
+    says: str
+    cases: tuple[str, ...]
+    status: str
+
+
+def tables(game: str) -> list[Path]:
+    return sorted((ROOT / "docs" / "games").glob(f"{game}-rules-coverage*.md"))
+
+
+def rows(game: str) -> list[Row]:
+    found = []
+    lines = [line for table in tables(game) for line in table.read_text(encoding="utf-8").splitlines()]
+    for line in lines:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else []
+        if len(cells) != 4 or cells[0].lower() == "clause" or set(cells[0]) <= set("-: "):
+            continue
+        found.append(Row(cells[0], cells[1], tuple(_NAME.findall(cells[2])), cells[3]))
+    return found
+
+
+def _test_exists(name: str) -> bool:
+    path, _, func = name.partition("::")
+    file = ROOT / path
+    return file.is_file() and re.search(rf"^\s*(async )?def {re.escape(func)}\(", file.read_text(encoding="utf-8"),
+                                        re.M) is not None
+
+
+def problems(game: str) -> list[str]:
+    """Every way the game's table falls short, one line each (empty when it holds)."""
+    cases_dir = ROOT / "tests" / game / "cases"
+    found = rows(game)
+    out = [] if found else [f"{game}: no table rows in docs/games/{game}-rules-coverage*.md"]
+    seen: set[str] = set()
+    for row in found:
+        where = f"{game} {row.clause}"
+        if row.clause in seen:
+            out.append(f"{where}: listed twice")
+        seen.add(row.clause)
+        for name in row.cases:
+            if "::" in name:
+                if not _test_exists(name):
+                    out.append(f"{where}: no test {name}")
+            elif not (cases_dir / f"{name}.json").is_file():
+                out.append(f"{where}: no case {name}")
+        status = row.status.lower()
+        if status.startswith("tested"):
+            if not row.cases:
+                out.append(f"{where}: 'tested' names no case")
+        elif status.startswith("designed:"):
+            files = _NAME.findall(row.status) or [row.status.split(":", 1)[1].strip()]
+            for file in files:
+                if not (ROOT / file).exists():
+                    out.append(f"{where}: designed in {file}, which does not exist")
+        elif status.startswith(("not implemented:", "not a rule:")):
+            if len(row.status.split(":", 1)[1].strip()) < 10:
+                out.append(f"{where}: '{row.status}' gives no reason")
+        else:
+            out.append(f"{where}: status '{row.status}' is none of tested / designed: / not implemented: / "
+                       "not a rule:")
+    return out
+
+
+def unlisted_cases(game: str) -> list[str]:
+    """Rule cases the table does not name (every case should test some clause)."""
+    named = {n for row in rows(game) for n in row.cases}
+    return sorted(p.stem for p in (ROOT / "tests" / game / "cases").glob("*.json") if p.stem not in named)
+
+
+def top_level_rules(game: str) -> set[int]:
+    """The rule numbers the table lists (the part of the clause before its first '.' or space)."""
+    nums = set()
+    for row in rows(game):
+        head = re.match(r"(\d+)", row.clause)
+        if head:
+            nums.add(int(head.group(1)))
+    return nums

@@ -1,0 +1,25 @@
+"""Every clause of a rulebook has its rule cases, or the designed data that stands in for a
+missing table, or the reason it is not implemented (docs/games/<game>-rules-coverage.md)."""
+
+import pytest
+
+from tests.rules_coverage import problems, tables, top_level_rules, unlisted_cases
+
+# game -> the numbered rules its rulebook has (../shared/rules/)
+NUMBERED = {"lfm": range(1, 28), "acw": range(1, 20)}
+RULEBOOKS = {game: rules for game, rules in NUMBERED.items() if tables(game)}
+
+
+@pytest.mark.parametrize("game", sorted(RULEBOOKS))
+def test_every_clause_has_a_case_or_a_reason(game):
+    assert problems(game) == []
+
+
+@pytest.mark.parametrize("game", sorted(RULEBOOKS))
+def test_every_numbered_rule_is_in_the_table(game):
+    assert set(RULEBOOKS[game]) - top_level_rules(game) == set()
+
+
+@pytest.mark.parametrize("game", sorted(RULEBOOKS))
+def test_every_rule_case_is_listed_under_its_clause(game):
+    assert unlisted_cases(game) == []
