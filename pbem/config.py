@@ -36,6 +36,8 @@ class Settings:
     max_orders_chars: int = 20_000
     replies_per_address_per_hour: int = 20
     stranger_replies_per_hour: int = 20  # answers to mail without a valid token, all addresses together
+    stranger_replies_per_address_per_hour: int = 10  # ... to one address: one forged From spends half of them at most
+    replies_per_game_per_hour: int = 100  # answers about one game, to its players and to strangers naming it
     join_hold_hours: int = 24  # how long JOIN holds a role for an address that has not sent CONFIRM yet
     outbox_backoff_seconds: float = 30.0
     outbox_backoff_max_seconds: float = 3600.0
@@ -69,6 +71,8 @@ class Settings:
             max_orders_chars=_env_int("PBEM_MAX_ORDERS_CHARS", 20_000),
             replies_per_address_per_hour=_env_int("PBEM_REPLIES_PER_HOUR", 20),
             stranger_replies_per_hour=_env_int("PBEM_STRANGER_REPLIES_PER_HOUR", 20),
+            stranger_replies_per_address_per_hour=_env_int("PBEM_STRANGER_REPLIES_PER_ADDRESS_PER_HOUR", 10),
+            replies_per_game_per_hour=_env_int("PBEM_REPLIES_PER_GAME_PER_HOUR", 100),
             join_hold_hours=_env_int("PBEM_JOIN_HOLD_HOURS", 24),
             db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
             outbox_gather_seconds=float(env.get("PBEM_OUTBOX_GATHER") or 0.2),

@@ -163,6 +163,9 @@ class MailCommand:
     #: words that are not commands but that a player may type meaning this one ("SURRENDER" for RESIGN):
     #: a line starting with one in capitals is answered "SURRENDER is not a command; did you mean RESIGN?"
     near_words: tuple[str, ...] = ()
+    #: the kind of answer the command's replies are (pbem.mail.answer_kinds lists them): the brake
+    #: counts it, and several lines of the command in one mail are answered in one mail
+    answer: str = "reply"
 
     @property
     def needs_token(self) -> bool:

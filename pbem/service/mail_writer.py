@@ -88,9 +88,10 @@ class MailWriter(ConfiguredPart):
         g = row or self.records.game_row(game_id)
         return {"id": g["id"], "title": g["title"], "engine": g["engine"], "scenario": g["scenario"], "status": g["status"]}
 
-    def queue(self, mail: Outgoing) -> str | None:
-        """Compose and queue ``mail`` inside the caller's transaction (None: already queued)."""
-        return outbox.queue(self.records.store, mail, domain=self.settings.mail_domain, now=self.now())
+    def queue(self, mail: Outgoing, marks: dict | None = None) -> str | None:
+        """Compose and queue ``mail`` inside the caller's transaction (None: already queued);
+        ``marks``: an answer's columns (:func:`outbox.answer_marks`)."""
+        return outbox.queue(self.records.store, mail, domain=self.settings.mail_domain, now=self.now(), marks=marks)
 
     def compose(self, mail: Outgoing) -> ComposedMail:
         """``mail`` composed to its bytes, to be queued later by :func:`outbox.queue_composed`."""
@@ -294,7 +295,8 @@ class MailWriter(ConfiguredPart):
         )
 
     def queue_ack(self, game_id: str, player: dict, submission: dict, phase: dict, inbound_msgid: str | None,
-                  notes: list[str] | None = None, game: dict | None = None, token: str | None = None) -> str | None:
+                  notes: list[str] | None = None, game: dict | None = None, token: str | None = None,
+                  marks: dict | None = None) -> str | None:
         """The acknowledgement of a submission (``game``, ``token``: the games row and the
         player's current token, when the caller has read them): made now, or with
         :attr:`compose_acks_later` queued as a draft the delivery process makes (pbem.service.acks)."""
@@ -302,12 +304,12 @@ class MailWriter(ConfiguredPart):
                                token or self.records.token_for(player["id"]), self.now())
         store, domain, now = self.records.store, self.settings.mail_domain, from_iso(draft["now"])
         if self.compose_acks_later:
-            return outbox.queue_draft(store, acks.queued_row(draft, domain), draft, now=now)
-        return outbox.queue(store, acks.ack_mail(draft, self.settings), domain=domain, now=now)
+            return outbox.queue_draft(store, acks.queued_row(draft, domain), draft, now=now, marks=marks)
+        return outbox.queue(store, acks.ack_mail(draft, self.settings), domain=domain, now=now, marks=marks)
 
-    def queue_message(self, **what) -> str | None:
-        """Queue :meth:`message_mail`'s mail (inside the caller's transaction)."""
-        return self.queue(self.message_mail(**what))
+    def queue_message(self, *, marks: dict | None = None, **what) -> str | None:
+        """Queue :meth:`message_mail`'s mail (inside the caller's transaction; ``marks``: an answer's columns)."""
+        return self.queue(self.message_mail(**what), marks)
 
     def message_mail(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
                      subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,

@@ -14,6 +14,11 @@ where an answer is needed (HELP, JOIN: :data:`ANSWERED_WITHOUT_TOKEN`) or as a w
 a registered player; such answers never quote the mail's subject, body or file names, and
 are counted apart from answers to mail with a valid token, per address and for all
 addresses together (``stranger_replies_per_hour``).
+
+Every answer goes through one brake (pbem.service.answers): one mail causes at most one
+answer of each kind to an address, and each counts against the address's, the kind's and the
+game's hourly budgets. A command whose handling raises is undone alone: the mail's other
+commands are carried out, and the sender is told which one failed.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from pbem.service.part import ConfiguredPart
 from pbem.service.phases import Phases
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.errors import TemporaryFailure
-from pbem.service.outbox import mark_unauthenticated, replies_sent_recently, unauthenticated_replies_recently
+from pbem.service.answers import Answers
 from pbem.service.store import dumps
 
 log = logging.getLogger("pbem.mailroom")
@@ -48,6 +53,10 @@ log = logging.getLogger("pbem.mailroom")
 #: commands of the general address whose answer a sender without a token needs: those declared
 #: ``answers_strangers`` (HELP, JOIN, CONFIRM of a held role, LIST, OBSERVE, and UNOBSERVE to an address that was watching)
 ANSWERED_WITHOUT_TOKEN = frozenset(c.name for c in REGISTRY if c.answers_strangers)
+
+
+#: a submission's status as an acknowledgement's note names it
+STATUS_WORDS = {"accepted": N_("accepted"), "partial": N_("accepted in part"), "rejected": N_("rejected")}
 
 
 class _PastDeadline(Exception):
@@ -191,13 +200,17 @@ class MessageHandling:
         # game id -> its open phase (None: over) as read when the transaction began; it serves the
         # first command only (a command may change the phase: later ones read it again)
         self.open_phases: dict[str, dict | None] = {}
+        self.spec = None  # the declaration of the command being carried out: its answers' kind
+        self.answering_lang: str | None = None  # the language of the general address's command being answered
+        self.answers = Answers(self)  # what this mail is answered, queued once its commands are carried out
 
     # -- the outcome, recorded on the inbound row ----------------------------------------------------
     def note(self, text: str) -> None:
         self.notes.append(text)
 
     def refuse(self, note: str | None = None) -> None:
-        self.status = "refused"
+        if self.status != "error":  # a command that failed stays visible as one
+            self.status = "refused"
         if note:
             self.notes.append(note)
 
@@ -206,70 +219,70 @@ class MessageHandling:
         self.game_id, self.player = player["game_id"], player
 
     # -- mail out ------------------------------------------------------------------------------------
-    def may_reply_to(self, address: str | None, *, acknowledging_orders: bool = False) -> bool:
-        """Whether an answer may go to ``address``: never to ourselves; within the hourly
-        brakes (per address, and for mail without a token also for all addresses together),
-        except an acknowledgement of newly accepted orders, which always goes."""
-        if not address:
-            self.notes.append("no reply: the mail has no usable sender address")
-            return False
-        if address.lower().rsplit("@", 1)[-1] == self.svc.settings.mail_domain.lower():
-            self.notes.append(f"no reply to {address}: an address of this server")  # never mail ourselves
-            return False
-        settings = self.svc.settings
-        if acknowledging_orders and self.authenticated:
-            return True
-        if replies_sent_recently(self.store, address, self.now, unauthenticated=not self.authenticated) >= settings.replies_per_address_per_hour:
-            self.notes.append(f"no reply to {address}: rate limit reached")
-            return False
-        if not self.authenticated and unauthenticated_replies_recently(self.store, self.now) >= settings.stranger_replies_per_hour:
-            self.notes.append(f"no reply to {address}: the limit of answers to mail without a token is reached")
-            return False
-        return True
-
     def mail_reply(self, kind: str, template: str, subject: str, *, player: dict | None = None, to_addr: str | None = None,
-                   lang: str = "en", **ctx) -> None:
-        """Answer this message: to a player (in their language, in the game's thread) or to a bare address."""
+                   lang: str = "en", answer: str | None = None, about: str | None = None, **ctx) -> None:
+        """Answer this message: to a player (in their language, in the game's thread) or to a bare
+        address. ``kind``: the outbox kind ('ack', 'error'); ``answer``: the answer kind
+        (pbem.mail.answer_kinds; by default the command's own); ``about``: the game a stranger's
+        answer names (its budget). Queued when the mail's handling is over, through the brake."""
         to_addr = player["email"] if player else to_addr
         if player is None and self.answering not in ANSWERED_WITHOUT_TOKEN:
             self.notes.append(f"no reply to {to_addr or '?'}: nobody asked for an answer a stranger needs")
             return
-        if not self.may_reply_to(to_addr):
+        if not to_addr:
+            self.notes.append("no reply: the mail has no usable sender address")
             return
-        key = f"{kind}/in{self.inbound_id}/{template}/{self.replies}"
-        queued = self.svc.mail_writer.queue_message(kind=kind, game_id=self.game_id if player else None, player=player,
-                                                    to_addr=to_addr, lang=player["lang"] if player else lang, subject=subject,
-                                                    template=template, key=key, inbound_msgid=self.msg.message_id, **ctx)
-        if queued:
-            self.replies += 1
-            if not self.authenticated:
-                mark_unauthenticated(self.store, queued)
+        answer = answer or (self.spec.answer if self.spec else "reply")
+        self.answers.add_text(answer, to_addr, player=player, lang=player["lang"] if player else lang,
+                              game_id=self.game_id if player else about, subject=subject, template=template, mail_kind=kind, ctx=ctx)
+
+    def acknowledge(self, submission: dict, phase: dict, *, notes: list[str], new_orders: bool, line: int = 0) -> None:
+        """The acknowledgement of an orders block (one per mail: the last block's, noting the others);
+        ``new_orders``: orders that stand and are new, whose acknowledgement the brake never holds."""
+        player, svc, msgid, game, token = self.player, self.svc, self.msg.message_id, self.game, self.current_token
+        _ = gettext_for(player["lang"])
+        describe = _(N_("the block at line %(line)d, %(status)s")) % {"line": line, "status": _(STATUS_WORDS.get(submission["status"], submission["status"]))}
+
+        def make(lines: list[str], marks: dict) -> str | None:
+            return svc.mail_writer.queue_ack(self.game_id, player, submission, phase, msgid, notes=notes + lines, game=game, token=token,
+                                             marks=marks)
+        self.answers.add_acknowledgement(player["email"], player=player, game_id=self.game_id, describe=describe, make=make,
+                                         new_orders=new_orders)
+
+    def answer_with_mail(self, what: str, make: Callable[[], str | None]) -> None:
+        """An answer to the player that is a whole mail of its own (HISTORY's report): one per mail
+        of the command's kind; ``what`` names it to the player if another one took its place."""
+        self.answers.add_mail(self.spec.answer if self.spec else "reply", self.player["email"], player=self.player,
+                              game_id=self.game_id, what=what, make=lambda _lines: make())
 
     def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None,
-                     lang: str | None = None, **args) -> None:
+                     lang: str | None = None, about: str | None = None, **args) -> None:
         """Mail an error answer: what was wrong and what to do (message ids), in the reader's language
-        (a player's; for a bare address, ``lang``: the language of the keyword it typed)."""
+        (a player's; for a bare address, ``lang``: the language of the keyword it typed; ``about``:
+        the game it names)."""
         lang = player["lang"] if player else (lang or "en")
         _ = gettext_for(lang)
         # Mail without a valid token may be forged: quoting its subject or file names would
         # relay the forger's words to whoever the From names.
         quoted = self.authenticated
         self.mail_reply("error", "mail/error.txt.j2", _("Your mail could not be used"), player=player, to_addr=to_addr,
-                        lang=lang, problem=_(problem) % args if args else _(problem),
+                        lang=lang, answer="error", about=about, problem=_(problem) % args if args else _(problem),
                         advice=(_(advice) % args if args else _(advice)) if advice else "",
                         quoted_subject=(self.msg.subject or "") if quoted else "", problems=self.msg.problems if quoted else [])
 
-    def mail_problem_to_sender(self, problem: str, advice: str = "", *, lang: str | None = None, **args) -> None:
-        """Mail an error answer to a sender we cannot tie to any player: generic, nothing about any game."""
+    def mail_problem_to_sender(self, problem: str, advice: str = "", *, lang: str | None = None, about: str | None = None,
+                               **args) -> None:
+        """Mail an error answer to a sender we cannot tie to any player: generic, nothing about any game
+        (``about``: the game the refused command named, whose budget it counts against)."""
         if self.sender:
-            self.mail_problem(None, problem, advice, to_addr=self.sender, lang=lang, **args)
+            self.mail_problem(None, problem, advice, to_addr=self.sender, lang=lang, about=about, **args)
         else:
             self.notes.append("no reply: the mail has no usable sender address")
 
     def mail_player(self, player: dict, *, kind: str, template: str, subject: str, key: str, **ctx) -> None:
-        """Mail another player of the game (press): not an answer to this message."""
-        self.svc.mail_writer.queue_message(kind=kind, game_id=self.game_id, player=player, to_addr=player["email"], lang=player["lang"],
-                                           subject=subject, template=template, key=key, **ctx)
+        """Mail another player of the game (press): not an answer to this message, so not braked;
+        every block of the mail to one player goes in one mail (``key``: the first one's)."""
+        self.answers.add_relay(player, mail_kind=kind, key=key, subject=subject, template=template, ctx=ctx)
 
     def tell_every_player(self, msgid: str, *, serial: str, args: dict) -> None:
         """A notice from the server to every active player of the game, each in their language."""
@@ -305,7 +318,8 @@ class MessageHandling:
         if address is None:
             return False
         self.svc.records.confirm_address(address["id"])
-        self.mail_reply("ack", "mail/settings.txt.j2", gettext_for(self.player["lang"])(N_("Address confirmed")), player=self.player)
+        self.mail_reply("ack", "mail/settings.txt.j2", gettext_for(self.player["lang"])(N_("Address confirmed")), player=self.player,
+                        answer="confirmation")
         return True
 
     def take_orders(self, cmd) -> None:
@@ -323,6 +337,10 @@ class MessageHandling:
 
     # -- the decision ----------------------------------------------------------------------------------
     def run(self) -> None:
+        self._decide()
+        self.answers.send()  # through the brake, once every command is carried out
+
+    def _decide(self) -> None:
         msg = self.msg
         if msg.automatic:
             self.status = "ignored"
@@ -372,9 +390,38 @@ class MessageHandling:
                 self.mail_problem(player, N_("No command was found in your mail."),
                                   N_("Orders go between a line 'ORDERS %(game)s <phase>' and a line 'END'. Send HELP for the order syntax."), game=self.game_id)
             return
+        done = set()
         for cmd in commands:
-            self._carry_out(cmd)
+            same = (cmd.name, tuple(cmd.args), cmd.body)
+            if same in done:
+                self.note(f"{cmd.name} {' '.join(cmd.args)} repeated in the mail: carried out once")
+                continue
+            done.add(same)
+            self._safely(cmd.name, lambda: self._carry_out(cmd))
             self.open_phases.clear()  # the command may have changed the phase: the next one reads it again
+
+    def _safely(self, name: str, carry_out: Callable[[], None]) -> None:
+        """Carry out one command (or one kind, at the general address); if it raises, what it wrote
+        and the answers it asked for are undone, the mail is marked 'error' with the traceback, the
+        sender told, and the mail's other commands are still carried out."""
+        answers, player, closes, moved = self.answers.mark(), self.player, list(self.games_to_close_now), self.deadline_moved
+        try:
+            with self.store.savepoint():
+                carry_out()
+        except sqlite3.OperationalError:
+            raise  # locked, disk full: the whole mail is refused for now, and its sender's server sends it again
+        except Exception:
+            log.exception("the command %s of inbound mail %s failed", name, self.inbound_id)
+            self.answers.rollback(answers)
+            self.player, self.games_to_close_now[:], self.deadline_moved = player, closes, moved
+            self.status = "error"
+            self.note(f"{name} failed:\n" + traceback.format_exc()[-1500:])
+            failed = N_("The server failed while carrying out your command %(command)s, and did nothing of it; a moderator has been told. "
+                        "The other commands of your mail were carried out.")
+            if self.authenticated and self.sender_confirmed:
+                self.mail_problem(self.player, failed, command=name)
+            elif not self.authenticated:
+                self.mail_problem_to_sender(failed, lang=self.answering_lang, command=name)
 
     def _identify_token_owner(self, game_id: str, token: str) -> bool:
         """Set the player whose valid token the message was sent with; False (refused, and the
@@ -423,6 +470,7 @@ class MessageHandling:
     def _carry_out(self, cmd) -> None:
         """One command sent with the player's token, by its declaration's game-address handler."""
         spec, player = self.registry.named(cmd.name), self.player
+        self.spec = spec
         if cmd.name == UNKNOWN:  # a word in capitals near a command's: name the command probably meant
             self.note(f"not a command: {cmd.args[0]}")
             if self.sender_confirmed:
@@ -438,7 +486,7 @@ class MessageHandling:
             # The command could not be read as written (unknown zone, missing argument...).
             self.refuse()
             _ = gettext_for(player["lang"])
-            self.mail_reply("error", "mail/error.txt.j2", _("Your mail could not be used"), player=player,
+            self.mail_reply("error", "mail/error.txt.j2", _("Your mail could not be used"), player=player, answer="error",
                             problem=_(N_("The command %(command)s could not be carried out.")) % {"command": cmd.name},
                             advice="", quoted_subject=self.msg.subject or "", problems=cmd.problems_in(_))
         elif spec.on_game_address is None:  # a command only the general address reads
@@ -452,8 +500,11 @@ class MessageHandling:
         for spec in self.registry.general_commands():
             sent = [c for c in commands if c.name == spec.name]
             if sent:
-                self.answering = spec.name
-                spec.on_general_address(self, sent)
+                self.answering, self.spec, self.answering_lang = spec.name, spec, sent[0].lang
+                unique = list({(c.name, tuple(c.args), c.body): c for c in reversed(sent)}.values())[::-1]  # the first of each
+                if len(unique) < len(sent):
+                    self.note(f"{len(sent) - len(unique)} repeated {spec.name} lines: carried out once")
+                self._safely(spec.name, lambda: spec.on_general_address(self, unique))
                 return
         self.refuse("no token and no command")
         self.mail_problem_to_sender(N_("This server only reads game mail, and this message was not addressed to any game."),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbem.i18n import N_, gettext_for
+from pbem.mail.commands import REGISTRY
 from pbem.service.clock import to_iso
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter, shown_seed
@@ -20,6 +21,12 @@ from pbem.service.mailed_codes import is_code, mailed_code
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import template_exists
 from pbem.service.upgrades import result_state
+
+
+def _unobserve_word(lang: str) -> str:
+    """UNOBSERVE as an observer types it (pbem.mail.commands.observe declares it)."""
+    keywords = REGISTRY.named("UNOBSERVE").keywords
+    return keywords.get(lang, keywords["en"])[0]
 
 
 @dataclass(kw_only=True, eq=False)
@@ -70,8 +77,18 @@ class Observers(ConfiguredPart):
                 records.audit(game_id, "observer", "observe", "", {"observers": len(records.observers(game_id))})
         return None
 
-    def unobserve(self, game_id: str, email: str) -> bool:
-        """Stop; False when the address was not watching the game."""
+    def unobserve_code(self, game_id: str, email: str) -> str:
+        """The code that stops an observer's reports: mailed to the observer only (every report carries it)."""
+        return mailed_code(self.settings.secret_key, "unobserve", game_id, email.lower())
+
+    def watches(self, game_id: str, email: str) -> bool:
+        return self.records.observer(game_id, email.lower()) is not None
+
+    def unobserve(self, game_id: str, email: str, code: str) -> bool:
+        """Stop, once ``code`` is the one mailed to the address; False when it is not, or the
+        address was not watching the game (a forged From stops nobody's reports)."""
+        if not is_code(code, self.unobserve_code(game_id, email)):
+            return False
         records = self.records
         with records.write():
             row = records.observer(game_id, email.lower())
@@ -109,5 +126,6 @@ class Observers(ConfiguredPart):
                 role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
                 events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
                 engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,
+                stop_line=f"{_unobserve_word(lang)} {game_id} {self.unobserve_code(game_id, row['email'])}",
             ))
         return mails

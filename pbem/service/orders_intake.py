@@ -137,11 +137,9 @@ def _take_standing_orders(room, cmd, phase: dict, *, held: bool) -> None:
     _ = gettext_for(room.player["lang"])
     note = _(N_("Phase %(phase)s waits for the %(awaited)s player, so only your standing orders were read; they hold from now on, until you change them.")) % {
         "phase": phase["label"], "awaited": ", ".join(loads(phase["awaited"]))}
-    if room.may_reply_to(room.player["email"], acknowledging_orders=submission["status"] != "rejected"):
-        room.svc.mail_writer.queue_ack(room.game_id, room.player, submission, phase, room.msg.message_id,
-                                       notes=[note] + cmd.problems_in(_) + list(room.msg.problems), game=room.game,
-                                       token=room.current_token)
-        room.replies += 1
+    # Only standing orders that change the side's state are new: the same block again is answered within the brake.
+    changed = submission["status"] != "rejected" and dumps(new_state) != dumps(state)
+    room.acknowledge(submission, phase, notes=[note] + cmd.problems_in(_) + list(room.msg.problems), new_orders=changed, line=cmd.line)
 
 
 def _refuse_not_awaited(room, phase: dict) -> None:
@@ -206,7 +204,7 @@ def _hold(room, submission: dict, phase: dict, canonical: str | None) -> None:
     room.svc.records.update("submissions", submission["id"], {"confirm_code": code})
     room.status = "held"
     _ = gettext_for(room.player["lang"])
-    room.mail_reply("error", "mail/held.txt.j2", _("Orders held: please confirm"), player=room.player,
+    room.mail_reply("error", "mail/held.txt.j2", _("Orders held: please confirm"), player=room.player, answer="confirmation",
                     sender=room.sender or "?", phase=phase, canonical=canonical, code=code)
 
 
@@ -217,16 +215,11 @@ def _acknowledge(room, cmd, submission: dict, phase: dict, *, new_orders: bool) 
     # Other answers count against the per-address brake: a script that re-sends the
     # same orders on every mail it gets would otherwise loop for ever. The orders are
     # taken either way; only the answer is withheld (and noted).
-    player = room.player
-    if not room.may_reply_to(player["email"], acknowledging_orders=new_orders):
-        return
-    _ = gettext_for(player["lang"])
+    _ = gettext_for(room.player["lang"])
     notes = cmd.problems_in(_) + list(room.msg.problems)
     if room.read_from:
         notes.insert(0, _(N_("Your orders were read from the attached file %(name)s.")) % {"name": room.read_from})
-    room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, notes=notes, game=room.game,
-                                   token=room.current_token)
-    room.replies += 1
+    room.acknowledge(submission, phase, notes=notes, new_orders=new_orders, line=cmd.line)
 
 
 def confirm_held_orders(room, code: str) -> bool:
@@ -245,9 +238,7 @@ def confirm_held_orders(room, code: str) -> bool:
     if status != "rejected":
         records.make_standing(submission["id"], phase["id"], submission["role"])
     submission = records.submission(submission["id"])
-    if room.may_reply_to(player["email"], acknowledging_orders=status != "rejected"):
-        room.svc.mail_writer.queue_ack(room.game_id, player, submission, phase, room.msg.message_id, game=room.game,
-                                       token=room.current_token)
+    room.acknowledge(submission, phase, notes=[], new_orders=status != "rejected")
     close_when_all_ordered(room, records.game_row(room.game_id), phase)
     return True
 

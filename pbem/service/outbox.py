@@ -37,7 +37,7 @@ from pbem.service.store import Store, dumps
 KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
-REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address
+REPLY_KINDS = ("ack", "error")  # answers to inbound mail (Auto-Submitted: auto-replied)
 
 log = logging.getLogger("pbem.outbox")
 
@@ -144,7 +144,7 @@ def _queued(store: Store, mid: str) -> bool:
     return store.one("SELECT 1 FROM outbox WHERE message_id = ?", (mid,)) is not None
 
 
-def _insert(store: Store, mail: ComposedMail, now: datetime, draft: dict | None = None) -> str:
+def _insert(store: Store, mail: ComposedMail, now: datetime, draft: dict | None = None, marks: dict | None = None) -> str:
     row = {
         "message_id": mail.message_id, "game_id": mail.game_id, "player_id": mail.player_id,
         "to_addr": mail.to_addr, "kind": mail.kind, "subject": mail.subject, "raw": mail.raw,
@@ -152,26 +152,28 @@ def _insert(store: Store, mail: ComposedMail, now: datetime, draft: dict | None 
     }
     if draft is not None:
         row["draft"] = dumps(draft)
+    row.update(marks or {})
     store.insert("outbox", row)
     return mail.message_id
 
 
-def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime) -> str | None:
+def queue(store: Store, mail: Outgoing, *, domain: str, now: datetime, marks: dict | None = None) -> str | None:
     """Compose and queue a mail (inside the caller's transaction). Returns its
-    Message-ID, or None when a mail with that Message-ID is already queued."""
+    Message-ID, or None when a mail with that Message-ID is already queued.
+    ``marks``: an answer's columns (:func:`answer_marks`)."""
     if _queued(store, message_id(mail.key, domain)):
         return None  # before composing it: composing is most of the cost
-    return _insert(store, compose_outgoing(mail, domain=domain, now=now), now)
+    return _insert(store, compose_outgoing(mail, domain=domain, now=now), now, marks=marks)
 
 
-def queue_draft(store: Store, mail: ComposedMail, draft: dict, *, now: datetime) -> str | None:
+def queue_draft(store: Store, mail: ComposedMail, draft: dict, *, now: datetime, marks: dict | None = None) -> str | None:
     """Queue a mail the deliverer composes (inside the caller's transaction): ``mail`` is its
     row without bytes, ``draft`` (JSON) everything its bytes are made of (see
     :func:`deliver_due`'s ``compose_draft``). None when its Message-ID is queued already."""
     assert not mail.raw, "a draft's bytes are made when it is delivered"
     if _queued(store, mail.message_id):
         return None
-    return _insert(store, mail, now, draft)
+    return _insert(store, mail, now, draft, marks)
 
 
 def queue_composed(store: Store, mail: ComposedMail, *, now: datetime) -> str | None:
@@ -186,18 +188,25 @@ def queue_composed(store: Store, mail: ComposedMail, *, now: datetime) -> str | 
 UNAUTHENTICATED = "unauthenticated"
 
 
-def replies_sent_recently(store: Store, address: str, now: datetime, *, unauthenticated: bool = False) -> int:
-    """Answers to ``address`` in the last hour: to mail with a valid token, or (``unauthenticated``)
-    to mail without one; the two are counted apart, so forged mail cannot use up a player's answers."""
+def replies_sent_recently(store: Store, address: str, now: datetime, *, unauthenticated: bool = False,
+                          answer: str | None = None) -> int:
+    """Answers to ``address`` in the last hour (of the kind ``answer`` only, when given): to mail
+    with a valid token, or (``unauthenticated``) to mail without one; the two are counted apart,
+    so forged mail cannot use up a player's answers."""
     since = to_iso(now - timedelta(hours=1))
     # By the address's index: left to itself SQLite took the cause index, and counted through
     # every answer of the hour to every address (0.25 ms a mail after a few hundred, growing).
     row = store.one(
-        f"SELECT COUNT(*) AS n FROM outbox INDEXED BY outbox_to WHERE to_addr = ? AND created_at >= ? "
-        f"AND kind IN ({','.join('?' * len(REPLY_KINDS))}) AND cause IS ?",
-        (address, since, *REPLY_KINDS, UNAUTHENTICATED if unauthenticated else None),
+        "SELECT COUNT(*) AS n FROM outbox INDEXED BY outbox_to WHERE to_addr = ? AND created_at >= ? "
+        "AND answer IS NOT NULL AND (? IS NULL OR answer = ?) AND cause IS ?",
+        (address, since, answer, answer, UNAUTHENTICATED if unauthenticated else None),
     )
     return row["n"]
+
+
+def answers_about_game(store: Store, game_id: str, since_iso: str) -> int:
+    """Answers about one game (to its players, and to strangers naming it) since ``since_iso``."""
+    return store.one("SELECT COUNT(*) AS n FROM outbox WHERE answer_game = ? AND created_at >= ?", (game_id, since_iso))["n"]
 
 
 def unauthenticated_replies_recently(store: Store, now: datetime) -> int:
@@ -206,9 +215,16 @@ def unauthenticated_replies_recently(store: Store, now: datetime) -> int:
                      (UNAUTHENTICATED, to_iso(now - timedelta(hours=1))))["n"]
 
 
-def mark_unauthenticated(store: Store, message_id: str) -> None:
-    """This queued mail answers mail that carried no valid token."""
-    store.execute("UPDATE outbox SET cause = ? WHERE message_id = ?", (UNAUTHENTICATED, message_id))
+def answer_marks(*, answer: str, game_id: str | None, cause: str | None) -> dict:
+    """The columns of a mail that answers an inbound mail: its kind (pbem.mail.answer_kinds), the
+    game it is about, and its cause (:data:`UNAUTHENTICATED`: the mail carried no valid token)."""
+    return {"answer": answer, "answer_game": game_id, "cause": cause}
+
+
+def mark_answer(store: Store, message_id: str, marks: dict) -> None:
+    """A mail queued already is an answer (:func:`answer_marks`)."""
+    store.execute("UPDATE outbox SET answer = ?, answer_game = ?, cause = ? WHERE message_id = ?",
+                  (marks["answer"], marks["answer_game"], marks["cause"], message_id))
 
 
 class Undeliverable(Exception):

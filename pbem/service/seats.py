@@ -49,7 +49,8 @@ class Seats(ConfiguredPart):
 
     def hold(self, game_id: str, invitation_code: str, email: str, role: str | None = None) -> SeatHold:
         """Hold an open role (``role``, or the first free one) for ``email``. The same address
-        asking again for the game gets its hold back, unchanged (the code mailed again)."""
+        asking again for the game gets its hold back, unchanged (the code mailed again); an address
+        holds one role of a game at a time, and none of a game it plays in."""
         records, now = self.records, self.now()
         email = email.lower()
         with records.write():
@@ -58,8 +59,15 @@ class Seats(ConfiguredPart):
                 raise SeatRefused(N_("There is no game %(game)s with that invitation code."), game=game_id)
             if g["status"] == "finished":
                 raise SeatRefused(N_("Game %(game)s is over; its archive is on the web."), game=game_id)
+            if any(p["status"] == "active" and (p["email"] or "").lower() == email for p in records.players(game_id)):
+                raise SeatRefused(N_("This address already plays in game %(game)s."), game=game_id)
             held = records.live_seat_holds(game_id)
-            own = next((h for h in held if h["email"] == email and role in (None, h["role"])), None)
+            # One role per address: a JOIN (forged or not) never holds a game's every open role for one From.
+            own = next((h for h in held if h["email"] == email), None)
+            if own is not None and role not in (None, own["role"]):
+                raise SeatRefused(N_("The role %(role)s of game %(game)s is already held for this address until %(when)s; an "
+                                     "address holds one role at a time. Send back the code mailed for it, or wait until then."),
+                                  role=own["role"], game=game_id, when=from_iso(own["expires_at"]))
             if own is not None:
                 return self._seat_hold(own)
             held_roles = {h["role"]: h for h in held}

@@ -381,6 +381,22 @@ def m013_outbox_draft(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE outbox ADD COLUMN draft TEXT")
 
 
+@migrations()
+def m014_answer_kinds(db: sqlite_utils.Database) -> None:
+    """Issue 26: every answer to a mail is marked with its kind (pbem.mail.answer_kinds: a HISTORY
+    report is one, though its outbox kind is 'report') and the game it is about, so the brake counts
+    each against its address's, its kind's and its game's budgets. The answers queued before are
+    counted as they were: every 'ack' and 'error'."""
+    db.executescript(
+        """
+        ALTER TABLE outbox ADD COLUMN answer TEXT;
+        ALTER TABLE outbox ADD COLUMN answer_game TEXT;
+        UPDATE outbox SET answer = 'reply' WHERE kind IN ('ack', 'error');
+        CREATE INDEX outbox_answer_game ON outbox(answer_game, created_at) WHERE answer_game IS NOT NULL;
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 
@@ -452,6 +468,24 @@ class Store:
         else:
             self._depth = 0
             self.conn.execute("COMMIT")
+
+    @contextmanager
+    def savepoint(self) -> Iterator["Store"]:
+        """Inside a write transaction: what the block writes is undone if it raises (and the
+        exception goes on), while the transaction and what was written before it stand."""
+        assert self._depth, "a savepoint lives inside a write transaction"
+        name = f"sp{self._depth}_{uuid.uuid4().hex[:8]}"
+        self.conn.execute(f"SAVEPOINT {name}")
+        depth = self._depth
+        try:
+            yield self
+        except BaseException:
+            self._depth = depth
+            self.conn.execute(f"ROLLBACK TO {name}")
+            self.conn.execute(f"RELEASE {name}")
+            raise
+        else:
+            self.conn.execute(f"RELEASE {name}")
 
     # -- small query helpers -------------------------------------------------
     def one(self, sql: str, params: tuple | dict = ()) -> dict | None:

@@ -231,7 +231,8 @@ def test_observe_needs_the_mailed_code_then_sends_each_phases_public_report(svc)
     [report] = outbox(svc, kind="observer", to_addr=STRANGER)[-1:]
     text = raw_text(report)
     assert "for observers" in text and US not in text and IND not in text
-    svc.mailroom.receive(mail(STRANGER, general(svc), f"UNOBSERVE {gid}\n"))
+    stop = next(line for line in text.splitlines() if line.startswith(f"UNOBSERVE {gid} "))  # the report carries the stop line
+    svc.mailroom.receive(mail(STRANGER, general(svc), stop + "\n"))
     assert svc.records.observers(gid) == []
     assert "No more reports of game" in last_text(svc, kind="ack", to_addr=STRANGER)
     svc.mailroom.receive(mail("nobody@elsewhere.example", general(svc), f"UNOBSERVE {gid}\n"))

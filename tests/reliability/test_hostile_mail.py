@@ -5,7 +5,8 @@
    limited for all addresses together, not only per address.
 3. Answers to mail with a valid token are counted apart from warnings caused by mail
    without one, and the acknowledgement of accepted orders is never withheld.
-7. Every PRESS block of a mail is delivered (or the sender told why not).
+7. Every PRESS block of a mail is delivered (or the sender told why not): in one mail to each
+   recipient (issue 26: one mail in is not a hundred out).
 10. Orders are never refused as late while their phase is still open.
 """
 
@@ -106,9 +107,8 @@ def test_two_press_blocks_to_one_recipient_are_both_delivered(svc):
     body = ("PRESS TO indians\nFirst: meet at the ford.\nEND\n\n"
             "PRESS TO indians\nSecond: bring the ponies.\nEND\n")
     svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), body, subject="two notes"))
-    texts = [raw_text(r) for r in outbox(svc, to_addr=IND, kind="press")]
-    assert len(texts) == 2, texts
-    assert any("meet at the ford" in t for t in texts) and any("bring the ponies" in t for t in texts)
+    [text] = [raw_text(r) for r in outbox(svc, to_addr=IND, kind="press")]
+    assert "meet at the ford" in text and "bring the ponies" in text
 
 
 # -- 10 -------------------------------------------------------------------------------------

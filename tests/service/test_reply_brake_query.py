@@ -1,5 +1,5 @@
-"""The per-address brake on answers (outbox.replies_sent_recently) counts one address's mail of
-the last hour through that address's index, whatever else the outbox holds."""
+"""The per-address brake on answers (outbox.replies_sent_recently) counts one address's answers of
+the last hour (of every kind, or of one) through that address's index, whatever else the outbox holds."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ from datetime import timedelta
 
 from pbem.service import outbox
 from pbem.service.clock import to_iso
-from pbem.service.outbox import REPLY_KINDS, UNAUTHENTICATED
+from pbem.service.outbox import UNAUTHENTICATED
 
 
 def _fill(svc, now) -> None:
     rows = []
-    for k in range(300):  # answers to many others, with and without a token, and reports
-        rows.append({"message_id": f"<m{k}@pbem.test>", "to_addr": f"p{k % 50}@players.example", "kind": ("ack", "report", "error")[k % 3],
+    for k in range(300):  # answers to many others, with and without a token, and reports (some of them HISTORY answers)
+        kind = ("ack", "report", "error")[k % 3]
+        answer = {"ack": "status", "error": "error", "report": "history" if k % 2 else None}[kind]
+        rows.append({"message_id": f"<m{k}@pbem.test>", "to_addr": f"p{k % 50}@players.example", "kind": kind, "answer": answer,
                      "subject": "s", "raw": b"x" * 3000, "status": "queued", "attempts": 0, "next_attempt_at": to_iso(now),
                      "created_at": to_iso(now - timedelta(minutes=k % 90)), "cause": UNAUTHENTICATED if k % 7 == 0 else None})
     with svc.store.write():
@@ -24,14 +26,15 @@ def _fill(svc, now) -> None:
 def test_the_count_is_right_for_each_address_and_cause(svc):
     now = svc.now()
     _fill(svc, now)
-    rows = svc.store.all("SELECT to_addr, kind, created_at, cause FROM outbox")
+    rows = svc.store.all("SELECT to_addr, answer, created_at, cause FROM outbox")
     since = to_iso(now - timedelta(hours=1))
     for k in range(50):
         address = f"p{k}@players.example"
         for unauthenticated in (False, True):
-            expected = sum(1 for r in rows if r["to_addr"] == address and r["created_at"] >= since and r["kind"] in REPLY_KINDS
-                           and r["cause"] == (UNAUTHENTICATED if unauthenticated else None))
-            assert outbox.replies_sent_recently(svc.store, address, now, unauthenticated=unauthenticated) == expected
+            for kind in (None, "history"):
+                expected = sum(1 for r in rows if r["to_addr"] == address and r["created_at"] >= since and r["answer"]
+                               and kind in (None, r["answer"]) and r["cause"] == (UNAUTHENTICATED if unauthenticated else None))
+                assert outbox.replies_sent_recently(svc.store, address, now, unauthenticated=unauthenticated, answer=kind) == expected
 
 
 def test_the_count_reads_the_address_index(svc):

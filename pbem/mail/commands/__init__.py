@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from pbem.mail.answer_kinds import answer_kind
 from pbem.mail.command_syntax import GAME_ADDRESS, GENERAL_ADDRESS, HelpLine, MailCommand
 
 __all__ = ["REGISTRY", "Registry"]
@@ -30,6 +31,7 @@ class Registry:
             if command.name in self._by_name:
                 raise ValueError(f"two mail commands are named {command.name}")
             self._by_name[command.name] = command
+            answer_kind(command.answer)  # a kind not in pbem.mail.answer_kinds is refused here
             for word in command.all_keywords():
                 other = self._by_keyword.setdefault(word.casefold(), command)
                 if other is not command:

@@ -79,6 +79,7 @@ COMMAND = MailCommand(
     usage="ABSENCE <first day> <last day> (2026-12-24 2026-12-31) or ABSENCE CANCEL",
     rank=55,
     on_game_address=absence,
+    answer="absence",
     help=(HelpLine(N_("ABSENCE 2026-12-24 2026-12-31"), N_("away those days: a deadline inside moves to the day after")),
           HelpLine(N_("ABSENCE CANCEL"), N_("cancel your absences to come"))),
 )

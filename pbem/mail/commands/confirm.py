@@ -45,10 +45,11 @@ def take_held_seat(ctx, commands: list[Command]) -> None:
     ctx.attribute_to(player)
 
 
-def tell_refusal(ctx, refusal: Refusal, lang: str, advice: str = "") -> None:
-    """A refused JOIN or CONFIRM, answered to its sender in ``lang`` (moments in UTC: a newcomer has no zone yet)."""
+def tell_refusal(ctx, refusal: Refusal, lang: str, advice: str = "", about: str | None = None) -> None:
+    """A refused JOIN or CONFIRM, answered to its sender in ``lang`` (moments in UTC: a newcomer has no
+    zone yet; ``about``: the game the command named)."""
     values = {k: format_moment(v, "UTC", lang) if isinstance(v, datetime) else v for k, v in refusal.values.items()}
-    ctx.mail_problem_to_sender(refusal.msgid, advice, lang=lang, **values)
+    ctx.mail_problem_to_sender(refusal.msgid, advice, lang=lang, about=about, **values)
 
 
 def confirm_word(lang: str) -> str:
@@ -65,5 +66,6 @@ COMMAND = MailCommand(
     on_game_address=confirm,
     on_general_address=take_held_seat,
     answers_strangers=True,  # the newcomer's code: a wrong or expired one is told (never quoted)
+    answer="confirmation",
     general_help=(HelpLine(N_("CONFIRM <code>"), N_("take the role JOIN held for you, with the code mailed to you")),),
 )

@@ -41,7 +41,7 @@ COMMANDS = (
         help=(HelpLine(N_("PROPOSE DRAW"), N_("propose ending the game in a draw")),)),
     MailCommand(
         name="ACCEPT", keywords={"en": ("ACCEPT",), "fr": ("ACCEPTER",)}, read=read, usage="ACCEPT DRAW", rank=64,
-        on_game_address=_answer("accept_draw", N_("Draw accepted")),
+        on_game_address=_answer("accept_draw", N_("Draw accepted")), answer="draw",
         help=(HelpLine(N_("ACCEPT DRAW"), N_("accept the proposed draw (it ends the game once every player has)")),)),
     MailCommand(
         name="REJECT", keywords={"en": ("REJECT",), "fr": ("REFUSER",)}, read=read, usage="REJECT DRAW", rank=65,

@@ -38,6 +38,7 @@ COMMAND = MailCommand(
     on_game_address=send_game_help,
     on_general_address=send_general_help,
     answers_strangers=True,
+    answer="help",
     help=(HelpLine(N_("HELP"), N_("this text")),),
     general_help=(HelpLine(N_("HELP"), N_("this text")),),
     punctuation_ends_keyword=True,

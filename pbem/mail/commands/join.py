@@ -33,11 +33,12 @@ def join(ctx, commands: list[Command]) -> None:
             hold = ctx.svc.seats.hold(cmd.args[0].lower(), cmd.args[1], ctx.sender, role=role)
         except Refusal as refusal:
             ctx.refuse()
-            tell_refusal(ctx, refusal, lang)
+            tell_refusal(ctx, refusal, lang, about=cmd.args[0].lower())
             continue
         _ = gettext_for(lang)
         values = {"game": hold.game_id, "role": hold.role, "when": format_moment(hold.expires_at, "UTC", lang)}
         ctx.mail_reply("ack", "mail/answer.txt.j2", _("Confirm that you want to join game %(game)s") % values, to_addr=ctx.sender, lang=lang,
+                       about=hold.game_id,
                        text=_("The role %(role)s of game %(game)s is held for you until %(when)s. To take it, send this line back "
                               "to the address you wrote to:") % values,
                        lines=[f"{confirm_word(lang)} {hold.code}", "",
@@ -57,5 +58,6 @@ COMMAND = MailCommand(
     on_game_address=already_joined,
     on_general_address=join,
     answers_strangers=True,
+    answer="join_code",
     general_help=(HelpLine(N_("JOIN <game> <code> [role]"), N_("take a seat in a game, with the code its moderator gave you")),),
 )

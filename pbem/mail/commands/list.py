@@ -56,6 +56,7 @@ COMMAND = MailCommand(
     rank=20,  # after JOIN and ORDERS, before HELP: a mail with LIST and HELP gets the list
     on_general_address=send_list,
     answers_strangers=True,
+    answer="list",
     general_help=(HelpLine(N_("LIST"), N_("the games open to watch or to join")),),
     punctuation_ends_keyword=True,
 )

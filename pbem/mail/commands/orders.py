@@ -49,4 +49,5 @@ COMMAND = MailCommand(
     block=True,
     any_sender=True,
     reports_own_problems=True,
+    answer="acknowledgement",
 )

@@ -81,7 +81,8 @@ def _store_address(ctx, address: str) -> bool:
     """A second address counts once confirmed from the first: the player gets a code to send back."""
     code = ctx.add_unconfirmed_address(address)
     _ = gettext_for(ctx.player["lang"])
-    ctx.mail_reply("ack", "mail/confirm_address.txt.j2", _("Confirm your second address"), player=ctx.player, email=address, code=code)
+    ctx.mail_reply("ack", "mail/confirm_address.txt.j2", _("Confirm your second address"), player=ctx.player, email=address, code=code,
+                   answer="confirmation")
     return False
 
 
@@ -148,5 +149,6 @@ COMMAND = MailCommand(
     usage=_usage(),
     rank=50,
     on_game_address=change_setting,
+    answer="settings",
     help=tuple(line for setting in SETTINGS.values() for line in setting.help),
 )

@@ -29,6 +29,7 @@ COMMAND = MailCommand(
     usage="STATUS or STATUS <game>",
     rank=30,
     on_game_address=send_status,
+    answer="status",
     help=(HelpLine(N_("STATUS"), N_("phase, deadline, who has ordered")),),
     punctuation_ends_keyword=True,
 )
