@@ -385,7 +385,7 @@ class Disputes(ConfiguredPart):
         records.set_game_status(g["id"], "active", outcome=None, finished_at=None)
         if after.open_row.get("deadline") is None:
             spec = deadline_spec(loads(g["timing"], {}), engine.phase(after.state).deadline)
-            records.set_deadline(after.open_row["id"], to_iso(deadline_after(spec, self.now())))
+            records.set_deadline(after.open_row["id"], to_iso(deadline_after(spec, self.now())), absence_delay=0.0)
 
     # -- phase rows under correction ---------------------------------------------------------
     def _replace_row(self, row: dict, changes: dict) -> dict:

@@ -263,7 +263,7 @@ class Games(ServicePart):
             ph = records.current_phase(game_id)
             if ph is None:
                 raise ServiceError(N_("the game has no open phase"))
-            records.set_deadline(ph["id"], to_iso(deadline), remind_again=True)
+            records.set_deadline(ph["id"], to_iso(deadline), remind_again=True, absence_delay=0.0)  # the moderator's, whole
             serial = records.count_audit(game_id, "set deadline") + 1
             self.mail.queue_deadline_moved(game_id, dict(ph, deadline=to_iso(deadline)), reason, serial)
             records.audit(game_id, actor, "set deadline", reason, {"phase": ph["label"], "old": ph["deadline"], "new": to_iso(deadline)})

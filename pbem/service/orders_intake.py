@@ -258,5 +258,7 @@ def close_when_all_ordered(room, game: dict, phase: dict) -> None:
         early = room.now + timedelta(seconds=delay)
         deadline = from_iso(phase["deadline"])
         if deadline is None or early < deadline:
-            room.svc.records.set_deadline(phase["id"], to_iso(early))
+            # what absences added still counts as far as it delays the close
+            base = deadline - timedelta(seconds=phase["absence_delay"]) if deadline else early
+            room.svc.records.set_deadline(phase["id"], to_iso(early), absence_delay=max((early - base).total_seconds(), 0.0))
             room.deadline_moved = True

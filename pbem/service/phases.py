@@ -102,13 +102,14 @@ class Phases(ServicePart):
             raise TimingError(f"{g['engine']} phase {info.id} names the deadline kind {info.deadline!r}, "
                               f"which the engine does not declare in deadline_kinds")
         spec = deadline_spec(loads(g["timing"], {}), info.deadline)
-        deadline = None if g["status"] == "paused" else deadline_after(spec, now)
-        deadline = deadline_after_absences(self.records, game_id, info.awaited, deadline)  # ABSENCE
+        base = None if g["status"] == "paused" else deadline_after(spec, now)
+        deadline = deadline_after_absences(self.records, game_id, info.awaited, base, game=g)  # ABSENCE
         seed = secrets.token_hex(32)
         return {
             "game_id": game_id, "seq": seq, "label": info.id, "mode": info.mode, "immediate": int(info.immediate),
             "awaited": dumps(list(info.awaited)), "state": dumps(state), "commitment": commitment(seed), "seed": seed,
             "opened_at": to_iso(now), "deadline": to_iso(deadline) if deadline else None, "status": "open", "revision": revision,
+            "absence_delay": (deadline - base).total_seconds() if deadline else 0.0,
             "rules_version": engine.rules_version, "state_format": engine.state_format,
         }, None
 

@@ -211,12 +211,13 @@ class Records:
     def supersede_phase(self, phase_row_id: int) -> None:
         self.store.execute("UPDATE phases SET status = 'superseded' WHERE id = ?", (phase_row_id,))
 
-    def set_deadline(self, phase_row_id: int, deadline_iso: str | None, *, remind_again: bool = False) -> None:
-        """A phase's deadline (None while paused or waiting); ``remind_again`` lets its reminders go out anew."""
-        if remind_again:
-            self.store.execute("UPDATE phases SET deadline = ?, reminded_at = NULL WHERE id = ?", (deadline_iso, phase_row_id))
-        else:
-            self.store.execute("UPDATE phases SET deadline = ? WHERE id = ?", (deadline_iso, phase_row_id))
+    def set_deadline(self, phase_row_id: int, deadline_iso: str | None, *, remind_again: bool = False,
+                     absence_delay: float | None = None) -> None:
+        """A phase's deadline (None while paused or waiting); ``remind_again`` lets its reminders go out anew;
+        ``absence_delay``: the seconds of it that absences added (pbem.service.absences; None: unchanged)."""
+        sets = "deadline = ?" + (", reminded_at = NULL" if remind_again else "") + (", absence_delay = ?" if absence_delay is not None else "")
+        values = (deadline_iso,) + ((absence_delay,) if absence_delay is not None else ())
+        self.store.execute(f"UPDATE phases SET {sets} WHERE id = ?", (*values, phase_row_id))
 
     def due_phases(self, now_iso: str, limit: int) -> list[dict]:
         """(game_id, id) of open phases of active games whose deadline has passed, earliest first."""
@@ -395,11 +396,21 @@ class Records:
         return self.store.all("SELECT * FROM absences WHERE game_id = ? AND cancelled_at IS NULL AND (? IS NULL OR player_id = ?) "
                               "ORDER BY starts_at", (game_id, player_id, player_id))
 
-    def cancel_absences(self, player_id: int, from_iso: str) -> int:
-        """Cancel a player's absences that have not ended by ``from_iso``; how many."""
-        cur = self.store.execute("UPDATE absences SET cancelled_at = ? WHERE player_id = ? AND cancelled_at IS NULL AND ends_at > ?",
-                                 (to_iso(self._clock()), player_id, from_iso))
-        return cur.rowcount
+    def cancel_absence(self, absence_id: int) -> None:
+        """An absence not begun is cancelled: its days are the player's again."""
+        self.store.execute("UPDATE absences SET cancelled_at = ? WHERE id = ?", (to_iso(self._clock()), absence_id))
+
+    def cut_absence(self, absence_id: int, last_day: str, ends_at: str) -> None:
+        """An absence begun is cut short: it ends after ``last_day`` (its days so far stay used)."""
+        self.store.execute("UPDATE absences SET last_day = ?, ends_at = ? WHERE id = ?", (last_day, ends_at, absence_id))
+
+    def absence_delays(self, game_id: str) -> list[dict]:
+        """The game's live phases whose deadline absences moved: id, status, deadline, absence_delay, resolved_at."""
+        return self.store.all("SELECT id, status, deadline, absence_delay, resolved_at FROM phases "
+                              "WHERE game_id = ? AND status != 'superseded' AND absence_delay > 0", (game_id,))
+
+    def role_count(self, game_id: str) -> int:
+        return self.store.one("SELECT COUNT(DISTINCT role) AS n FROM players WHERE game_id = ?", (game_id,))["n"]
 
     def observers(self, game_id: str) -> list[dict]:
         return self.store.all("SELECT * FROM observers WHERE game_id = ? AND removed_at IS NULL ORDER BY id", (game_id,))

@@ -1,8 +1,18 @@
 """Players' display names in a game (SET NAME): how reports, press, the status, the console
 and the public archive name a side: "us (Jane R.)", or "you" in the player's own mail.
 
-A name is plain text a player chose; it never shows an address: a name that looks like one
-is refused, and where no name was set the role alone is shown.
+What a name may be (README.md, "Display names"): the name is read in its NFKC form (fullwidth
+and other compatibility letters made plain), invisible characters dropped, spaces collapsed;
+then it is 1 to 40 characters with at least one visible letter or digit, and it holds
+
+* no address nor link in any script: no @ (nor a look-alike), no "://", no "www.", no "/"
+  between words, no word.word the way a domain is written (dots of any script);
+* no word that claims authority ("moderator", "admin", "server", "pbem" and their French);
+* not a side's title or role id in any language, nor "you": a name labels a side, it cannot
+  pass for one;
+* not another player's name in the game.
+
+Where no name was set the role alone is shown.
 """
 
 from __future__ import annotations
@@ -12,22 +22,45 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pbem.i18n import N_, gettext_for
+from pbem.i18n import N_, available_languages, gettext_for
 from pbem.service.part import ServicePart
 
 NAME_MAX = 40
-_ADDRESS_LIKE = re.compile(r"@|://|\bwww\.|\.(?:com|org|net|fr|de|uk|io)\b", re.IGNORECASE)
+#: dots a domain may be written with: ASCII, and the ideographic and fullwidth ones IDNA reads as dots
+_DOTS = ".\u3002\uff0e\uff61"
+_ADDRESS_LIKE = re.compile(
+    r"[@\uff20\ufe6b]"                      # an at sign, or a look-alike NFKC leaves
+    r"|://|\bwww\b"                           # a link
+    r"|\w/\w"                                 # a path: bit.ly/x, evil.ru/pbem
+    rf"|[^\W_][\w-]*[{_DOTS}][^\W\d_]{{2,}}"   # word.word: a domain in any script (Jane R. and J.R.R. are names)
+    r"|\b(?:dot|point)\s+(?:com|net|org|info|biz|io|ly|ru|fr|de|uk|xyz|me|co)\b",  # spelled out: evil dot ru
+    re.IGNORECASE)
+#: words claiming authority, whole words, as the casefolded name without accents has them
+_AUTHORITY = re.compile(r"\b(?:moderat(?:or|eur|rice)s?|admins?|administrat(?:or|eur|rice)s?|server|serveur|pbem|"
+                        r"sysop|postmaster|arbitres?|arbiters?|umpires?)\b")
+#: characters that show nothing though Unicode counts them as letters or symbols (fillers, blanks)
+_FILLERS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u034f"), None)
 _SPACES = re.compile(r"\s+")
 
 
 def clean_name(text: str) -> str:
-    """The name as shown: control and format characters dropped, spaces collapsed."""
-    kept = "".join(c for c in unicodedata.normalize("NFC", text or "") if unicodedata.category(c)[0] != "C")
+    """The name as shown: NFKC (compatibility forms made plain, so a fullwidth @ is an @),
+    control, format and filler characters dropped, spaces collapsed."""
+    text = unicodedata.normalize("NFKC", text or "").translate(_FILLERS)
+    kept = "".join(c for c in text if unicodedata.category(c)[0] != "C" and not 0xFE00 <= ord(c) <= 0xFE0F)
     return _SPACES.sub(" ", kept).strip()
 
 
-def name_problem(name: str) -> str | None:
-    """Why a cleaned name cannot be used (a message id with ``%(max)d``), or None."""
+def _skeleton(text: str) -> str:
+    """The name as it is compared with titles and reserved words: casefolded, accents dropped,
+    everything but letters and digits made one space."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text.casefold()) if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[^\W_]+", plain))
+
+
+def name_problem(name: str, reserved: set[str] = frozenset()) -> str | None:
+    """Why a cleaned name cannot be used (a message id with ``%(max)d``), or None; ``reserved``:
+    the skeletons of what a name may not be (the game's side titles and role ids, "you")."""
     if not name:
         return N_("A name cannot be empty.")
     if len(name) > NAME_MAX:
@@ -36,6 +69,11 @@ def name_problem(name: str) -> str | None:
         return N_("A name must not look like an e-mail or web address: the other players would read it.")
     if not any(c.isalnum() for c in name):
         return N_("A name needs at least one letter or digit.")
+    skeleton = _skeleton(name)
+    if _AUTHORITY.search(skeleton):
+        return N_("A name must not claim to speak for the server or its moderators.")
+    if skeleton in reserved:
+        return N_("A name must not be a side's title, a role or \"you\": the other players would take it for one.")
     return None
 
 
@@ -57,8 +95,13 @@ def role_labels(players: list[dict], title: Callable[[str], str] = _as_is) -> di
     out: dict[str, str] = {}
     for p in players:
         if p["status"] == "active" or p["role"] not in out:
-            out[p["role"]] = side_label(title(p["role"]), p["name"] if p["status"] == "active" else "")
+            out[p["role"]] = side_label(title(p["role"]), shown_name(p["name"]) if p["status"] == "active" else "")
     return out
+
+
+def shown_name(name: str | None) -> str:
+    """A stored name as others read it: one stored before the rules it breaks (an address) is not shown."""
+    return name if name and clean_name(name) == name and name_problem(name) is None else ""
 
 
 def labels_for_reader(players: list[dict], reader_role: str | None, lang: str, title: Callable[[str], str] = _as_is) -> dict[str, str]:
@@ -85,10 +128,24 @@ class Roster(ServicePart):
 
     name_max = NAME_MAX
 
+    def reserved_names(self, game_id: str) -> set[str]:
+        """The skeletons a name in this game may not have: every side's title in every language,
+        every role id, and "you" as each language writes it."""
+        engine = self.engine(self.records.game_row(game_id)["engine"])
+        roles = {p["role"] for p in self.records.players(game_id)}
+        words = set(roles)
+        for lang in (None, *available_languages()):
+            gettext = gettext_for(lang)
+            words.add(gettext(YOU))
+            words.update(engine.role_title(role, gettext) for role in roles)
+        return {_skeleton(w) for w in words}
+
     def set_name(self, game_id: str, player_id: int, text: str, *, actor: str) -> str | None:
         """Give the player a display name; None when done, else why not (a message id, ``%(max)d``)."""
         name = clean_name(text)
-        problem = name_problem(name)
+        if not name and (text or "").strip():  # only invisible characters
+            return N_("A name needs at least one letter or digit.")
+        problem = name_problem(name, self.reserved_names(game_id))
         if problem:
             return problem
         records = self.records

@@ -397,6 +397,14 @@ def m014_answer_kinds(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m015_absence_delay(db: sqlite_utils.Database) -> None:
+    """Issue 26: how much of a phase's deadline absences added, so that a cancelled absence gives
+    the deadline back where it has not passed, and the game's total delay from absences is
+    bounded (pbem.service.absences)."""
+    db.execute("ALTER TABLE phases ADD COLUMN absence_delay REAL NOT NULL DEFAULT 0")
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pbem.i18n import N_, gettext_for
 from pbem.mail.command_syntax import Command, HelpLine, MailCommand, read_optional_game
+from pbem.mail.commands.absence import absence_lines
 
 
 def send_status(ctx, cmd: Command) -> None:
@@ -19,7 +20,8 @@ def send_status(ctx, cmd: Command) -> None:
     ordered = [labels.get(r, r) for r in summary["ordered"]]
     waiting = [labels.get(r, r) for r in summary["awaited"] if r not in summary["ordered"]]
     ctx.mail_reply("ack", "mail/status.txt.j2", _("Status of %(game)s") % {"game": ctx.game_id}, player=player,
-                   summary=summary, deadline=ctx.deadline_text(phase) if phase else "", waiting=waiting, ordered=ordered)
+                   summary=summary, deadline=ctx.deadline_text(phase) if phase else "", waiting=waiting, ordered=ordered,
+                   absences=absence_lines(ctx.svc.absences.standing(ctx.game_id, player), _))
 
 
 COMMAND = MailCommand(

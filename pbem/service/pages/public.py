@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pbem.service.mail_writer import MailWriter
 from pbem.service.pages.common import audit_log, engine_title, outcome_text, picture, resolved_phase, time_left
 from pbem.service.part import ServicePart
+from pbem.service.roster import shown_name
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
 
@@ -36,7 +37,7 @@ class PublicPages(ServicePart):
         sealed_in = records.game_state(game_id)  # seeds that dealt cards still in play stay sealed
         history = [{**resolved_phase(self.mail, engine, ph, sealed_in, None, lang), "defaulted": loads(ph["defaulted"], []) or []}
                    for ph in records.phase_rows(game_id) if ph["status"] == "resolved"]
-        players = [{"role": p["role"], "name": p["name"], "status": p["status"]}
+        players = [{"role": p["role"], "name": shown_name(p["name"]), "status": p["status"]}
                    for p in records.players(game_id) if p["status"] != "replaced"]
         return {
             "game": {"id": g["id"], "title": g["title"], "engine": engine.title or g["engine"], "scenario": g["scenario"],
