@@ -166,6 +166,9 @@ class MailCommand:
     #: the kind of answer the command's replies are (pbem.mail.answer_kinds lists them): the brake
     #: counts it, and several lines of the command in one mail are answered in one mail
     answer: str = "reply"
+    #: only the mail's first line of this command is carried out (a HISTORY report is a whole mail; an
+    #: ABSENCE moves the deadline and tells every player): the mail room tells the sender which were not
+    once_per_mail: bool = False
 
     @property
     def needs_token(self) -> bool:

@@ -4,17 +4,18 @@ Commands do not queue their answers: they hand them to the mail's :class:`Answer
 queues them when the mail's handling is over, inside the receiving transaction, so that
 
 * one mail causes at most one answer of each kind (:mod:`pbem.mail.answer_kinds`) to any
-  address: several lines of one command are answered in one mail holding each line's answer;
-  to mail without a valid token, everything to one address is one mail, whatever its kinds;
+  address: several lines of one command are answered in one mail holding each line's answer
+  (the same answer twice, once); to mail without a valid token, everything to one address is
+  one mail, whatever its kinds;
 * each answer mail counts once against the budgets of the last hour: its address's (answers to
   mail with a valid token and to mail without one counted apart, so forged mail cannot use up a
   player's answers), its kind's own where it has one (HISTORY), the game's it is about, and for
   mail without a token every such answer together;
 * the acknowledgement of new orders always goes (the player must know they count), and counts.
 
-An answer that is a whole mail of its own (an acknowledgement, a report mailed again) is not
-merged: a mail's acknowledgements are one, of its last orders block, noting the others; a second
-report of one kind is not sent and the reader is told which in the mail's error answer.
+An answer that is a whole mail of its own is not merged: a mail's acknowledgements are one, of
+its last orders block, noting the others; a report mailed again (HISTORY) comes from a command
+the mail room carries out once per mail.
 
 What a mail relays to the other players (PRESS) is no answer and no brake holds it, but it is
 merged alike: one mail to each recipient, holding every block the mail sent them.
@@ -33,19 +34,24 @@ from pbem.service.outbox import (UNAUTHENTICATED, answer_marks, answers_about_ga
                                  unauthenticated_replies_recently)
 from pbem.service.render import render
 
-#: the subject of one mail holding several answers of a kind
+#: the subject of one mail holding several answers
 MORE = N_("%(subject)s (and %(more)d more answers)")
-#: the line an answer of a kind already answered in this mail gets in the error answer instead
-FOLDED = N_("One answer of this kind goes per mail, so this one did not answer: %(what)s. Ask for it again in a mail of its own.")
+#: the most answers one mail holds: a mail of a hundred lines is not answered a hundred times over
+MAX_PARTS = 10
+#: what closes a mail holding the first MAX_PARTS answers
+UNANSWERED = N_("%(more)d more lines of your mail were not answered one by one; send fewer in one mail.")
+#: the note on a mail's acknowledgement when the mail held several orders blocks
+SEVERAL_BLOCKS = N_("Your mail held %(n)d orders blocks; this answers the last one. The others: %(others)s.")
 
 
 @dataclass
 class Part:
-    """One command line's answer in a template: merged with the others of its kind."""
+    """One command line's answer in a template: merged with the others of its slot."""
     subject: str
     template: str
     ctx: dict
     mail_kind: str  # the outbox kind: "ack" or "error"
+    player: dict | None  # the player as the answer shows them (a SET changes them between two lines)
 
 
 @dataclass
@@ -57,12 +63,15 @@ class Pending:
     lang: str
     game_id: str | None  # the game the answer is about: its budget
     parts: list[Part] = field(default_factory=list)
-    #: an answer that is a whole mail of its own: queues it (given the lines to add) and returns its Message-ID
-    make: Callable[[list[str]], str | None] | None = None
+    #: an answer that is a whole mail of its own (a report mailed again): queues it, returns its Message-ID
+    make: Callable[[], str | None] | None = None
     always: bool = False  # an acknowledgement of new orders: never withheld
     relay: dict | None = None  # a mail relayed to another player (PRESS), not an answer: its kind and key
     #: the mail's acknowledgements: (how a note names it, make(lines, marks) -> Message-ID, new orders)
     acks: list[tuple] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.parts or self.make or self.acks)
 
 
 class Answers:
@@ -71,7 +80,6 @@ class Answers:
     def __init__(self, room):
         self.room = room  # the mail room's MessageHandling: the service, the store, who sent it
         self.pending: dict[tuple, Pending] = {}
-        self.folded: dict[str, list[tuple[str, str]]] = {}  # address -> (kind, what) not answered
 
     # -- what the commands hand in -------------------------------------------------------------------
     def _slot(self, kind: str, to_addr: str, player: dict | None, lang: str, game_id: str | None) -> Pending:
@@ -85,20 +93,13 @@ class Answers:
     def add_text(self, kind: str, to_addr: str, *, player: dict | None, lang: str, game_id: str | None,
                  subject: str, template: str, mail_kind: str, ctx: dict) -> None:
         """A template answer: merged with the others of its slot."""
-        slot = self._slot(kind, to_addr, player, lang, game_id)
-        if slot.make is not None:
-            self._fold(to_addr, kind, subject)
-            return
-        slot.parts.append(Part(subject, template, ctx, mail_kind))
+        self._slot(kind, to_addr, player, lang, game_id).parts.append(Part(subject, template, ctx, mail_kind, player))
 
-    def add_mail(self, kind: str, to_addr: str, *, player: dict | None, game_id: str | None, what: str,
-                 make: Callable[[list[str]], str | None]) -> None:
-        """A whole mail of its own (a report mailed again): the first of its slot goes, the others are told."""
-        slot = self._slot(kind, to_addr, player, player["lang"] if player else "en", game_id)
-        if slot.make is not None or slot.parts:
-            self._fold(to_addr, kind, what)
-            return
-        slot.make = make
+    def add_mail(self, kind: str, to_addr: str, *, player: dict, game_id: str | None, make: Callable[[], str | None]) -> None:
+        """A whole mail of its own (a report mailed again); the first of its slot goes."""
+        slot = self._slot(kind, to_addr, player, player["lang"], game_id)
+        if slot.empty():
+            slot.make = make
 
     def add_acknowledgement(self, to_addr: str, *, player: dict, game_id: str, describe: str,
                             make: Callable[[list[str], dict], str | None], new_orders: bool) -> None:
@@ -113,42 +114,27 @@ class Answers:
         slot = self.pending.setdefault(("relay", player["id"]), Pending(kind="reply", to_addr=player["email"], player=player,
                                                                        lang=player["lang"], game_id=None))
         slot.relay = slot.relay or {"kind": mail_kind, "key": key}
-        slot.parts.append(Part(subject, template, ctx, mail_kind))
-
-    def _fold(self, to_addr: str, kind: str, what: str) -> None:
-        self.folded.setdefault(to_addr.lower(), []).append((kind, what))
+        slot.parts.append(Part(subject, template, ctx, mail_kind, player))
 
     # -- a command that failed takes its answers back ------------------------------------------------
-    def mark(self) -> tuple:
-        return ({key: (len(s.parts), len(s.acks), s.make, s.always) for key, s in self.pending.items()},
-                {a: len(f) for a, f in self.folded.items()})
+    def mark(self) -> dict:
+        return {key: (len(s.parts), len(s.acks), s.make, s.always) for key, s in self.pending.items()}
 
-    def rollback(self, mark: tuple) -> None:
-        slots, folded = mark
+    def rollback(self, mark: dict) -> None:
         for key in list(self.pending):
-            if key not in slots:
+            if key not in mark:
                 del self.pending[key]
                 continue
-            slot, (parts, acks, make, always) = self.pending[key], slots[key]
+            slot, (parts, acks, make, always) = self.pending[key], mark[key]
             del slot.parts[parts:], slot.acks[acks:]
             slot.make, slot.always = make, always
-        for address in list(self.folded):
-            del self.folded[address][folded.get(address, 0):]
 
     # -- out -----------------------------------------------------------------------------------------
     def send(self) -> None:
-        """Queue every answer the brake lets go (inside the receiving transaction)."""
+        """Queue every answer the brake lets go, and every relayed mail (inside the receiving transaction)."""
         room = self.room
-        for address, folded in self.folded.items():
-            slot = next((s for s in self.pending.values() if s.to_addr.lower() == address and not s.relay), None)
-            lang = slot.lang if slot else "en"
-            _ = gettext_for(lang)
-            for kind, what in folded:
-                room.mail_problem(slot.player if slot else None, FOLDED, to_addr=None if slot and slot.player else address,
-                                  lang=lang, what=what)
-        self.folded.clear()
-        for slot in list(self.pending.values()):
-            if not (slot.parts or slot.make or slot.acks):
+        for slot in self.pending.values():
+            if slot.empty():
                 continue
             if slot.relay:
                 self._queue_parts(slot, key=slot.relay["key"], mail_kind=slot.relay["kind"], marks=None)
@@ -187,13 +173,12 @@ class Answers:
     def _queue(self, slot: Pending, marks: dict) -> str | None:
         room = self.room
         if slot.acks:
-            *earlier, (describe, make, _new) = slot.acks
+            *earlier, (_describe, make, _new) = slot.acks
             _ = gettext_for(slot.lang)
-            lines = [_(N_("Your mail held %(n)d orders blocks; this answers the last one. The others: %(others)s.")) % {
-                "n": len(slot.acks), "others": "; ".join(d for d, _m, _n in earlier)}] if earlier else []
+            lines = [_(SEVERAL_BLOCKS) % {"n": len(slot.acks), "others": "; ".join(d for d, _m, _n in earlier)}] if earlier else []
             return make(lines, marks)
         if slot.make is not None:
-            mid = slot.make([])
+            mid = slot.make()
             if mid:
                 mark_answer(room.store, mid, marks)
             return mid
@@ -202,21 +187,30 @@ class Answers:
                                  mail_kind="error" if errors_only else "ack", marks=marks, answering=True)
 
     def _queue_parts(self, slot: Pending, *, key: str, mail_kind: str, marks: dict | None, answering: bool = False) -> str | None:
-        """One mail of the slot's parts: the part itself when it is alone, else each part's text
-        (without its footer) under its subject."""
+        """One mail of the slot's parts: the part itself when it is alone, else each different
+        part's text (without its footer) under its subject; an answer holds the first MAX_PARTS."""
         room = self.room
         writer = room.svc.mail_writer
         game_id = room.game_id if slot.player else None
         inbound = {"inbound_msgid": room.msg.message_id} if answering else {}
         if len(slot.parts) == 1:
             part = slot.parts[0]
-            return writer.queue_message(kind=part.mail_kind, game_id=game_id, player=slot.player, to_addr=slot.to_addr,
+            return writer.queue_message(kind=part.mail_kind, game_id=game_id, player=part.player, to_addr=slot.to_addr,
                                         lang=slot.lang, subject=part.subject, template=part.template, key=key, marks=marks,
                                         **inbound, **part.ctx)
         header = writer.game_header(game_id) if game_id else None
-        texts = [{"subject": p.subject, "text": render(p.template, slot.lang, game=header, player=slot.player, in_bundle=True, **p.ctx)}
-                 for p in slot.parts]
-        subject = gettext_for(slot.lang)(MORE) % {"subject": slot.parts[0].subject, "more": len(slot.parts) - 1}
-        return writer.queue_message(kind=mail_kind, game_id=game_id, player=slot.player, to_addr=slot.to_addr,
+        texts: list[dict] = []
+        unanswered = 0
+        for p in slot.parts:
+            text = {"subject": p.subject, "text": render(p.template, slot.lang, game=header, player=p.player, in_bundle=True, **p.ctx)}
+            if text in texts:  # a hundred HELP lines are one help
+                continue
+            if answering and len(texts) == MAX_PARTS:  # what is relayed is delivered whole: its sender wrote it
+                unanswered += 1
+                continue
+            texts.append(text)
+        _ = gettext_for(slot.lang)
+        subject = texts[0]["subject"] if len(texts) == 1 else _(MORE) % {"subject": texts[0]["subject"], "more": len(texts) - 1 + unanswered}
+        return writer.queue_message(kind=mail_kind, game_id=game_id, player=slot.parts[-1].player, to_addr=slot.to_addr,
                                     lang=slot.lang, subject=subject, template="mail/answers.txt.j2", key=key, marks=marks,
-                                    **inbound, parts=texts)
+                                    **inbound, parts=texts, unanswered=_(UNANSWERED) % {"more": unanswered} if unanswered else "")

@@ -249,11 +249,11 @@ class MessageHandling:
         self.answers.add_acknowledgement(player["email"], player=player, game_id=self.game_id, describe=describe, make=make,
                                          new_orders=new_orders)
 
-    def answer_with_mail(self, what: str, make: Callable[[], str | None]) -> None:
-        """An answer to the player that is a whole mail of its own (HISTORY's report): one per mail
-        of the command's kind; ``what`` names it to the player if another one took its place."""
+    def answer_with_mail(self, make: Callable[[], str | None]) -> None:
+        """An answer to the player that is a whole mail of its own (HISTORY's report), queued by
+        ``make`` once the brake lets it go."""
         self.answers.add_mail(self.spec.answer if self.spec else "reply", self.player["email"], player=self.player,
-                              game_id=self.game_id, what=what, make=lambda _lines: make())
+                              game_id=self.game_id, make=make)
 
     def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None,
                      lang: str | None = None, about: str | None = None, **args) -> None:
@@ -390,15 +390,26 @@ class MessageHandling:
                 self.mail_problem(player, N_("No command was found in your mail."),
                                   N_("Orders go between a line 'ORDERS %(game)s <phase>' and a line 'END'. Send HELP for the order syntax."), game=self.game_id)
             return
-        done = set()
+        done, once, skipped = set(), set(), []
         for cmd in commands:
             same = (cmd.name, tuple(cmd.args), cmd.body)
             if same in done:
                 self.note(f"{cmd.name} {' '.join(cmd.args)} repeated in the mail: carried out once")
                 continue
             done.add(same)
+            spec = self.registry.named(cmd.name)
+            if spec is not None and spec.once_per_mail and not cmd.problems:
+                if cmd.name in once:
+                    skipped.append(cmd)
+                    continue
+                once.add(cmd.name)
             self._safely(cmd.name, lambda: self._carry_out(cmd))
             self.open_phases.clear()  # the command may have changed the phase: the next one reads it again
+        if skipped and self.sender_confirmed:
+            self.spec = None
+            self.mail_problem(player, N_("Only one %(command)s is carried out per mail, the first; these lines were not: %(lines)s."),
+                              N_("Send each in a mail of its own."), command=skipped[0].name,
+                              lines="; ".join(" ".join([c.name, *c.args]) for c in skipped[:10]) + ("; ..." if len(skipped) > 10 else ""))
 
     def _safely(self, name: str, carry_out: Callable[[], None]) -> None:
         """Carry out one command (or one kind, at the general address); if it raises, what it wrote

@@ -100,6 +100,7 @@ COMMAND = MailCommand(
     rank=55,
     on_game_address=absence,
     answer="absence",
+    once_per_mail=True,  # each moves the deadline and tells every player
     help=(HelpLine(N_("ABSENCE 2026-12-24 2026-12-31"), N_("away those days: a deadline inside moves to the day after")),
           HelpLine(N_("ABSENCE CANCEL"), N_("cancel your absences to come"))),
 )

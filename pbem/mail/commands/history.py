@@ -27,9 +27,7 @@ def history(ctx, cmd: Command) -> None:
         ctx.mail_problem(player, N_("Game %(game)s has no resolved phase %(phase)s."), N_("Send HISTORY for the list of phases."),
                          game=ctx.game_id, phase=cmd.args[0])
         return
-    # a whole report: one per mail (a second phase asked for in the same mail is told, not sent)
-    ctx.answer_with_mail(_("the report on phase %(phase)s") % {"phase": phase["label"]},
-                         lambda: history.resend(ctx.game_id, player, phase, copy=ctx.inbound_id))
+    ctx.answer_with_mail(lambda: history.resend(ctx.game_id, player, phase, copy=ctx.inbound_id))
 
 
 COMMAND = MailCommand(
@@ -40,6 +38,7 @@ COMMAND = MailCommand(
     rank=35,
     on_game_address=history,
     answer="history",
+    once_per_mail=True,  # a report is a whole mail
     help=(HelpLine(N_("HISTORY"), N_("the game's phases")),
           HelpLine(N_("HISTORY <phase>"), N_("that phase's report again, as you received it"))),
     punctuation_ends_keyword=True,
