@@ -23,6 +23,9 @@ merged alike: one mail to each recipient, holding every block the mail sent them
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -33,6 +36,8 @@ from pbem.service.clock import to_iso
 from pbem.service.outbox import (UNAUTHENTICATED, answer_marks, answers_about_game, mark_answer, replies_sent_recently,
                                  unauthenticated_replies_recently)
 from pbem.service.render import render
+
+log = logging.getLogger("pbem.mailroom")
 
 #: the subject of one mail holding several answers
 MORE = N_("%(subject)s (and %(more)d more answers)")
@@ -136,17 +141,27 @@ class Answers:
         for slot in self.pending.values():
             if slot.empty():
                 continue
-            if slot.relay:
-                self._queue_parts(slot, key=slot.relay["key"], mail_kind=slot.relay["kind"], marks=None)
-                continue
-            why_not = self.withheld(slot)
-            if why_not:
-                room.note(f"no reply to {slot.to_addr}: {why_not}")
-                continue
-            if self._queue(slot, answer_marks(answer=slot.kind, game_id=slot.game_id,
-                                              cause=None if room.authenticated else UNAUTHENTICATED)):
-                room.replies += 1
+            try:  # an answer that cannot be made costs nothing else of the mail (a mail is made before it is written)
+                self._send(slot)
+            except sqlite3.OperationalError:
+                raise  # locked, disk full: the whole mail is refused for now, and sent again
+            except Exception:
+                log.exception("an answer to inbound mail %s could not be made", room.inbound_id)
+                room.status = "error"
+                room.note(f"the {slot.kind} answer to {slot.to_addr} could not be made:\n" + traceback.format_exc()[-1500:])
         self.pending.clear()
+
+    def _send(self, slot: Pending) -> None:
+        room = self.room
+        if slot.relay:
+            self._queue_parts(slot, key=slot.relay["key"], mail_kind=slot.relay["kind"], marks=None)
+            return
+        why_not = self.withheld(slot)
+        if why_not:
+            room.note(f"no reply to {slot.to_addr}: {why_not}")
+            return
+        if self._queue(slot, answer_marks(answer=slot.kind, game_id=slot.game_id, cause=None if room.authenticated else UNAUTHENTICATED)):
+            room.replies += 1
 
     def withheld(self, slot: Pending) -> str | None:
         """Why the brake holds this answer back now, or None: it may go."""

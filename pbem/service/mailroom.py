@@ -515,7 +515,12 @@ class MessageHandling:
                 unique = list({(c.name, tuple(c.args), c.body): c for c in reversed(sent)}.values())[::-1]  # the first of each
                 if len(unique) < len(sent):
                     self.note(f"{len(sent) - len(unique)} repeated {spec.name} lines: carried out once")
-                self._safely(spec.name, lambda: spec.on_general_address(self, unique))
+                readable = [c for c in unique if not c.problems or spec.reports_own_problems]
+                if len(readable) < len(unique):  # the shape is wrong: the usage, never the words sent (a stranger's)
+                    self.refuse(f"{len(unique) - len(readable)} {spec.name} lines of the wrong shape")
+                    self.mail_problem_to_sender(N_("%(name)s takes: %(usage)s"), lang=self.answering_lang, name=spec.name, usage=spec.usage)
+                if readable:
+                    self._safely(spec.name, lambda: spec.on_general_address(self, readable))
                 return
         self.refuse("no token and no command")
         self.mail_problem_to_sender(N_("This server only reads game mail, and this message was not addressed to any game."),

@@ -212,3 +212,22 @@ def test_every_command_is_measured():
     for spec in REGISTRY:
         for where in spec.addresses:
             assert (where, spec.name) in AMPLIFICATION
+
+
+def test_an_answer_that_cannot_be_made_costs_nothing_else_of_the_mail(svc, monkeypatch):
+    gid = new_game(svc)
+    queue_message = svc.mail_writer.queue_message
+
+    def broken(**what):
+        if what.get("template") == "mail/status.txt.j2":
+            raise RuntimeError("a template bug")
+        return queue_message(**what)
+
+    monkeypatch.setattr(svc.mail_writer, "queue_message", broken)
+    phase = svc.records.current_phase(gid)["label"]
+    body = f"STATUS\n\nORDERS {gid} {phase}\n{template_for(svc, gid, 'us')}\nEND\n"
+    result = svc.mailroom.receive(mail(US, address_of(svc, gid, "us"), body))
+    assert result["status"] == "error", "a moderator sees it"
+    assert [r["answer"] for r in outbox(svc, to_addr=US) if r["answer"]] == ["acknowledgement"], "the orders count and are acknowledged"
+    [row] = svc.store.all("SELECT note FROM inbound")
+    assert "RuntimeError: a template bug" in row["note"]
