@@ -59,6 +59,14 @@ ANSWERED_WITHOUT_TOKEN = frozenset(c.name for c in REGISTRY if c.answers_strange
 STATUS_WORDS = {"accepted": N_("accepted"), "partial": N_("accepted in part"), "rejected": N_("rejected")}
 
 
+def _each_once(commands: list) -> list:
+    """The commands without the lines that repeat an earlier one word for word (the first kept)."""
+    seen: dict[tuple, object] = {}
+    for cmd in commands:
+        seen.setdefault((cmd.name, tuple(cmd.args), cmd.body), cmd)
+    return list(seen.values())
+
+
 class _PastDeadline(Exception):
     """Addressed games' open phases past their deadline, found before anything was written."""
 
@@ -390,13 +398,11 @@ class MessageHandling:
                 self.mail_problem(player, N_("No command was found in your mail."),
                                   N_("Orders go between a line 'ORDERS %(game)s <phase>' and a line 'END'. Send HELP for the order syntax."), game=self.game_id)
             return
-        done, once, skipped = set(), set(), []
-        for cmd in commands:
-            same = (cmd.name, tuple(cmd.args), cmd.body)
-            if same in done:
-                self.note(f"{cmd.name} {' '.join(cmd.args)} repeated in the mail: carried out once")
-                continue
-            done.add(same)
+        once, skipped = set(), []
+        unique = _each_once(commands)
+        if len(unique) < len(commands):
+            self.note(f"{len(commands) - len(unique)} lines repeating an earlier one word for word: carried out once")
+        for cmd in unique:
             spec = self.registry.named(cmd.name)
             if spec is not None and spec.once_per_mail and not cmd.problems:
                 if cmd.name in once:
@@ -512,7 +518,7 @@ class MessageHandling:
             sent = [c for c in commands if c.name == spec.name]
             if sent:
                 self.answering, self.spec, self.answering_lang = spec.name, spec, sent[0].lang
-                unique = list({(c.name, tuple(c.args), c.body): c for c in reversed(sent)}.values())[::-1]  # the first of each
+                unique = _each_once(sent)
                 if len(unique) < len(sent):
                     self.note(f"{len(sent) - len(unique)} repeated {spec.name} lines: carried out once")
                 readable = [c for c in unique if not c.problems or spec.reports_own_problems]
