@@ -148,7 +148,7 @@ class Clockwork:
         live = set()
         for ph in rows:
             live.add(ph["id"])
-            self._schedule(ph, again=True)
+            self._schedule(ph)
         with self._lock:
             for gone in set(self._known) - live:
                 self._unschedule(gone)
@@ -164,16 +164,16 @@ class Clockwork:
             for gone in self._known_of_game.get(game_id, set()) - live:
                 self._unschedule(gone)
 
-    def _schedule(self, ph: dict, *, again: bool = False) -> None:
-        """The phase's jobs at its deadline and next reminder (``again``: even if they look unchanged:
-        the clock may have stepped since they were worked out)."""
+    def _schedule(self, ph: dict) -> None:
+        """The phase's jobs at its deadline and next reminder (moments of the calendar: a clock step
+        changes when they are due, not the jobs)."""
         if self.stopping:
             return
         deadline = from_iso(ph["deadline"])
         reminder = self.svc.phases.next_reminder_time(ph, after=self.svc.now())
         key = (ph["deadline"], reminder, ph["game_id"])
         with self._lock:
-            if self._known.get(ph["id"]) == key and not again:
+            if self._known.get(ph["id"]) == key:
                 return
             self._known[ph["id"]] = key
             self._known_of_game.setdefault(ph["game_id"], set()).add(ph["id"])

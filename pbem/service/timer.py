@@ -17,6 +17,8 @@ by hand, and wait on :meth:`Timer.wait_idle` rather than on the wall clock.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import threading
 import time
@@ -42,7 +44,7 @@ class Ticks:
         condition.wait(timeout)
 
 
-@dataclass
+@dataclass(eq=False)
 class _Job:
     id: str
     fn: Callable[..., None]
@@ -59,8 +61,13 @@ class Timer:
         self.check_seconds, self.on_step = check_seconds, on_step
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="pbem-timer")
         self._cond = threading.Condition()
-        self._jobs: dict[str, _Job] = {}
+        self._jobs: dict[str, _Job] = {}  # id -> the job of that id (a replaced or cancelled one is not here)
+        # (when, order, job): one heap per clock; an entry whose job is no longer in _jobs is dropped when met
+        self._by_calendar: list[tuple[datetime, int, _Job]] = []
+        self._by_elapsed: list[tuple[float, int, _Job]] = []
+        self._order = itertools.count()
         self._running: set[str] = set()
+        self._held: dict[str, _Job] = {}  # due while a job of its id still runs: started when that one ends
         self._stopping = False
         self._waiting = False  # the loop is waiting (not between two looks)
         self._seen: tuple | None = None  # (now, monotonic) of the loop's last look
@@ -83,13 +90,33 @@ class Timer:
     def cancel(self, job_id: str) -> None:
         with self._cond:
             self._jobs.pop(job_id, None)
+            self._held.pop(job_id, None)
 
     def _add(self, job: _Job) -> None:
         with self._cond:
             if self._stopping:
                 return
             self._jobs[job.id] = job
-            self._cond.notify_all()
+            self._held.pop(job.id, None)
+            earliest = self._earliest()
+            self._push(job)
+            if earliest is None or self._earliest() != earliest:
+                self._cond.notify_all()  # sooner than the loop is waiting for
+
+    def _push(self, job: _Job) -> None:
+        if job.at is not None:
+            heapq.heappush(self._by_calendar, (job.at, next(self._order), job))
+        else:
+            heapq.heappush(self._by_elapsed, (job.mono, next(self._order), job))
+
+    def _live_top(self, heap: list) -> tuple | None:
+        while heap and self._jobs.get(heap[0][2].id) is not heap[0][2]:
+            heapq.heappop(heap)  # replaced or cancelled
+        return heap[0] if heap else None
+
+    def _earliest(self) -> tuple:
+        calendar, elapsed = self._live_top(self._by_calendar), self._live_top(self._by_elapsed)
+        return (calendar[0] if calendar else None, elapsed[0] if elapsed else None)
 
     # -- running ------------------------------------------------------------------------------------
     def start(self) -> "Timer":
@@ -101,6 +128,7 @@ class Timer:
         with self._cond:
             self._stopping = True
             self._jobs.clear()
+            self._held.clear()
             self._cond.notify_all()
         if self._thread.is_alive():
             self._thread.join()
@@ -113,7 +141,7 @@ class Timer:
         deadline = time.monotonic() + timeout
         with self._cond:
             while True:
-                idle = self._waiting and not self._running and self._seen == (self.now(), self.ticks.monotonic())
+                idle = self._waiting and not self._running and not self._held and self._seen == (self.now(), self.ticks.monotonic())
                 left = deadline - time.monotonic()
                 if idle or left <= 0:
                     return idle
@@ -126,8 +154,8 @@ class Timer:
                 now, mono = self.now(), self.ticks.monotonic()
                 self._seen = (now, mono)
                 self._notice_step(now.timestamp() - mono)
-                for job in sorted(self._due(now, mono), key=lambda j: j.id):
-                    self._start(job, mono)
+                for job in self._pop_due(now, mono):
+                    self._start(job)
                 self._waiting = True
                 self._cond.notify_all()  # wait_idle: a look is done
                 self.ticks.wait(self._cond, self._timeout(now, mono))
@@ -139,27 +167,33 @@ class Timer:
         if stepped is not None and abs(stepped) > STEP_TOLERANCE_SECONDS:
             log.warning("the clock stepped %+.1f s: the deadlines are read again", stepped)
             if self.on_step is not None:
-                self._start(_Job("clock-step", self.on_step, (stepped,)), None)
+                self._start(_Job("clock-step", self.on_step, (stepped,)))
 
-    def _due(self, now: datetime, mono: float) -> list[_Job]:
-        return [j for j in self._jobs.values() if j.id not in self._running
-                and ((j.at is not None and j.at <= now) or (j.mono is not None and j.mono <= mono))]
+    def _pop_due(self, now: datetime, mono: float) -> list[_Job]:
+        due = []
+        for heap, reached in ((self._by_calendar, now), (self._by_elapsed, mono)):
+            while (top := self._live_top(heap)) is not None and top[0] <= reached:
+                heapq.heappop(heap)
+                due.append(top[2])
+        return due
 
     def _timeout(self, now: datetime, mono: float) -> float:
+        calendar, elapsed = self._earliest()
         waits = [self.check_seconds]
-        for j in self._jobs.values():
-            if j.id in self._running:
-                continue  # its end wakes the loop
-            if j.at is not None:
-                waits.append((j.at - now).total_seconds())
-            if j.mono is not None:
-                waits.append(j.mono - mono)
+        if calendar is not None:
+            waits.append((calendar - now).total_seconds())
+        if elapsed is not None:
+            waits.append(elapsed - mono)
         return max(min(waits), 0.0)
 
-    def _start(self, job: _Job, mono: float | None) -> None:
-        """(With the lock held.) A job of the same id already running waits for it to end."""
+    def _start(self, job: _Job) -> None:
+        """(With the lock held.) A job whose id is running already waits for that run to end."""
+        if job.id in self._running:
+            self._held[job.id] = job
+            return
         if job.every is not None:
-            job.mono = mono + job.every
+            job.mono = self.ticks.monotonic() + job.every
+            self._push(job)
         elif self._jobs.get(job.id) is job:
             del self._jobs[job.id]
         self._running.add(job.id)
@@ -173,4 +207,7 @@ class Timer:
         finally:
             with self._cond:
                 self._running.discard(job.id)
+                held = self._held.pop(job.id, None)
+                if held is not None and not self._stopping and (self._jobs.get(held.id) is held or held.id == "clock-step"):
+                    self._start(held)
                 self._cond.notify_all()
