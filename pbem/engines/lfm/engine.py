@@ -15,7 +15,7 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, orders as order_text, scenario as scenarios, turn, victory
+from . import bot, legacy, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
 from .messages import N_
 from .picture import draw_map
@@ -43,7 +43,9 @@ class LastFullMeasureEngine(Engine):
     reveals_orders = False
     view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
     # 2: brigade integrity enforced, ADVANCE ALL, retreat before combat once a combat phase, rain
-    rules_version = "2"
+    # 3: the result names the phase it resolved (``last.resolved``, for the picture's title);
+    #    events worded in the past tense, right for one unit or several (legacy.py keeps 2's)
+    rules_version = "3"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
@@ -118,6 +120,7 @@ class LastFullMeasureEngine(Engine):
         ctx.label = turn.phase_id(state)
         state["last"] = empty_last()
         side = turn.phasing(state)
+        resolved = {"label": ctx.label, "turn": state["turn"], "side": side, "step": state["step"]}
         mine = (orders or {}).get(side) or self.default_orders(state, side)
         if mine.get("standing"):
             state["standing"].setdefault(side, {}).update(mine["standing"])
@@ -126,7 +129,13 @@ class LastFullMeasureEngine(Engine):
         else:
             turn.resolve_move(ctx, mine["ops"])
         state["vp"] = victory.recount(ctx)
+        state["last"]["resolved"] = resolved
         return state, events
+
+    def rules(self, version: str) -> Engine | None:
+        if version == "2":
+            return _RulesV2()
+        return super().rules(version)
 
     def apply_standing(self, state: dict, role: str, orders: dict) -> dict | None:
         """The state with ``role``'s standing orders updated from parsed orders holding nothing
@@ -180,6 +189,20 @@ class LastFullMeasureEngine(Engine):
 
     def public_state(self, state: dict) -> dict | None:
         return None  # standing orders are private
+
+
+class _RulesV2(LastFullMeasureEngine):
+    """Rules version 2 for `pbem verify`: what 3 resolves, as 2 recorded it (legacy.py)."""
+
+    rules_version = "2"
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        state, events = super().resolve(state, orders, dice)
+        legacy.as_v2(state, events)
+        return state, events
+
+    def rules(self, version: str) -> Engine | None:
+        return self if version == self.rules_version else None
 
 
 def empty_last() -> dict:
