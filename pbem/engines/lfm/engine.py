@@ -18,7 +18,7 @@ from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioIn
 from . import bot, legacy, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
 from .messages import N_
-from .picture import draw_map
+from .picture import draw_map, draw_pictures
 from .situation import Context, initial_brigades, initial_commanders, initial_units
 from .view import build_view
 
@@ -153,6 +153,10 @@ class LastFullMeasureEngine(Engine):
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         return draw_map(view, gettext)
+
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        """The whole map, the sectors holding the reader's troops, a close-up of each fight."""
+        return draw_pictures(view, view.get("reader"), gettext)
 
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)

@@ -56,7 +56,9 @@ def build_view(sc: Scenario, state: dict, role: str | None, phase_id: str) -> di
         "objectives": [dict(o) for o in sc.victory.get("objectives", [])],
         "vp": dict(state["vp"]),
         "last": {k: [dict(x) for x in last.get(k, [])] for k in ("moves", "fires", "combats", "charges", "retreats")},
-        "resolved": dict(last["resolved"]) if last.get("resolved") else None,
+        "resolved": dict(last["resolved"], time=sc.turn_info(min(last["resolved"]["turn"], len(sc.turns))).get("time", ""))
+        if last.get("resolved") else None,
+        "reader": role if role in sc.roles else None,
         "standing": {r: dict(v) for r, v in (state.get("standing") or {}).items() if role == MODERATOR or r == role},
         "over": bool(state.get("over")), "result": dict(state["result"]) if state.get("result") else None,
     }

@@ -1,0 +1,171 @@
+"""Where a picture's words go, shared by the engines: every word drawn is a label with its box
+and its font size in the picture's pixels, and no two labels overlap.
+
+A ``Layout`` collects a picture's labels. Words whose place is fixed (a hex number, the words
+inside a counter, a title, a legend line) are recorded with ``fixed``; words that may move (a
+place name, a commander's name beside his badge, an objective's points) are placed with
+``place``, which tries spots around the thing they name, nearest first, and draws a leader line
+back to it when the label had to move away. ``block`` marks what a placed label must not cover
+(counters, badges). ``to_json`` is the picture's layout data: pictures carry it in their PNG
+(``pictures.encode_png(layout=...)``) so a test, or anyone, can check from the picture itself
+that no two labels overlap and how large its words are drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import ImageDraw
+
+from pbem.engines.accented_text import draw_text
+from pbem.engines.fonts import font
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+GAP = 1.0  # pixels kept clear between two labels
+CELL = 32  # the spatial index's cell, in pixels
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    box: Box
+    size: int  # the font's size in the picture's pixels
+    kind: str  # what it names: "hex", "name", "place", "title", "legend"...
+    leader: tuple[float, float] | None = None  # where its leader line points, when it has one
+
+    def to_json(self) -> dict:
+        out = {"text": self.text, "box": [round(v, 1) for v in self.box], "size": self.size, "kind": self.kind}
+        if self.leader:
+            out["leader"] = [round(v, 1) for v in self.leader]
+        return out
+
+
+def overlap(a: Box, b: Box, gap: float = 0.0) -> bool:
+    """Whether two boxes overlap (closer than ``gap``)."""
+    return a[0] < b[2] + gap and b[0] < a[2] + gap and a[1] < b[3] + gap and b[1] < a[3] + gap
+
+
+def text_box(text: str, size: int, x: float, y: float, anchor: str = "la") -> Box:
+    """The box ``draw_text`` fills with ``text`` at ``(x, y)`` (Pillow's anchors: l/m/r, a/m/s/d)."""
+    left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
+    if not text.isascii():  # the accents draw_text adds above the letters
+        top -= size * 0.25
+    return (x + left, y + top, x + right, y + bottom)
+
+
+class Layout:
+    """The labels of one picture (and what placed labels must keep off)."""
+
+    def __init__(self, width: int, height: int):
+        self.width, self.height = width, height
+        self.labels: list[Label] = []
+        self.unplaced: list[str] = []
+        self._grid: dict[tuple[int, int], list[Box]] = {}
+
+    # --- recording ------------------------------------------------------------
+    def _cells(self, box: Box):
+        for cx in range(int(box[0] // CELL), int(box[2] // CELL) + 1):
+            for cy in range(int(box[1] // CELL), int(box[3] // CELL) + 1):
+                yield cx, cy
+
+    def _index(self, box: Box) -> None:
+        for cell in self._cells(box):
+            self._grid.setdefault(cell, []).append(box)
+
+    def free(self, box: Box) -> bool:
+        """Whether ``box`` is inside the picture and clear of every label and blocked box."""
+        if box[0] < 0 or box[1] < 0 or box[2] > self.width or box[3] > self.height:
+            return False
+        return not any(overlap(box, other, GAP) for cell in self._cells(box) for other in self._grid.get(cell, ()))
+
+    def block(self, box: Box) -> None:
+        """A box placed labels keep off (a counter, a badge); not a label itself."""
+        self._index(box)
+
+    def fixed(self, text: str, box: Box, size: int, kind: str) -> Label:
+        """A label drawn where it must be; the caller keeps it clear of the others (the
+        tests check the layout data)."""
+        label = Label(text, box, size, kind)
+        self.labels.append(label)
+        self._index(box)
+        return label
+
+    def fixed_text(self, d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, kind: str,
+                   anchor: str = "la") -> Label:
+        """Draw ``text`` at ``xy`` and record it as a fixed label."""
+        draw_text(d, xy, text, font(size), fill, anchor=anchor)
+        return self.fixed(text, text_box(text, size, xy[0], xy[1], anchor), size, kind)
+
+    # --- placing ----------------------------------------------------------------
+    def place(self, text: str, size: int, anchor: tuple[float, float], kind: str, clear: float = 3.0,
+              reach: float = 90.0, pad: float = 1.0) -> Label | None:
+        """A label for the thing at ``anchor``: the free spot nearest to it, no nearer than
+        ``clear`` and no further than ``reach`` pixels, with a leader line back to the anchor
+        when it is not right beside it; None (and the text noted in ``unplaced``) when no
+        spot is free."""
+        x0, y0, x1, y1 = text_box(text, size, 0, 0)
+        w, h = round(x1 - x0 + 2 * pad), round(y1 - y0 + 2 * pad)
+        ax, ay = anchor
+        for near, far in ((clear, reach), (reach, 3 * reach)):  # further out only when nothing near is free
+            for dist, left, top in _spots(w, h, near, far):
+                box = (ax + left, ay + top, ax + left + w, ay + top + h)
+                if self.free(box):
+                    label = Label(text, box, size, kind, (ax, ay) if dist > clear + h else None)
+                    self.labels.append(label)
+                    self._index(box)
+                    return label
+        self.unplaced.append(text)
+        return None
+
+    def to_json(self) -> dict:
+        return {"width": self.width, "height": self.height, "labels": [x.to_json() for x in self.labels],
+                "unplaced": list(self.unplaced)}
+
+
+@lru_cache(maxsize=256)
+def _spots(w: float, h: float, clear: float, reach: float) -> tuple[tuple[float, float, float], ...]:
+    """Boxes ``w`` x ``h`` round an anchor at (0, 0), nearest first: (distance from the anchor to
+    the box, left, top); a box never covers the anchor nor comes nearer than ``clear``."""
+    out = []
+    step_x, step_y = 3.0, 2.0
+    n_x, n_y = int((reach + w) / step_x), int((reach + h) / step_y)
+    for i in range(-n_x, n_x + 1):
+        for j in range(-n_y, n_y + 1):
+            left, top = i * step_x - w / 2, j * step_y - h / 2
+            dx = max(left, 0.0, -(left + w))  # how far the anchor is outside the box, each way
+            dy = max(top, 0.0, -(top + h))
+            dist = (dx * dx + dy * dy) ** 0.5
+            if clear <= dist <= reach:
+                out.append((dist, left, top))
+    out.sort()
+    return tuple(out)
+
+
+def draw_placed(d: ImageDraw.ImageDraw, label: Label, ink, paper, leader_ink=None, pad: float = 1.0) -> None:
+    """Draw a placed label on a patch of ``paper`` (readable over terrain), with its leader line."""
+    x0, y0, x1, y1 = label.box
+    if label.leader:
+        cx, cy = min(max(label.leader[0], x0), x1), min(max(label.leader[1], y0), y1)
+        d.line([(cx, cy), label.leader], fill=leader_ink or ink, width=1)
+    d.rectangle([x0, y0, x1 - 1, y1 - 1], fill=paper)
+    tx0, ty0, _tx1, _ty1 = text_box(label.text, label.size, 0, 0)
+    draw_text(d, (x0 + pad - tx0, y0 + pad - ty0), label.text, font(label.size), ink)
+
+
+def overlaps(layout: dict) -> list[tuple[dict, dict]]:
+    """The pairs of labels of a picture's layout data that overlap (none, in a good picture)."""
+    labels = layout["labels"]
+    grid: dict[tuple[int, int], list[int]] = {}
+    out = []
+    for i, label in enumerate(labels):
+        x0, y0, x1, y1 = label["box"]
+        seen: set[int] = set()
+        for cx in range(int(x0 // CELL), int(x1 // CELL) + 1):
+            for cy in range(int(y0 // CELL), int(y1 // CELL) + 1):
+                for j in grid.get((cx, cy), ()):
+                    if j not in seen and overlap(tuple(label["box"]), tuple(labels[j]["box"])):
+                        seen.add(j)
+                        out.append((labels[j], label))
+                grid.setdefault((cx, cy), []).append(i)
+    return out
