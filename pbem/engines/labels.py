@@ -118,6 +118,11 @@ class Layout:
         self.unplaced.append(text)
         return None
 
+    def keep_within(self, box: Box) -> None:
+        """Forget the words not wholly inside ``box``: on a close-up, those of counters cut by its
+        edges or painted over by its title, no longer words a reader can read."""
+        self.labels = [x for x in self.labels if box[0] <= x.box[0] and box[1] <= x.box[1] and x.box[2] <= box[2] and x.box[3] <= box[3]]
+
     def to_json(self) -> dict:
         return {"width": self.width, "height": self.height, "labels": [x.to_json() for x in self.labels],
                 "unplaced": list(self.unplaced)}

@@ -278,6 +278,7 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
               if all(0 <= px <= width and title_h <= py <= height for px, py in frame.corners(h))}
     layout.block((0, 0, width, title_h))
     _draw_view(img, view, frame, layout, board, inside, True, _)
+    layout.keep_within((0, title_h, width, height))
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, width, title_h - 1], fill=PAPER)  # over the counters of the hexes above
     d.line([(0, title_h - 1), (width, title_h - 1)], fill=HEXNUM)
