@@ -15,12 +15,13 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, legacy, orders as order_text, scenario as scenarios, turn, victory
+from . import aids, bot, legacy, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
 from .messages import N_
 from .picture import draw_map, draw_pictures
 from .situation import Context, initial_brigades, initial_commanders, initial_units
 from .view import build_view
+from .victory_text import how_to_win
 
 
 # Where the rulebook reads two ways: the literal reading is the default, the other an option
@@ -157,6 +158,14 @@ class LastFullMeasureEngine(Engine):
     def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
         """The whole map, the sectors holding the reader's troops, a close-up of each fight."""
         return draw_pictures(view, view.get("reader"), gettext)
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Odds, CRT, combat DRMs, terrain, artillery, charge and command: the same in every
+        scenario; in English (the game's only language)."""
+        return aids.player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
 
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)
