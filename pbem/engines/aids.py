@@ -16,6 +16,10 @@ def _english(msgid: str) -> str:
     return msgid
 
 
+def N_(msgid: str) -> str:  # a message id, for extraction
+    return msgid
+
+
 @dataclass(frozen=True)
 class AidTable:
     """One table. ``name``: what a player writes after TABLES (``CRT``); ``aliases``: other
@@ -52,8 +56,8 @@ class PlayerAids:
     unknown: str | None = None
 
 
-UNKNOWN = "There is no table %(name)s; the tables are: %(names)s."
-HEADING = "%(game)s: player aids"
+UNKNOWN = N_("There is no table %(name)s; the tables are: %(names)s.")
+HEADING = N_("%(game)s: player aids")
 
 
 def render(game: str, tables: list[AidTable], table: str | None = None,

@@ -177,6 +177,15 @@ class CusterEngine(Engine):
     def role_title(self, role: str, gettext=None) -> str:
         return titled({"us": N_("US"), "indians": N_("Indians")}, role, gettext)
 
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Combat, losses, terrain, movement points, and the scenario's VP when ``state`` is given."""
+        from .aids import player_aids
+        return player_aids(self.title, scenarios.load(state["scenario"]) if state else None, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        from .aids import how_to_win
+        return how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
+
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))
 
