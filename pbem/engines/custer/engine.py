@@ -17,6 +17,7 @@ from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as
 
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
+from .names import short_name
 from .options import RULE_OPTIONS, option, rule_options
 from .situation import Context, initial_units
 from .victory import check_sudden_death, finish_on_turn_limit, over_message, recount
@@ -138,7 +139,8 @@ class CusterEngine(Engine):
         for uid, info in sc.units.items():
             u = state["units"][uid]
             units.append({
-                "id": uid, "name": info.name, "side": info.side, "type": info.type, "tribe": info.tribe,
+                "id": uid, "name": info.name, "short": short_name({"name": info.name, "type": info.type, "tribe": info.tribe}),
+                "side": info.side, "type": info.type, "tribe": info.tribe,
                 "hex": u["hex"], "status": u["status"], "strength": "reduced" if u["reduced"] else "full",
                 "cf": info.cf[1] if u["reduced"] else info.cf[0], "mounted": u["mounted"],
                 "moved": u["activated"], "attacked": u["attacked"],
