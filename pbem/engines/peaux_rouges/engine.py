@@ -103,6 +103,15 @@ class PeauxRougesEngine(Engine):
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
 
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """The pieces, the duel and its bonuses, in English or French."""
+        from .aids import player_aids
+        return player_aids(self.title, table, lang, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        from .aids import how_to_win
+        return how_to_win(state, role, gettext)
+
     def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
         """The pieces and squares as comments (codes and square names only, the same in
         every language); with ``lang`` ("en" or "fr"), also the player's current standing
