@@ -215,6 +215,15 @@ class RummyEngine(Engine):
         # The team game seats the same p1..p4 (partners p1 & p3, p2 & p4): one title per seat.
         return titled(SEAT_TITLES, role, gettext)
 
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Every card with its points and count, and the points to win."""
+        from .aids import player_aids
+        return player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        from .aids import how_to_win
+        return how_to_win(state, role, gettext)
+
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
 
