@@ -48,10 +48,16 @@ def overlap(a: Box, b: Box, gap: float = 0.0) -> bool:
 
 def text_box(text: str, size: int, x: float, y: float, anchor: str = "la") -> Box:
     """The box ``draw_text`` fills with ``text`` at ``(x, y)`` (Pillow's anchors: l/m/r, a/m/s/d)."""
+    left, top, right, bottom = _extent(text, size, anchor)
+    return (x + left, y + top, x + right, y + bottom)
+
+
+@lru_cache(maxsize=8192)
+def _extent(text: str, size: int, anchor: str) -> tuple[float, float, float, float]:
     left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
     if not text.isascii():  # the accents draw_text adds above the letters
         top -= size * 0.25
-    return (x + left, y + top, x + right, y + bottom)
+    return left, top, right, bottom
 
 
 class Layout:
@@ -61,6 +67,7 @@ class Layout:
         self.width, self.height = width, height
         self.labels: list[Label] = []
         self.unplaced: list[str] = []
+        self.blocks: list[Box] = []
         self._grid: dict[tuple[int, int], list[Box]] = {}
 
     # --- recording ------------------------------------------------------------
@@ -80,7 +87,9 @@ class Layout:
         return not any(overlap(box, other, GAP) for cell in self._cells(box) for other in self._grid.get(cell, ()))
 
     def block(self, box: Box) -> None:
-        """A box placed labels keep off (a counter, a badge); not a label itself."""
+        """A box placed labels keep off (a counter, a badge); not a label itself, but in the
+        layout data (``blocks``) so a test can check what it covers."""
+        self.blocks.append(box)
         self._index(box)
 
     def fixed(self, text: str, box: Box, size: int, kind: str) -> Label:
@@ -125,7 +134,7 @@ class Layout:
 
     def to_json(self) -> dict:
         return {"width": self.width, "height": self.height, "labels": [x.to_json() for x in self.labels],
-                "unplaced": list(self.unplaced)}
+                "unplaced": list(self.unplaced), "blocks": [[round(v, 1) for v in b] for b in self.blocks]}
 
 
 @lru_cache(maxsize=256)

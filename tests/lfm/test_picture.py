@@ -55,6 +55,8 @@ def test_every_counter_carries_its_short_names_and_no_counter_hides_a_hex_number
         layout = layout_of(png)
         assert not overlaps(layout), name
         assert not layout["unplaced"], (name, layout["unplaced"])
+        numbers = [x["box"] for x in layout["labels"] if x["kind"] == "hex"]
+        assert not [(b, n) for b in layout["blocks"] for n in numbers if overlap(tuple(b), tuple(n))], name  # no counter on a number
         drawn = " ".join(x["text"] for x in layout["labels"] if x["kind"] == "name")
         shown = {x["text"] for x in layout["labels"] if x["kind"] == "hex"}
         for u in view["units"]:

@@ -150,11 +150,14 @@ def _labels_on_top(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Lay
             draw_placed(d, label, INK, LABEL_PAPER)
 
 
-def _draw_view(img: Image.Image, view: dict, frame: Frame, layout: Layout, board, hexes: set[str], close_up: bool, _) -> None:
+def _draw_view(img: Image.Image, view: dict, frame: Frame, layout: Layout, board, hexes: set[str], close_up: bool, _,
+               near: set[str] | None = None) -> None:
+    """The view drawn on ``img``: the numbers of ``hexes`` recorded, counters on ``near`` (every
+    hex when None: a close-up draws only those it shows, whole or in part)."""
     d = ImageDraw.Draw(img)
     under_counters(d, view, frame)
-    hex_numbers(d, layout, frame, sorted(hexes))
-    to_place = counters(d, view, frame, layout, close_up)
+    hex_numbers(layout, frame, sorted(hexes))
+    to_place = counters(d, view, frame, layout, close_up, near)
     fights(d, view, frame)
     _labels_on_top(d, view, frame, layout, board, hexes, to_place, _)
 
@@ -274,10 +277,12 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
     layout = Layout(width, height)
     frame = Frame(style, -(int(x0) - PAD), -(int(y0) - PAD) + title_h)
     # the hexes shown whole get their numbers; words stay below the title
-    inside = {h for h in board.terrain
-              if all(0 <= px <= width and title_h <= py <= height for px, py in frame.corners(h))}
+    half = s * math.sqrt(3) / 2
+    centres = {h: frame.xy(h) for h in board.terrain}
+    inside = {h for h, (x, y) in centres.items() if s <= x <= width - s and title_h + half <= y <= height - half}
+    near = {h for h, (x, y) in centres.items() if -2 * s <= x <= width + 2 * s and title_h - 2 * s <= y <= height + 2 * s}
     layout.block((0, 0, width, title_h))
-    _draw_view(img, view, frame, layout, board, inside, True, _)
+    _draw_view(img, view, frame, layout, board, inside, True, _, near)
     layout.keep_within((0, title_h, width, height))
     d = ImageDraw.Draw(img)
     d.rectangle([0, 0, width, title_h - 1], fill=PAPER)  # over the counters of the hexes above

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from pbem.engines.accented_text import draw_text
+from pbem.engines.fonts import font
 from pbem.engines.hexgrid import center, corners
 from pbem.engines.labels import Layout, text_box
 from pbem.engines.pictures import BoundedCache
@@ -139,6 +141,10 @@ def _draw_terrain(board, style: Style) -> Image.Image:
         for (a, b), road in board.roads.items():
             if road == kind:
                 d.line([frame.xy(a), frame.xy(b)], fill=colour, width=max(1, int(width * k)))
+    # the hex numbers, where no counter reaches: drawn once with the terrain
+    for h in board.terrain:
+        x, y = frame.xy(h)
+        draw_text(d, (x, y - 0.62 * s), h, font(style.hexnum), HEXNUM, anchor="mm")
     return img
 
 
@@ -148,14 +154,15 @@ def _shared_side(frame: Frame, a: str, b: str):
     return shared if len(shared) == 2 else None
 
 
-def hex_numbers(d: ImageDraw.ImageDraw, layout: Layout, frame: Frame, hexes) -> None:
-    """Each hex's number at the top of the hex, where no counter reaches."""
+def hex_numbers(layout: Layout, frame: Frame, hexes) -> None:
+    """Each hex's number (drawn with the terrain, at the top of the hex where no counter
+    reaches) recorded in the layout, for the hexes shown whole."""
     s = frame.style.s
     for h in hexes:
         x, y = frame.xy(h)
         box = text_box(h, frame.style.hexnum, x, y - 0.62 * s, "mm")
         if box[0] >= 0 and box[1] >= 0 and box[2] <= layout.width and box[3] <= layout.height:
-            layout.fixed_text(d, (x, y - 0.62 * s), h, frame.style.hexnum, HEXNUM, "hex", anchor="mm")
+            layout.fixed(h, box, frame.style.hexnum, "hex")
 
 
 # --- what the view holds -------------------------------------------------------------------------
@@ -263,9 +270,11 @@ def _names_line(units: list[dict], style: Style, width: float) -> tuple[str, int
     return None
 
 
-def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, close_up: bool) -> list[tuple[str, tuple[float, float]]]:
-    """Every stack's counter and every commander's badge; returns the labels still to place
-    beside them (names too long for a counter; commanders' names on a close-up)."""
+def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, close_up: bool,
+             shown: set[str] | None = None) -> list[tuple[str, tuple[float, float]]]:
+    """Every stack's counter and every commander's badge (on the hexes ``shown``, when given);
+    returns the labels still to place beside them (names too long for a counter; commanders'
+    names on a close-up)."""
     style, s = frame.style, frame.style.s
     colours = brigade_colours(view)
     by_hex, cmds = stacks(view), commanders_at(view)
@@ -273,6 +282,8 @@ def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, c
     top, bottom, pad = -0.28 * s, 0.56 * s, max(1.0, 0.06 * s)
     stripe = 0.16 * s
     for h in sorted(set(by_hex) | set(cmds)):
+        if shown is not None and h not in shown:
+            continue
         x, y = frame.xy(h)
         units, here = by_hex.get(h, []), cmds.get(h, [])
         if not units:  # commanders alone: a badge each, two by two in the hex's lower half
