@@ -8,7 +8,7 @@ Words are message ids passed through the reader's ``gettext``; the figures are t
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 
@@ -32,10 +32,15 @@ class AidTable:
     rows: tuple[tuple[str, ...], ...]
     notes: tuple[str, ...] = ()
     aliases: tuple[str, ...] = ()
+    label: str = ""  # the name in the reader's language (``name`` when empty)
+
+    @property
+    def shown(self) -> str:
+        return self.label or self.name
 
     def answers_to(self, asked: str) -> bool:
         key = _key(asked)
-        return key in {_key(self.name), *(_key(a) for a in self.aliases)}
+        return key in {_key(self.name), _key(self.shown), *(_key(a) for a in self.aliases)}
 
 
 def _key(name: str) -> str:
@@ -44,8 +49,9 @@ def _key(name: str) -> str:
 
 @dataclass(frozen=True)
 class PlayerAids:
-    """What ``Engine.player_aids`` returns: the tables shown (``tables``, their names), every
-    table the game has (``available``), and the text and printable HTML of those shown.
+    """What ``Engine.player_aids`` returns: the tables shown (``tables``, their names as the
+    reader writes them), every table the game has (``available``, likewise), and the text and
+    printable HTML of those shown.
     ``unknown``: the name asked for when no table answers to it (then every table is shown,
     so the reader still gets them and sees their names)."""
 
@@ -56,6 +62,11 @@ class PlayerAids:
     unknown: str | None = None
 
 
+def labelled(tables: list[AidTable], labels: dict[str, str], gettext: Callable[[str], str]) -> list[AidTable]:
+    """The tables with their names in the reader's language (``labels``: name -> message id)."""
+    return [replace(t, label=gettext(labels[t.name])) if t.name in labels else t for t in tables]
+
+
 UNKNOWN = N_("There is no table %(name)s; the tables are: %(names)s.")
 HEADING = N_("%(game)s: player aids")
 
@@ -64,13 +75,13 @@ def render(game: str, tables: list[AidTable], table: str | None = None,
            gettext: Callable[[str], str] | None = None) -> PlayerAids:
     """The tables (or the one named ``table``) as text and printable HTML."""
     _ = gettext or _english
-    available = tuple(t.name for t in tables)
+    available = tuple(t.shown for t in tables)
     chosen = [t for t in tables if table and t.answers_to(table)]
     unknown = table if table and not chosen else None
     chosen = chosen or tables
     heading = _(HEADING) % {"game": game}
     note = _(UNKNOWN) % {"name": unknown, "names": ", ".join(available)} if unknown else None
-    return PlayerAids(tables=tuple(t.name for t in chosen), available=available,
+    return PlayerAids(tables=tuple(t.shown for t in chosen), available=available,
                       text=render_text(heading, chosen, note), html=render_html(heading, chosen, note),
                       unknown=unknown)
 
@@ -80,7 +91,7 @@ def render_text(heading: str, tables: list[AidTable], note: str | None = None) -
     if note:
         lines += [note, ""]
     for t in tables:
-        title = f"{t.title} ({t.name})"
+        title = f"{t.title} ({t.shown})"
         lines += [title, "-" * len(title)]
         widths = [max(len(str(row[i])) for row in (t.header, *t.rows) if i < len(row)) for i in range(len(t.header))]
         for row in (t.header, *t.rows):
@@ -107,7 +118,7 @@ def render_html(heading: str, tables: list[AidTable], note: str | None = None) -
     if note:
         out.append(f'<p class="note">{e(note)}</p>')
     for t in tables:
-        out.append(f'<section id="{e(t.name)}"><h2>{e(t.title)} ({e(t.name)})</h2><div class="wide"><table>')
+        out.append(f'<section id="{e(t.name)}"><h2>{e(t.title)} ({e(t.shown)})</h2><div class="wide"><table>')
         out.append("<tr>" + "".join(f"<th>{e(str(c))}</th>" for c in t.header) + "</tr>")
         for row in t.rows:
             out.append("<tr>" + "".join(f"<td>{e(str(c))}</td>" for c in row) + "</tr>")

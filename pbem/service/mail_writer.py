@@ -165,6 +165,7 @@ class MailWriter(ConfiguredPart):
         awaited = player["role"] in (loads(phase["awaited"]) if phase else [])
         view = engine.view(state, player["role"]) if state is not None else {}
         picture = engine.picture(view, _) if state is not None else None
+        aids = engine.player_aids(state, None, lang, _) if not key_suffix else None
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": phase,
             "role_title": engine.role_title(player["role"], _),
@@ -172,9 +173,12 @@ class MailWriter(ConfiguredPart):
             "template": self.orders_form(game_id, g["engine"], phase, player["role"], lang) if awaited else "",
             "help": self.help_text(g["engine"], g, lang, with_victory=False), "link": self.player_link(game_id, player),
             "how_to_win": self.how_to_win(game_id, g["engine"], player["role"], lang, state) if state is not None else None,
-            "picture_cid": "map" if picture else None, "rotated": bool(key_suffix),
+            "picture_cid": "map" if picture else None, "rotated": bool(key_suffix), "aids": aids,
+            "aids_file": _("player-aids.html"),
         }
         attachments = []
+        if aids is not None:  # the game's tables, printable (TABLES sends them again on request)
+            attachments.append((ctx["aids_file"], "text/html", aids.html.encode("utf-8")))
         if state is not None:
             attachments.append(("state.json", "application/json", _json_bytes({
                 "game": g, "role": player["role"], "view": view, "state_after": engine.public_state(state),

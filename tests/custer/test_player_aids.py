@@ -36,8 +36,8 @@ def test_the_aids_are_the_rules_numbers():
 def test_the_aids_in_french():
     fr = gettext_for("fr")
     aids = ENGINE.player_aids(setup(), "PERTES", "fr", fr)
-    assert aids.tables == ("LOSSES",) and "AIDES DE JEU" in aids.text and "pertes du perdant" in aids.text
-    assert "Pertes (LOSSES)" in aids.html
+    assert aids.tables == ("PERTES",) and "AIDES DE JEU" in aids.text and "pertes du perdant" in aids.text
+    assert "Pertes (PERTES)" in aids.html and aids.available == ("COMBATS", "PERTES", "TERRAINS", "MOUVEMENT", "PV")
 
 
 def test_how_to_win_little_big_horn():

@@ -68,3 +68,14 @@ def test_the_welcome_and_help_by_mail_say_how_to_win(svc):
     svc.phases.close(gid, reason="test")
     report = _body([r for r in outbox(svc, kind="report") if r["to_addr"] == USA][-1])
     assert "HOW TO WIN" in report and "Score now:" in report
+
+
+def test_the_welcome_carries_the_player_aids_as_a_page_to_print(svc):
+    svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
+    msg = email.message_from_bytes(outbox(svc, kind="welcome", to_addr=CSA)[-1]["raw"], policy=policy.default)
+    aids = [part for part in msg.walk() if part.get_filename() == "player-aids.html"]
+    assert len(aids) == 1 and aids[0].get_content_type() == "text/html"
+    page = aids[0].get_content()
+    assert page.startswith("<!DOCTYPE html>") and "Combat Results Table (CRT)" in page
+    assert "The game's tables (ODDS, CRT, DRM, TERRAIN, ARTILLERY, CHARGE, COMMAND) are attached" in \
+        msg.get_body(("plain",)).get_content()

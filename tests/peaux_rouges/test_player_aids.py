@@ -22,7 +22,7 @@ def test_the_aids_in_english_and_french():
     assert f"T1-T3    Tomahawk        Indians      yes      {KINDS['tomahawk'].reach}" in aids.text
     assert "6+              is eliminated" in aids.text
     fr = ENGINE.player_aids(setup(), "duels", "fr", gettext_for("fr"))
-    assert fr.tables == ("DUEL",) and "est éliminé" in fr.text and "Les duels (DUEL)" in fr.text
+    assert fr.tables == ("DUELS",) and "est éliminé" in fr.text and "Les duels (DUELS)" in fr.text
 
 
 def test_how_to_win_names_the_flag_the_arrows_and_who_is_alive():

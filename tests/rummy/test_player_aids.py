@@ -23,7 +23,7 @@ def test_the_cards_and_the_targets_from_the_card_data():
                    for line in aids.text.splitlines()), k["name"]
     assert f"{sum(k['count'] for k in C.DATA['kinds'])} cards in all." in aids.text
     fr = ENGINE.player_aids(setup(), "cibles", "fr", gettext_for("fr"))
-    assert fr.tables == ("TARGETS",) and "Points pour gagner" in fr.text
+    assert fr.tables == ("CIBLES",) and "Points pour gagner" in fr.text
 
 
 def test_how_to_win_the_target_and_what_each_side_needs():

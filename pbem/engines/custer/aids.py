@@ -5,7 +5,7 @@ written from the numbers the rules read, in the reader's language."""
 
 from __future__ import annotations
 
-from pbem.engines.aids import AidTable, PlayerAids, render
+from pbem.engines.aids import AidTable, PlayerAids, labelled, render
 from pbem.engines.base import HowToWin
 
 from .combat import CAP, losses_for_margin
@@ -17,6 +17,14 @@ from .victory import over_message
 SIDES = {"us": N_("US"), "indians": N_("Indians")}
 TERRAIN_WORDS = {"clear": N_("clear"), "woods": N_("woods"), "coulee": N_("coulee"), "river": N_("river"),
                  "ford": N_("ford"), "ridge": N_("ridge"), "steep_ridge": N_("steep ridge")}
+
+LABELS = {  # each table's name as the reader writes it after TABLES
+    "COMBAT": N_("COMBAT"),
+    "LOSSES": N_("LOSSES"),
+    "TERRAIN": N_("TERRAIN"),
+    "MOVEMENT": N_("MOVEMENT"),
+    "VP": N_("VP"),
+}
 
 
 def _english(msgid: str) -> str:
@@ -122,4 +130,4 @@ def _runs(values) -> list[tuple[int, int]]:
 
 def player_aids(title: str, sc: Scenario | None, table: str | None, gettext=None) -> PlayerAids:
     _ = gettext or _english
-    return render(title, tables(sc, _), table, _)
+    return render(title, labelled(tables(sc, _), LABELS, _), table, _)

@@ -5,7 +5,7 @@ rules read, in the reader's language."""
 
 from __future__ import annotations
 
-from pbem.engines.aids import AidTable, PlayerAids, render
+from pbem.engines.aids import AidTable, PlayerAids, labelled, render
 from pbem.engines.base import HowToWin
 
 from .board import board_for
@@ -14,6 +14,12 @@ from .pieces import CHIEFS, KINDS, LC, LEADERS, PR, ROLES, ROSTER
 
 SIDES = {LC: N_("Long Knives"), PR: N_("Indians")}
 KILL, BACK = 6, 4  # the winner's total that eliminates the loser, that drives it back (rules.settle)
+
+LABELS = {  # each table's name as the reader writes it after TABLES
+    "PIECES": N_("PIECES"),
+    "DUEL": N_("DUEL"),
+    "BONUS": N_("BONUS"),
+}
 
 
 def _english(msgid: str) -> str:
@@ -82,4 +88,4 @@ def tables(lang: str, _) -> list[AidTable]:
 
 def player_aids(title: str, table: str | None, lang: str | None, gettext=None) -> PlayerAids:
     _ = gettext or _english
-    return render(title, tables(lang or "en", _), table, _)
+    return render(title, labelled(tables(lang or "en", _), LABELS, _), table, _)

@@ -5,7 +5,7 @@ from the card data the rules read, in the reader's language (card names stay as 
 
 from __future__ import annotations
 
-from pbem.engines.aids import AidTable, PlayerAids, render
+from pbem.engines.aids import AidTable, PlayerAids, labelled, render
 from pbem.engines.base import HowToWin
 
 from . import cards as C
@@ -16,6 +16,11 @@ CATEGORIES = {
     "chief": N_("chief"), "custer": N_("Custer"), "coup_stick": N_("coup stick"), "sundance": N_("Sundance"),
     "draw_two": N_("support: draw two"), "pick_two": N_("support: pick two"), "hoka_hey": N_("support: Hoka Hey"),
     "sabers": N_("support: sabers"),
+}
+
+LABELS = {  # each table's name as the reader writes it after TABLES
+    "CARDS": N_("CARDS"),
+    "TARGETS": N_("TARGETS"),
 }
 
 
@@ -66,4 +71,4 @@ def tables(_) -> list[AidTable]:
 
 def player_aids(title: str, table: str | None, gettext=None) -> PlayerAids:
     _ = gettext or _english
-    return render(title, tables(_), table, _)
+    return render(title, labelled(tables(_), LABELS, _), table, _)
