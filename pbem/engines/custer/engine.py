@@ -15,6 +15,7 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event, titled
 
+from . import aids
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
 from .names import short_name
@@ -181,12 +182,10 @@ class CusterEngine(Engine):
 
     def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
         """Combat, losses, terrain, movement points, and the scenario's VP when ``state`` is given."""
-        from .aids import player_aids
-        return player_aids(self.title, scenarios.load(state["scenario"]) if state else None, table, gettext)
+        return aids.player_aids(self.title, scenarios.load(state["scenario"]) if state else None, table, gettext)
 
     def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
-        from .aids import how_to_win
-        return how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
+        return aids.how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
 
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))

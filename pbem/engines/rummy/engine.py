@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
+from pbem.engines.rummy import aids
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.bot import bot_orders
 from pbem.engines.rummy.messages import N_
@@ -217,12 +218,10 @@ class RummyEngine(Engine):
 
     def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
         """Every card with its points and count, and the points to win."""
-        from .aids import player_aids
-        return player_aids(self.title, table, gettext)
+        return aids.player_aids(self.title, table, gettext)
 
     def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
-        from .aids import how_to_win
-        return how_to_win(state, role, gettext)
+        return aids.how_to_win(state, role, gettext)
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
