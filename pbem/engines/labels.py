@@ -13,6 +13,7 @@ that no two labels overlap and how large its words are drawn.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -109,21 +110,28 @@ class Layout:
     # --- placing ----------------------------------------------------------------
     def place(self, text: str, size: int, anchor: tuple[float, float], kind: str, clear: float = 3.0,
               reach: float = 90.0, pad: float = 1.0) -> Label | None:
-        """A label for the thing at ``anchor``: the free spot nearest to it, no nearer than
-        ``clear`` and no further than ``reach`` pixels, with a leader line back to the anchor
-        when it is not right beside it; None (and the text noted in ``unplaced``) when no
-        spot is free."""
+        """A label for the thing at ``anchor``: the free spot nearest to it (its centre nearest
+        first), no nearer than ``clear`` pixels and, failing any within ``reach``, up to three
+        times as far, with a leader line back to the anchor when it is not right beside it; None
+        (and the text noted in ``unplaced``) when no spot is free."""
         x0, y0, x1, y1 = text_box(text, size, 0, 0)
         w, h = round(x1 - x0 + 2 * pad), round(y1 - y0 + 2 * pad)
         ax, ay = anchor
-        for near, far in ((clear, reach), (reach, 3 * reach)):  # further out only when nothing near is free
-            for dist, left, top in _spots(w, h, near, far):
-                box = (ax + left, ay + top, ax + left + w, ay + top + h)
-                if self.free(box):
-                    label = Label(text, box, size, kind, (ax, ay) if dist > clear + h else None)
-                    self.labels.append(label)
-                    self._index(box)
-                    return label
+        limit = 3 * reach + (w + h) / 2
+        for dist, ox, oy in _offsets(REACH):
+            if dist > limit:
+                break
+            dx, dy = max(abs(ox) - w / 2, 0.0), max(abs(oy) - h / 2, 0.0)  # the anchor outside the box, each way
+            edge = (dx * dx + dy * dy) ** 0.5
+            if edge < clear:
+                continue
+            left, top = ax + ox - w / 2, ay + oy - h / 2
+            box = (left, top, left + w, top + h)
+            if self.free(box):
+                label = Label(text, box, size, kind, (ax, ay) if edge > clear + h else None)
+                self.labels.append(label)
+                self._index(box)
+                return label
         self.unplaced.append(text)
         return None
 
@@ -137,23 +145,17 @@ class Layout:
                 "unplaced": list(self.unplaced), "blocks": [[round(v, 1) for v in b] for b in self.blocks]}
 
 
-@lru_cache(maxsize=256)
-def _spots(w: float, h: float, clear: float, reach: float) -> tuple[tuple[float, float, float], ...]:
-    """Boxes ``w`` x ``h`` round an anchor at (0, 0), nearest first: (distance from the anchor to
-    the box, left, top); a box never covers the anchor nor comes nearer than ``clear``."""
-    out = []
-    step_x, step_y = 3.0, 2.0
-    n_x, n_y = int((reach + w) / step_x), int((reach + h) / step_y)
-    for i in range(-n_x, n_x + 1):
-        for j in range(-n_y, n_y + 1):
-            left, top = i * step_x - w / 2, j * step_y - h / 2
-            dx = max(left, 0.0, -(left + w))  # how far the anchor is outside the box, each way
-            dy = max(top, 0.0, -(top + h))
-            dist = (dx * dx + dy * dy) ** 0.5
-            if clear <= dist <= reach:
-                out.append((dist, left, top))
+@lru_cache(maxsize=4)
+def _offsets(reach: int, step_x: int = 3, step_y: int = 2) -> tuple[tuple[float, int, int], ...]:
+    """Where a label's centre may go round its anchor, nearest first: (distance, dx, dy) on a
+    ``step_x`` by ``step_y`` pixel grid, out to ``reach``. Made once, when first wanted."""
+    out = [(math.hypot(i * step_x, j * step_y), i * step_x, j * step_y)
+           for i in range(-(reach // step_x), reach // step_x + 1) for j in range(-(reach // step_y), reach // step_y + 1)]
     out.sort()
     return tuple(out)
+
+
+REACH = 330  # three times the usual reach, and a long label's half width
 
 
 def draw_placed(d: ImageDraw.ImageDraw, label: Label, ink, paper, leader_ink=None, pad: float = 1.0) -> None:
