@@ -277,10 +277,8 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
     layout = Layout(width, height)
     frame = Frame(style, -(int(x0) - PAD), -(int(y0) - PAD) + title_h)
     # the hexes shown whole get their numbers; words stay below the title
-    half = s * math.sqrt(3) / 2
-    centres = {h: frame.xy(h) for h in board.terrain}
-    inside = {h for h, (x, y) in centres.items() if s <= x <= width - s and title_h + half <= y <= height - half}
-    near = {h for h, (x, y) in centres.items() if -2 * s <= x <= width + 2 * s and title_h - 2 * s <= y <= height + 2 * s}
+    inside = set(hexes)  # the window is their bounding box: each shown whole
+    near = inside | {n for h in hexes for n in board.neighbours[h]}  # and the counters cut by its edges
     layout.block((0, 0, width, title_h))
     _draw_view(img, view, frame, layout, board, inside, True, _, near)
     layout.keep_within((0, title_h, width, height))
