@@ -299,24 +299,31 @@ def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes
 _RECENT: BoundedCache[dict[str, bytes]] = BoundedCache(4)  # every role's report of a phase shows the same map
 
 
+def _shared(view: dict) -> str:
+    """What every reader's pictures of a phase are drawn from (not the reader, nor his standing orders)."""
+    return json.dumps({k: v for k, v in view.items() if k not in ("standing", "reader")}, sort_keys=True)
+
+
 def _draw_all(view: dict, role: str | None, _) -> dict[str, bytes]:
     board = scenarios.load(view["scenario"]).board
     label = phase_words(view, _)["label"]
-    out = {"map": draw_map(view, _)}
-    for name in reader_sectors(view, role):
-        out[f"sector{name}"] = draw_close_up(view, sector_hexes(board, name),
-                                             format_message(SECTOR_TITLE, {"sector": name, "label": label}, _), _)
-    for i, spot in enumerate(fight_spots(view), 1):
-        out[f"fight{i}"] = draw_close_up(view, fight_hexes(board, spot), format_message(FIGHT_TITLE, {"hex": spot, "label": label}, _), _)
+    shared = _shared(view)
+    out = {"map": _MAPS.get((shared, _(AFTER)), lambda: draw_overview(view, _))}
+    close_ups = [(f"sector{name}", sector_hexes(board, name), format_message(SECTOR_TITLE, {"sector": name, "label": label}, _))
+                 for name in reader_sectors(view, role)]
+    close_ups += [(f"fight{i}", fight_hexes(board, spot), format_message(FIGHT_TITLE, {"hex": spot, "label": label}, _))
+                  for i, spot in enumerate(fight_spots(view), 1)]
+    for name, hexes, heading in close_ups:  # a sector both sides hold, and every fight, drawn once for both
+        out[name] = _CLOSE_UPS.get((shared, tuple(hexes), heading), lambda: draw_close_up(view, hexes, heading, _))
     return out
 
 
 _MAPS: BoundedCache[bytes] = BoundedCache(4)
+_CLOSE_UPS: BoundedCache[bytes] = BoundedCache(24)
 
 
 def draw_map(view: dict, gettext=None) -> bytes:
     """The whole map alone (``Engine.picture``): the same bytes for views that differ only in
     standing orders and reader."""
     _ = gettext or _english
-    key = json.dumps([_(AFTER), {k: v for k, v in view.items() if k not in ("standing", "reader")}], sort_keys=True)
-    return _MAPS.get(key, lambda: draw_overview(view, _))
+    return _MAPS.get((_shared(view), _(AFTER)), lambda: draw_overview(view, _))
