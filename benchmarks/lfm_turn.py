@@ -40,7 +40,7 @@ ATTACKER = "csa"
 # Stages of a close, by the function whose cumulative time they are (file ending, name).
 STAGES = {
     "engine resolve": ("lfm/engine.py", "resolve"),
-    "pictures": ("lfm/engine.py", "picture"),
+    "pictures": ("lfm/engine.py", "pictures"),  # the map, the sectors and the fights (issue 25)
     "views": ("lfm/engine.py", "view"),
     "report templates": ("pbem/service/render.py", "render"),
 }

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from pbem.dice import Dice
+from pbem.engines.aids import PlayerAids
 
 MODERATOR = "moderator"
 """The pseudo-role that sees everything (``view(state, MODERATOR)``)."""
@@ -225,6 +226,21 @@ def path_matches(pattern: str, path: str) -> bool:
     return len(want) == len(have) and all(w in ("*", h) for w, h in zip(want, have))
 
 
+@dataclass(frozen=True)
+class HowToWin:
+    """How a game is won, for the welcome, HELP and each report (``Engine.how_to_win``); every
+    text already in the reader's language.
+
+    ``conditions``: the scenario's victory conditions, one sentence each. ``score``: the standing
+    now (``"Confederates 12 VP, Union 7 VP"``). ``needs``: (side as players read it, what it
+    needs to win) for each side. ``decided``: once the game is over, what decided it."""
+
+    conditions: tuple[str, ...]
+    score: str = ""
+    needs: tuple[tuple[str, str], ...] = ()
+    decided: str | None = None
+
+
 class Engine:
     """Base class: subclass it and implement every method that raises.
 
@@ -347,6 +363,22 @@ class Engine:
         Default: ``picture``'s alone, when there is one."""
         png = self.picture(view, gettext)
         return {"map": png} if png else {}
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None,
+                    gettext: Callable[[str], str] | None = None) -> PlayerAids | None:
+        """Every designed table of the game (odds, results, modifiers, terrain...), or the one a
+        player named (``TABLES CRT``: ``table="CRT"``, any case), as text and printable HTML
+        (``pbem.engines.aids``), in ``lang`` through ``gettext``. ``state``: the game's (a
+        scenario's own tables), or None for the game's general ones. A name no table answers
+        to gives every table, with ``unknown`` set. Default: None (no designed tables)."""
+        return None
+
+    def how_to_win(self, state: dict, role: str | None = None,
+                   gettext: Callable[[str], str] | None = None) -> HowToWin | None:
+        """The scenario's victory conditions, the score now and what each side needs (``role``:
+        the reader's, or None), and once the game is over what decided it; shown in the welcome,
+        HELP and each report. Default: None (the templates then say nothing of it)."""
+        return None
 
     def validate_state(self, state: dict) -> list[str]:
         """Problems that make a state unplayable (for a moderator's manual edit)."""

@@ -11,6 +11,7 @@ pixels are deflated by libdeflate (the ``deflate`` package), smaller and faster 
 from __future__ import annotations
 
 import io
+import json
 import struct
 import zlib
 from collections import OrderedDict
@@ -99,15 +100,40 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
+LAYOUT_KEY = b"pbem-layout"
+
+
+def _layout_chunk(layout: dict) -> bytes:
+    """The picture's layout data (``pbem.engines.labels.Layout.to_json``) as a zTXt chunk."""
+    data = json.dumps(layout, separators=(",", ":"), sort_keys=True).encode()
+    return _chunk(b"zTXt", LAYOUT_KEY + b"\0\0" + zlib.compress(data, 9))
+
+
+def layout_of(png: bytes) -> dict | None:
+    """The layout data a picture carries (every label's box and font size), or None."""
+    pos = 8
+    while pos + 8 <= len(png):
+        length, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        data = png[pos + 8:pos + 8 + length]
+        if kind == b"zTXt" and data.startswith(LAYOUT_KEY + b"\0"):
+            return json.loads(zlib.decompress(data[len(LAYOUT_KEY) + 2:]))
+        if kind == b"IEND":
+            break
+        pos += 12 + length
+    return None
+
+
+def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL, layout: dict | None = None) -> bytes:
     """``im`` as PNG bytes. A palette image (every picture of ours) is written here: each row
     unfiltered (the filters only cost bytes on a palette's indexes) and the pixels deflated by
     libdeflate at ``compress_level`` (1-12), both faster and smaller than zlib. Anything else
-    goes through Pillow."""
+    goes through Pillow. ``layout``: the picture's layout data, carried in a zTXt chunk
+    (``layout_of`` reads it back)."""
     if im.mode != "P" or "transparency" in im.info:
         buf = io.BytesIO()
         im.save(buf, format="PNG", compress_level=min(compress_level, 9))
-        return buf.getvalue()
+        png = buf.getvalue()
+        return png[:-12] + _layout_chunk(layout) + png[-12:] if layout is not None else png
     width, height = im.size
     framed = Image.new("P", (width + 1, height), 0)  # a first column of zeros: each row's filter byte (none)
     framed.paste(im, (1, 0))
@@ -117,6 +143,7 @@ def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL) -> bytes:
         b"\x89PNG\r\n\x1a\n",
         _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),  # 8-bit indexes, no interlace
         _chunk(b"PLTE", palette),
+        _layout_chunk(layout) if layout is not None else b"",
         _chunk(b"IDAT", deflate.zlib_compress(rows, compress_level)),
         _chunk(b"IEND", b""),
     ))

@@ -138,12 +138,22 @@ class MailWriter(ConfiguredPart):
             description=_("Deadline for your orders in game %(game)s, phase %(phase)s.") % {"game": game["id"], "phase": phase["label"]},
         )
 
-    def help_text(self, engine_name: str, game: dict, lang: str) -> str:
-        """The engine's order syntax help, when it has one."""
+    def help_text(self, engine_name: str, game: dict, lang: str, with_victory: bool = True) -> str:
+        """The engine's order syntax help, when it has one, with how the game is won (the
+        welcome shows that on its own: ``with_victory=False``)."""
         name = f"{engine_name}/help.txt.j2"
         if template_exists(name):
-            return render(name, lang, game=game)
+            victory = self.how_to_win(game["id"], engine_name, None, lang) if with_victory else None
+            return render(name, lang, game=game, how_to_win=victory)
         return ""
+
+    def how_to_win(self, game_id: str, engine_name: str, role: str | None, lang: str, state: dict | None = None):  # noqa: ANN201
+        """The engine's ``how_to_win`` for the game's state now (or ``state``), in ``lang``; None
+        when the engine says nothing of it or the game has no state yet."""
+        state = state if state is not None else self.records.game_state(game_id)
+        if state is None:
+            return None
+        return self.engine(engine_name).how_to_win(state, role, gettext_for(lang))
 
     def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suffix: str = "") -> str | None:
         """The first mail of a player's thread (its Message-ID is the thread's root),
@@ -156,15 +166,20 @@ class MailWriter(ConfiguredPart):
         awaited = player["role"] in (loads(phase["awaited"]) if phase else [])
         view = engine.view(state, player["role"]) if state is not None else {}
         picture = engine.picture(view, _) if state is not None else None
+        aids = engine.player_aids(state, None, lang, _) if not key_suffix else None
         ctx = {
             "game": g, "player": player, "role": player["role"], "phase": phase,
             "role_title": engine.role_title(player["role"], _),
             "deadline": self.deadline_text(phase, player), "awaited": awaited,
             "template": self.orders_form(game_id, g["engine"], phase, player["role"], lang) if awaited else "",
-            "help": self.help_text(g["engine"], g, lang), "link": self.player_link(game_id, player),
-            "picture_cid": "map" if picture else None, "rotated": bool(key_suffix),
+            "help": self.help_text(g["engine"], g, lang, with_victory=False), "link": self.player_link(game_id, player),
+            "how_to_win": self.how_to_win(game_id, g["engine"], player["role"], lang, state) if state is not None else None,
+            "picture_cid": "map" if picture else None, "rotated": bool(key_suffix), "aids": aids,
+            "aids_file": _("player-aids.html"),
         }
         attachments = []
+        if aids is not None:  # the game's tables, printable (TABLES sends them again on request)
+            attachments.append((ctx["aids_file"], "text/html", aids.html.encode("utf-8")))
         if state is not None:
             attachments.append(("state.json", "application/json", _json_bytes({
                 "game": g, "role": player["role"], "view": view, "state_after": engine.public_state(state),
@@ -264,6 +279,7 @@ class MailWriter(ConfiguredPart):
             "deadline": self.deadline_text(next_phase, player), "view": parts["view"], "events": parts["events"],
             "orders": parts["orders"], "outcome": parts["outcome"], "picture_cid": "map" if parts["picture"] else None,
             "picture_cids": {name: name for name in parts["pictures"]},
+            "how_to_win": self.how_to_win(game_id, g["engine"], player["role"], lang, result_state(engine, phase)),
             # An engine without report templates of its own gets the plain event list.
             "engine_txt": _engine_template(g["engine"], "report.txt.j2", "mail/_events.txt.j2"),
             "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),

@@ -72,6 +72,14 @@ def play_picture(game_id, token):
     return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})
 
 
+@bp.route("/play/<game_id>/<token>/picture/<name>.png")
+def play_named_picture(game_id, token, name):
+    png = service().player_pages.picture(game_id, token, name) if name.isascii() and name.isalnum() else None
+    if not png:
+        abort(404)
+    return Response(png, mimetype="image/png", headers={"Cache-Control": "private, no-store"})
+
+
 @bp.route("/play/<game_id>/<token>/report/<int:seq>.json")
 def play_report_json(game_id, token, seq):
     data = service().player_pages.report_json(game_id, token, seq)

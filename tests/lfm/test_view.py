@@ -35,7 +35,8 @@ def test_view_leaks_no_standing_orders_to_the_other_side():
     assert csa["standing"] == {"csa": {"losses": ["c1"], "retreat": 2}}
     assert usa["standing"] == {"usa": {}} and observer["standing"] == {}
     assert set(engine.view(state, MODERATOR)["standing"]) == {"csa", "usa"}
-    strip = lambda v: {k: x for k, x in v.items() if k != "standing"}  # noqa: E731
+    assert (csa["reader"], usa["reader"], observer["reader"], engine.view(state, MODERATOR)["reader"]) == ("csa", "usa", None, None)
+    strip = lambda v: {k: x for k, x in v.items() if k not in ("standing", "reader")}  # noqa: E731
     assert strip(csa) == strip(usa) == strip(observer)
     assert "LOSSES" not in repr(usa) and "'c1']" not in repr(strip(usa))
 

@@ -46,7 +46,8 @@ def test_public_routes_are_only_the_archive_the_pictures_and_token_pages(app):
     public = sorted(r.rule for r in app.url_map.iter_rules() if not r.rule.startswith(MODERATOR_PREFIXES))
     assert public == sorted([
         "/", "/games", "/games/<game_id>", "/games/<game_id>/phase/<int:seq>.png", "/login", "/logout",
-        "/play/<game_id>/<token>", "/play/<game_id>/<token>/map.png", "/play/<game_id>/<token>/report/<int:seq>.json",
+        "/play/<game_id>/<token>", "/play/<game_id>/<token>/map.png", "/play/<game_id>/<token>/picture/<name>.png",
+        "/play/<game_id>/<token>/report/<int:seq>.json",
         "/static/<path:filename>",
     ])
 

@@ -15,8 +15,10 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event, titled
 
+from . import aids
 from . import activation, bot, orders as order_text, scenario as scenarios
 from .messages import N_
+from .names import short_name
 from .options import RULE_OPTIONS, option, rule_options
 from .situation import Context, initial_units
 from .victory import check_sudden_death, finish_on_turn_limit, over_message, recount
@@ -138,7 +140,8 @@ class CusterEngine(Engine):
         for uid, info in sc.units.items():
             u = state["units"][uid]
             units.append({
-                "id": uid, "name": info.name, "side": info.side, "type": info.type, "tribe": info.tribe,
+                "id": uid, "name": info.name, "short": short_name({"name": info.name, "type": info.type, "tribe": info.tribe}),
+                "side": info.side, "type": info.type, "tribe": info.tribe,
                 "hex": u["hex"], "status": u["status"], "strength": "reduced" if u["reduced"] else "full",
                 "cf": info.cf[1] if u["reduced"] else info.cf[0], "mounted": u["mounted"],
                 "moved": u["activated"], "attacked": u["attacked"],
@@ -176,6 +179,13 @@ class CusterEngine(Engine):
 
     def role_title(self, role: str, gettext=None) -> str:
         return titled({"us": N_("US"), "indians": N_("Indians")}, role, gettext)
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Combat, losses, terrain, movement points, and the scenario's VP when ``state`` is given."""
+        return aids.player_aids(self.title, scenarios.load(state["scenario"]) if state else None, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return aids.how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
 
     def public_state(self, state: dict) -> dict:
         return json.loads(json.dumps(state))

@@ -21,6 +21,7 @@ from pbem.engines.pictures import BoundedCache, palette_image, palette_index, qu
 from pbem.resources import load_json
 
 from .messages import N_
+from .names import short_name as _short_name
 
 S = 24                      # hex circumradius in pixels
 H = S * math.sqrt(3)        # hex height (flat to flat)
@@ -80,10 +81,6 @@ TRIBE_COLOURS = {
     "d": (130, 60, 160),
     "e": (230, 130, 20),
     "f": (30, 30, 30),
-}
-TRIBE_SHORT = {
-    "hunkpapa": "Hun", "oglala": "Ogl", "miniconjou": "Min", "sans_arc": "SA",
-    "cheyenne": "Chy", "blackfeet": "Blk", "brule": "Bru",
 }
 
 _FIXED = [
@@ -332,30 +329,6 @@ def base(map_name: str, words: tuple[str, ...]) -> tuple[Image.Image, dict]:
 
 
 # ----------------------------------------------------------------- tiles
-
-def _short_name(u: dict) -> str:
-    name = str(u.get("short") or u.get("name") or u.get("id") or "?")
-    t = u.get("type")
-    if name.lower().startswith("co. "):
-        return name[4:].split()[0][:3]
-    if t == "warriors":
-        tribe = u.get("tribe") or ""
-        if tribe not in TRIBE_SHORT:
-            return name[:5]
-        num = "".join(ch for ch in name if ch.isdigit())
-        return (TRIBE_SHORT[tribe] + num)[:5]
-    if t == "village":
-        num = "".join(ch for ch in name if ch.isdigit())
-        return ("V" + num)[:4]
-    if t in ("us_leader", "tribe_leader"):
-        words = name.split()
-        if len(words) == 1:
-            return name[:9]
-        return ".".join(w[0] for w in words[:-1]) + "." + words[-1][:7]
-    words = name.split()
-    num = words[-1] if len(words) > 1 and words[-1].isdigit() else ""
-    return (words[0][:4] + num)[:5]
-
 
 def _cf(u: dict) -> str:
     cf = u.get("cf")

@@ -96,7 +96,7 @@ def fire(ctx: Context, side: str, hexes: list[str], target: str, named: str | No
         row, n = artillery_table(column, roll + total)
     ctx.state["last"]["fires"].append({"from": [p["hex"] for p in parts], "target": target, "checks": n})
     ctx.emit(event("artillery_fire",
-                   N_("%(firers)s fire at %(target)s (%(target_name)s): %(sp)s SP, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(n)s cohesion check(s)."),
+                   N_("%(firers)s fired at %(target)s (%(target_name)s): %(sp)s SP, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(n)s cohesion check(s)."),
                    side=side, firers="; ".join(f"{p['names']} at {p['hex']} ({p['sp']} SP, range {p['range']}, counts {p['used']})" for p in parts),
                    parts=parts, target=target, target_unit=unit, target_name=ctx.name(unit) if unit else "",
                    sp=sp, column=column or "-", roll=roll, drms=drms,

@@ -99,7 +99,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
     names = ", ".join(ctx.name(u) for u in units)
     defenders = list(sit.units_at(target))
     ctx.state["last"]["charges"].append({"from": launch, "target": target, "result": result})
-    ctx.emit(event("charge", N_("%(names)s charge %(target)s from %(frm)s: cohesion %(att_cr)s against %(def_cr)s, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+    ctx.emit(event("charge", N_("%(names)s charged %(target)s from %(frm)s: cohesion %(att_cr)s against %(def_cr)s, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
                    side=side, units=list(units), names=names, target=target, frm=launch, path=path,
                    defenders=defenders, defender_names=", ".join(ctx.name(u) for u in defenders),
                    att_cr=att_cr, def_cr=def_cr, column=column, roll=roll, drms=drms,
@@ -120,7 +120,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
             for cid in [c for c in sit.commanders_at(launch) if c in units]:
                 sit.place_commander(cid, target)
             ctx.state["last"]["moves"].append({"units": list(units), "path": [launch, target]})
-            ctx.emit(event("charge_follow", N_("%(names)s ride into %(hex)s."), units=list(units), names=names, hex=target))
+            ctx.emit(event("charge_follow", N_("%(names)s rode into %(hex)s."), units=list(units), names=names, hex=target))
         return True
     if result == "AE":
         commander_casualties(ctx, launch, "charge repulsed")

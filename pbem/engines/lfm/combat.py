@@ -317,7 +317,7 @@ class CombatPhase:
             d_sp = counted(ctx, target, False)[0]
             if a_sp < 2 * d_sp:
                 return False
-        ctx.emit(event("evade", N_("%(names)s at %(hex)s retreat before combat."), hex=target, units=list(defenders),
+        ctx.emit(event("evade", N_("%(names)s at %(hex)s retreated before combat."), hex=target, units=list(defenders),
                        names=", ".join(ctx.name(u) for u in defenders)))
         self.evaded.update(defenders)
         retreat(ctx, target, attackers, forced=False, why="retreat before combat")
@@ -379,7 +379,7 @@ class CombatPhase:
             for cid in list(sit.commanders_at(frm)):
                 sit.place_commander(cid, dest)
         ctx.state["last"]["moves"].append({"units": movers, "path": [frm, dest]})
-        ctx.emit(event("advance", N_("%(names)s advance from %(frm)s into %(hex)s."), units=movers,
+        ctx.emit(event("advance", N_("%(names)s advanced from %(frm)s into %(hex)s."), units=movers,
                        names=", ".join(ctx.name(u) for u in movers), frm=frm, hex=dest, beside=beside))
 
     def voluntary_retreats(self) -> None:

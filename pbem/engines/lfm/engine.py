@@ -15,12 +15,13 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, orders as order_text, scenario as scenarios, turn, victory
+from . import aids, bot, legacy, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
 from .messages import N_
-from .picture import draw_map
+from .picture import draw_map, draw_pictures
 from .situation import Context, initial_brigades, initial_commanders, initial_units
 from .view import build_view
+from .victory_text import how_to_win
 
 
 # Where the rulebook reads two ways: the literal reading is the default, the other an option
@@ -43,7 +44,9 @@ class LastFullMeasureEngine(Engine):
     reveals_orders = False
     view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
     # 2: brigade integrity enforced, ADVANCE ALL, retreat before combat once a combat phase, rain
-    rules_version = "2"
+    # 3: the result names the phase it resolved (``last.resolved``, for the picture's title);
+    #    events worded in the past tense, right for one unit or several (legacy.py keeps 2's)
+    rules_version = "3"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
@@ -118,6 +121,7 @@ class LastFullMeasureEngine(Engine):
         ctx.label = turn.phase_id(state)
         state["last"] = empty_last()
         side = turn.phasing(state)
+        resolved = {"label": ctx.label, "turn": state["turn"], "side": side, "step": state["step"]}
         mine = (orders or {}).get(side) or self.default_orders(state, side)
         if mine.get("standing"):
             state["standing"].setdefault(side, {}).update(mine["standing"])
@@ -126,7 +130,13 @@ class LastFullMeasureEngine(Engine):
         else:
             turn.resolve_move(ctx, mine["ops"])
         state["vp"] = victory.recount(ctx)
+        state["last"]["resolved"] = resolved
         return state, events
+
+    def rules(self, version: str) -> Engine | None:
+        if version == "2":
+            return _RulesV2()
+        return super().rules(version)
 
     def apply_standing(self, state: dict, role: str, orders: dict) -> dict | None:
         """The state with ``role``'s standing orders updated from parsed orders holding nothing
@@ -144,6 +154,18 @@ class LastFullMeasureEngine(Engine):
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         return draw_map(view, gettext)
+
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        """The whole map, the sectors holding the reader's troops, a close-up of each fight."""
+        return draw_pictures(view, view.get("reader"), gettext)
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Odds, CRT, combat DRMs, terrain, artillery, charge and command: the same in every
+        scenario; in English (the game's only language)."""
+        return aids.player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
 
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)
@@ -180,6 +202,20 @@ class LastFullMeasureEngine(Engine):
 
     def public_state(self, state: dict) -> dict | None:
         return None  # standing orders are private
+
+
+class _RulesV2(LastFullMeasureEngine):
+    """Rules version 2 for `pbem verify`: what 3 resolves, as 2 recorded it (legacy.py)."""
+
+    rules_version = "2"
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        state, events = super().resolve(state, orders, dice)
+        legacy.as_v2(state, events)
+        return state, events
+
+    def rules(self, version: str) -> Engine | None:
+        return self if version == self.rules_version else None
 
 
 def empty_last() -> dict:

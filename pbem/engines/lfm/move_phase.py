@@ -241,7 +241,7 @@ class MovementPhase:
                 if op["op"] == "move":
                     return self.skip(op["text"], why_not(ctx, mover, path[-1], target, field))
                 # a path stops at the last hex it could reach
-                ctx.emit(event("path_stopped", N_("%(names)s stop at %(hex)s: %(why)s."), units=refs,
+                ctx.emit(event("path_stopped", N_("%(names)s stopped at %(hex)s: %(why)s."), units=refs,
                                names=", ".join(self.name(r) for r in refs), hex=path[-1],
                                why=why_not(ctx, mover, path[-1], target, field)))
                 break
@@ -289,9 +289,9 @@ class MovementPhase:
         if sit.disorganized(end):
             sit.disorganize(end)  # rule 14.3: joining a disorganized stack, or bringing a D in
         ctx.state["last"]["moves"].append({"units": refs, "path": path})
-        ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."),
+        ctx.emit(event("move", N_("%(names)s %(done)s %(path)s (%(mp)s MP%(road)s)%(why)s."),
                        units=refs, names=", ".join(self.name(r) for r in refs), path=" -> ".join(path), hexes=path,
-                       verb="enter at" if entering else "move", mp=_mp(cost), road=", road movement" if used else "",
+                       verb="enter at" if entering else "move", done="entered at" if entering else "moved", mp=_mp(cost), road=", road movement" if used else "",
                        why=why, dest=end, into_zoc=end in field.zoc))
 
     def mount(self, op: dict, mount: bool) -> None:
@@ -312,8 +312,9 @@ class MovementPhase:
         for u in units:
             self.sit.units[u]["mounted"] = mount
             self.mode_changed.add(u)
-        self.ctx.emit(event("mount" if mount else "dismount", N_("%(names)s %(verb)s."), units=units,
-                            names=", ".join(self.ctx.name(u) for u in units), verb="mount" if mount else "dismount"))
+        self.ctx.emit(event("mount" if mount else "dismount", N_("%(names)s %(done)s."), units=units,
+                            names=", ".join(self.ctx.name(u) for u in units), verb="mount" if mount else "dismount",
+                            done="mounted" if mount else "dismounted"))
 
     def unlimber(self, op: dict) -> None:
         units, _ = expand(self.ctx, op["units"])
@@ -390,8 +391,8 @@ class MovementPhase:
                 sit.units[ref].pop("return", None)
                 placed.append(ref)
             if placed:
-                ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=placed,
-                               names=", ".join(ctx.name(u) for u in placed), path=h, hexes=[h], verb="enter at",
+                ctx.emit(event("move", N_("%(names)s %(done)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=placed,
+                               names=", ".join(ctx.name(u) for u in placed), path=h, hexes=[h], verb="enter at", done="entered at",
                                mp=_mp(terrain()["hexes"][ctx.sc.board.terrain[h]]["cost"]), road="", why="", dest=h, into_zoc=False))
             if delayed:
                 ctx.emit(event("entry_delayed", N_("%(names)s cannot enter at %(hex)s this turn (blocked or full)."),

@@ -1,325 +1,329 @@
-"""The Last Full Measure map as a PNG, drawn from a view (never from the state).
+"""The Last Full Measure pictures, drawn from a view (never from the state).
 
-``draw_map(view, gettext=None) -> bytes``: the hex map shaded by contour level, terrain,
-streams, stone walls and slopes, pikes, roads and trails, objectives and breastworks; every
-unit as a counter (type symbol, SP of the stack, brigade colour, D, shattered, out of
-command, limbered, dismounted marks) and commanders as star badges; this player turn's moves
-as arrows, artillery fire lines, charges and combats ringed; under the map, a zoomed crop
-(twice the scale) of each area where fighting happened, for reading at mail width.
+``draw_pictures(view, gettext=None) -> {name: PNG}``:
+- ``map``: the whole map, its title naming the phase just resolved, the sector grid in its
+  margins, every counter with its short name, and a legend under it;
+- ``sectorB2``...: the map's sectors (6 columns by 6 rows) holding the reader's own troops
+  (an observer's: every sector with troops), at twice the scale, at most ``MAX_SECTORS``;
+- ``fight1``...: a close-up of each place where fighting happened this player turn.
+A close-up is about 370 px wide with no word under 10 px, so it reads on a phone as drawn.
+Every picture carries its layout data (each word's box and font size, pbem.engines.labels) in
+its PNG; no two of its words overlap.
 
-The static layer depends only on the map and is drawn once per map (``_BASE``). Words drawn
-are English message ids marked ``N_`` through the reader's ``gettext``; names stay as they are.
-Pure: Pillow and in-memory buffers only.
+Words drawn are English message ids marked ``N_`` through the reader's ``gettext``; names stay
+as they are. Pure: Pillow and in-memory buffers only.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import string
 
 from PIL import Image, ImageDraw
 
+from pbem.engines.accented_text import draw_text
 from pbem.engines.base import format_message
 from pbem.engines.fonts import font
-from pbem.engines.pictures import BoundedCache, encode_png
-from pbem.engines.hexgrid import center, corners, distance
-from pbem.engines.accented_text import draw_text
+from pbem.engines.hexgrid import center, distance, hex_id, parse_hex
+from pbem.engines.labels import Layout, draw_placed, text_box
+from pbem.engines.pictures import BoundedCache, encode_png, palette_image, quantize
 
 from . import scenario as scenarios
 from .messages import N_
+from .picture_layers import (CLOSE_UP, COLOURS, GOLD, HEXNUM, INK, LABEL_PAPER, MOVE, ORANGE, OVERVIEW, PAPER, RED,
+                             SIDE, SIDE_INK, Frame, Style, counters, fights, hex_numbers, map_size, terrain, under_counters)
 
-S = 18
 COMPRESS_LEVEL = 6
-MARGIN, TOP, ZOOM, CROP_RADIUS, MAX_CROPS = 12, 30, 2, 3, 3
+SECTOR = 6  # a sector is 6 columns by 6 rows of hexes
+MAX_SECTORS, MAX_FIGHTS, FIGHT_RADIUS = 6, 3, 3
+PAD = 6  # pixels round a picture's map
 
-TITLE = N_("%(title)s - turn %(turn)s of %(turns)s (%(time)s), %(side)s %(step)s")
+AFTER = N_("%(title)s - after %(label)s: turn %(turn)s of %(turns)s (%(time)s), %(side)s %(step)s")
+BEFORE = N_("%(title)s - turn %(turn)s of %(turns)s (%(time)s), before %(side)s %(step)s")
 STEP_WORDS = {"move": N_("movement"), "combat": N_("combat")}
-CROPS = N_("Where the fighting was (twice the scale)")
+SECTOR_TITLE = N_("Sector %(sector)s, after %(label)s")
+FIGHT_TITLE = N_("Fighting at %(hex)s, after %(label)s")
+START = N_("the start")
+LEGEND = [
+    ("counter_csa", N_("Confederate counter: short names (as in the positions list), type, SP")),
+    ("counter_usa", N_("Union counter; its stripe is its brigade's colour")),
+    ("types", N_("type: X infantry, / cavalry, X on cavalry dismounted, a dot artillery")),
+    ("marks", N_("D disorganized, L limbered, red bar shattered")),
+    ("badge", N_("commander: 4 army, 3 corps, 2 division, 1 brigade")),
+    ("objective", N_("objective: VP; the inner line is who holds it")),
+    ("move", N_("moves this player turn; red: retreats")),
+    ("fire", N_("artillery fire")),
+    ("fight", N_("hexes attacked or charged")),
+    ("sectors", N_("sectors: the close-ups sent with this map")),
+]
+TITLE_SIZE, CROP_TITLE_SIZE, LEGEND_SIZE, SECTOR_SIZE = 13, 12, 10, 10
 
-LEVELS = [(226, 222, 196), (214, 204, 166), (198, 182, 136), (178, 158, 110), (156, 134, 90), (134, 112, 74)]
-GRID = (150, 140, 110)
-HEXNUM = (120, 110, 86)
-WOODS = (104, 150, 84)
-ORCHARD = (160, 190, 110)
-TOWN = (120, 110, 110)
-FARM = (150, 80, 60)
-STREAM = (50, 110, 200)
-WALL = (90, 90, 90)
-SLOPE = (110, 70, 30)
-ROAD = {"pike": ((60, 40, 20), 4), "road": ((90, 60, 30), 3), "trail": ((120, 90, 60), 2)}
-INK, WHITE, RED, ORANGE = (20, 20, 20), (255, 255, 255), (200, 20, 20), (230, 120, 0)
-SIDE = {"csa": (150, 150, 156), "usa": (64, 96, 170)}
-MOVE = {"csa": (90, 90, 96), "usa": (20, 50, 140)}
-BRIGADE_COLOURS = [(200, 40, 40), (240, 200, 40), (40, 150, 70), (230, 120, 20), (120, 60, 160), (40, 170, 200),
-                   (250, 250, 250), (20, 20, 20)]
-
-
-MAIN = ((0.0, 0.0), 1.0, (MARGIN, MARGIN + TOP))  # a frame: map-pixel origin, scale, offset in the image
+_PALETTE = palette_image(COLOURS)
 
 
-def _palette() -> Image.Image:
-    """A fixed palette: every colour drawn here, a grey ramp and a 6x6x6 cube for anti-aliased
-    edges; mapping onto it is several times faster than an adaptive palette, and the same bytes
-    on every run."""
-    fixed = [*LEVELS, GRID, HEXNUM, WOODS, ORCHARD, TOWN, FARM, STREAM, WALL, SLOPE, *(c for c, _w in ROAD.values()),
-             INK, WHITE, RED, ORANGE, *SIDE.values(), *MOVE.values(), *BRIGADE_COLOURS, (250, 247, 236)]
-    colours: list[tuple[int, int, int]] = []
-    for c in fixed + [(v, v, v) for v in range(0, 256, 16)] + [(r * 51, g * 51, b * 51)
-                                                                for r in range(6) for g in range(6) for b in range(6)]:
-        if c not in colours:
-            colours.append(c)
-    flat = [v for c in colours[:256] for v in c]
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat + [0] * (768 - len(flat)))
-    return pal
+def _english(msgid: str) -> str:
+    return msgid
 
 
-_PALETTE = _palette()
+# --- titles -----------------------------------------------------------------------------------------
+def phase_words(view: dict, _) -> dict:
+    """What the titles say of the phase just resolved (or, before any, of the one to come)."""
+    done = view.get("resolved")
+    if done:
+        return {"label": done["label"], "turn": done["turn"], "time": done.get("time", ""),
+                "side": view["side_names"].get(done["side"], done["side"]), "step": _(STEP_WORDS[done["step"]])}
+    return {"label": _(START), "turn": view["turn"], "time": view["time"],
+            "side": view["side_names"].get(view["phasing"], view["phasing"]), "step": _(STEP_WORDS[view["step"]])}
 
 
-def _xy(h: str, frame=MAIN) -> tuple[float, float]:
-    (ox, oy), scale, (dx, dy) = frame
-    x, y = center(h, S)
-    return (x - ox) * scale + dx, (y - oy) * scale + dy
+def title(view: dict, _) -> str:
+    words = phase_words(view, _)
+    return format_message(AFTER if view.get("resolved") else BEFORE,
+                          dict(words, title=view["title"], turns=view["turns"]), _)
 
 
-def _corners(h: str):
-    (_o, _s, (dx, dy)) = MAIN
-    return [(x + dx, y + dy) for x, y in corners(h, S)]
+# --- sectors ----------------------------------------------------------------------------------------
+def sector_of(h: str) -> str:
+    """``B3``: the sector's column letter and row number."""
+    c, r = parse_hex(h)
+    return f"{string.ascii_uppercase[(c - 1) // SECTOR]}{(r - 1) // SECTOR + 1}"
 
 
-def _shared_side(a: str, b: str):
-    ca, cb = _corners(a), _corners(b)
-    shared = [p for p in ca if any(abs(p[0] - q[0]) < 0.01 and abs(p[1] - q[1]) < 0.01 for q in cb)]
-    return shared if len(shared) == 2 else None
+def sector_hexes(board, name: str) -> list[str]:
+    col = string.ascii_uppercase.index(name[0])
+    row = int(name[1:]) - 1
+    return [hex_id(c, r) for c in range(col * SECTOR + 1, col * SECTOR + SECTOR + 1)
+            for r in range(row * SECTOR + 1, row * SECTOR + SECTOR + 1) if hex_id(c, r) in board.terrain]
 
 
-# each map's static layer (two scenarios, one map each), drawn once
-_BASE: BoundedCache[Image.Image] = BoundedCache(4)
-
-
-def _base(board) -> Image.Image:
-    return _BASE.get(board.name, lambda: _draw_base(board))
-
-
-def _draw_base(board) -> Image.Image:
-    w = int(S * (1.5 * (board.columns - 1) + 2)) + 2 * MARGIN
-    h = int(S * math.sqrt(3) * (board.rows + 0.5)) + 2 * MARGIN + TOP
-    img = Image.new("RGB", (w, h), (250, 247, 236))
-    d = ImageDraw.Draw(img)
-    small = font(7)
-    for hx in board.terrain:
-        level = max(0, min(len(LEVELS) - 1, board.elevation[hx]))
-        d.polygon(_corners(hx), fill=LEVELS[level], outline=GRID)
-        x, y = _xy(hx)
-        kind = board.terrain[hx]
-        if kind == "woods":
-            for dx, dy in ((-6, -3), (0, 4), (6, -3), (-2, -8), (4, 9)):
-                d.ellipse([x + dx - 3, y + dy - 3, x + dx + 3, y + dy + 3], fill=WOODS)
-        elif kind == "orchard":
-            for dx in (-7, 0, 7):
-                for dy in (-5, 5):
-                    d.ellipse([x + dx - 1.5, y + dy - 1.5, x + dx + 1.5, y + dy + 1.5], fill=ORCHARD)
-        elif kind == "town":
-            d.rectangle([x - 8, y - 6, x + 8, y + 6], fill=TOWN)
-        elif kind == "farm":
-            d.rectangle([x - 4, y - 3, x + 4, y + 3], fill=FARM)
-        d.text((x, y - S * 0.62), hx, font=small, fill=HEXNUM, anchor="mm")
-    for (a, b), kinds in board.hexsides.items():
-        seg = _shared_side(a, b)
-        if not seg:
-            continue
-        for kind in kinds:
-            if kind == "stream":
-                d.line(seg, fill=STREAM, width=4)
-            elif kind == "stone_wall":
-                d.line(seg, fill=WALL, width=3)
-                for t in (0.25, 0.5, 0.75):
-                    px, py = seg[0][0] + (seg[1][0] - seg[0][0]) * t, seg[0][1] + (seg[1][1] - seg[0][1]) * t
-                    d.rectangle([px - 1.5, py - 1.5, px + 1.5, py + 1.5], fill=WALL)
-            elif kind == "slope":
-                d.line(seg, fill=SLOPE, width=2)
-                low = a if board.elevation[a] < board.elevation[b] else b
-                lx, ly = _xy(low)
-                for t in (0.3, 0.7):
-                    px, py = seg[0][0] + (seg[1][0] - seg[0][0]) * t, seg[0][1] + (seg[1][1] - seg[0][1]) * t
-                    d.line([(px, py), (px + (lx - px) * 0.25, py + (ly - py) * 0.25)], fill=SLOPE, width=1)
-    for kind in ("trail", "road", "pike"):
-        colour, width = ROAD[kind]
-        for (a, b), k in board.roads.items():
-            if k == kind:
-                d.line([_xy(a), _xy(b)], fill=colour, width=width)
-    label_font = font(9)
-    for lab in board.labels:
-        if lab.get("hex") in board.terrain:
-            x, y = _xy(lab["hex"])
-            d.text((x, y + S * 0.55), lab["text"], font=label_font, fill=INK, anchor="mm")
-    return img
-
-
-def _brigade_colours(view: dict) -> dict[str, tuple[int, int, int]]:
-    out = {}
-    for side in view["roles"]:
-        brigades = [c["id"] for c in view["commanders"] if c["side"] == side and c["rank"] == "brigade"]
-        for i, b in enumerate(brigades):
-            out[b] = BRIGADE_COLOURS[i % len(BRIGADE_COLOURS)]
-    return out
-
-
-def _counter(d: ImageDraw.ImageDraw, x: float, y: float, units: list[dict], colours: dict, scale: float) -> None:
-    side = units[0]["side"]
-    w, h = 15 * scale, 12 * scale
-    troops = [u for u in units if u["type"] not in ("artillery", "horse_artillery")]
-    guns = [u for u in units if u["type"] in ("artillery", "horse_artillery")]
-    top = troops[0] if troops else guns[0]
-    d.rectangle([x - w, y - h, x + w, y + h], fill=SIDE[side], outline=INK)
-    stripe = colours.get(top.get("brigade") or "", SIDE[side])
-    d.rectangle([x - w, y - h, x - w + 4 * scale, y + h], fill=stripe)
-    # type symbol in a box: infantry X, cavalry one slash, artillery a dot
-    bx0, by0, bx1, by1 = x - 7 * scale, y - 9 * scale, x + 9 * scale, y - 1 * scale
-    d.rectangle([bx0, by0, bx1, by1], outline=INK, width=1)
-    if top["type"] in ("infantry", "sharpshooters"):
-        d.line([(bx0, by0), (bx1, by1)], fill=INK)
-        d.line([(bx0, by1), (bx1, by0)], fill=INK)
-    elif top["type"] == "cavalry":
-        d.line([(bx0, by1), (bx1, by0)], fill=INK, width=2 if top["mounted"] else 1)
-        if not top["mounted"]:
-            d.line([(bx0, by0), (bx1, by1)], fill=INK)  # dismounted: fights on foot
-    else:
-        cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
-        d.ellipse([cx - 2 * scale, cy - 2 * scale, cx + 2 * scale, cy + 2 * scale], fill=INK)
-    sp = sum(u["sp"] for u in units)
-    d.text((x + 1 * scale, y + 6 * scale), str(sp), font=font(int(9 * scale)), fill=WHITE if side == "usa" else INK, anchor="mm")
-    if any(u["d"] or u["charged"] for u in units):
-        d.text((x + w - 3 * scale, y + 6 * scale), "D", font=font(int(8 * scale)), fill=RED, anchor="mm")
-    if any(u["shattered"] for u in units):
-        d.line([(x - w, y + h), (x + w, y - h)], fill=RED, width=max(1, int(2 * scale)))
-    if guns and any(u["limbered"] for u in guns):
-        d.text((x - w + 7 * scale, y + 6 * scale), "L", font=font(int(7 * scale)), fill=INK, anchor="mm")
-    if len(units) > 1:
-        d.rectangle([x + w - 1, y - h + 2, x + w + 2 * scale, y + h + 2], fill=SIDE[side], outline=INK)
-
-
-def _arrow(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
-    if len(pts) < 2:
-        return
-    d.line(pts, fill=colour, width=width, joint="curve")
-    (x0, y0), (x1, y1) = pts[-2], pts[-1]
-    ang = math.atan2(y1 - y0, x1 - x0)
-    size = 4 + width * 2
-    d.polygon([(x1, y1), (x1 - size * math.cos(ang - 0.45), y1 - size * math.sin(ang - 0.45)),
-               (x1 - size * math.cos(ang + 0.45), y1 - size * math.sin(ang + 0.45))], fill=colour)
-
-
-def _dynamic(d: ImageDraw.ImageDraw, view: dict, frame=MAIN) -> None:
-    scale = frame[1]
-
-    def at(h):
-        return _xy(h, frame)
-
-    colours = _brigade_colours(view)
-    for h, st in view["breastworks"].items():
-        x, y = at(h)
-        d.arc([x - 14 * scale, y - 14 * scale, x + 14 * scale, y + 14 * scale], 200, 340, fill=SLOPE,
-              width=max(2, int(3 * scale)) if st == "built" else 1)
-    for key in view.get("burned_bridges", []):
-        a, b = key.split("-")
-        (ax, ay), (bx, by) = at(a), at(b)
-        mx, my, r = (ax + bx) / 2, (ay + by) / 2, 5 * scale
-        d.line([(mx - r, my - r), (mx + r, my + r)], fill=RED, width=max(2, int(2 * scale)))
-        d.line([(mx - r, my + r), (mx + r, my - r)], fill=RED, width=max(2, int(2 * scale)))
-    for obj in view["objectives"]:
-        x, y = at(obj["hex"])
-        held = view["control"].get(obj["hex"])
-        r = 5 * scale
-        d.regular_polygon((x + 11 * scale, y - 11 * scale, r), 5, fill=MOVE.get(held, WHITE), outline=INK)
-    last = view["last"]
-    for m in last["moves"]:
-        side = next((u["side"] for u in view["units"] if u["id"] in m["units"]),
-                    next((c["side"] for c in view["commanders"] if c["id"] in m["units"]), "csa"))
-        _arrow(d, [at(h) for h in m["path"]], MOVE[side], max(2, int(2 * scale)))
-    for r in last["retreats"]:
-        _arrow(d, [at(h) for h in r["path"]], RED, 1)
-    for f in last["fires"]:
-        tx, ty = at(f["target"])
-        for h in f["from"]:
-            fx, fy = at(h)
-            steps = max(1, int(math.hypot(tx - fx, ty - fy) / (6 * scale)))
-            for i in range(0, steps, 2):
-                a, b = i / steps, min(1.0, (i + 1) / steps)
-                d.line([(fx + (tx - fx) * a, fy + (ty - fy) * a), (fx + (tx - fx) * b, fy + (ty - fy) * b)], fill=ORANGE, width=2)
-    by_hex: dict[str, list[dict]] = {}
+def reader_sectors(view: dict, role: str | None) -> list[str]:
+    """The sectors holding the reader's troops (an observer's: anyone's), most troops first."""
+    count: dict[str, int] = {}
     for u in view["units"]:
-        if u["status"] == "on_map":
-            by_hex.setdefault(u["hex"], []).append(u)
-    for h, units in sorted(by_hex.items()):
-        x, y = at(h)
-        _counter(d, x, y, units, colours, scale)
-    for c in view["commanders"]:
-        if c["status"] != "on_map":
-            continue
-        x, y = at(c["hex"])
-        stars = {"army": 4, "corps": 3, "division": 2, "brigade": 1}[c["rank"]]
-        bx, by = x - 12 * scale, y - 12 * scale
-        d.ellipse([bx - 5 * scale, by - 5 * scale, bx + 5 * scale, by + 5 * scale], fill=colours.get(c["id"], SIDE[c["side"]]), outline=INK)
-        d.text((bx, by), str(stars), font=font(int(7 * scale)), fill=INK, anchor="mm")
-    for target in [t for c in last["combats"] for t in c.get("targets", [c["target"]])] + [ch["target"] for ch in last["charges"]]:
-        x, y = at(target)
-        r = S * 0.9 * scale
-        d.ellipse([x - r, y - r, x + r, y + r], outline=RED, width=max(2, int(2 * scale)))
+        if u["status"] == "on_map" and (role is None or u["side"] == role):
+            s = sector_of(u["hex"])
+            count[s] = count.get(s, 0) + 1
+    return sorted(count, key=lambda s: (-count[s], s))[:MAX_SECTORS]
 
 
-def _fights(view: dict) -> list[str]:
+def fight_spots(view: dict) -> list[str]:
     """The centres of the areas where fighting happened, merged when close."""
     spots = [c["target"] for c in view["last"]["combats"]] + [c["target"] for c in view["last"]["charges"]]
     out: list[str] = []
     for s in spots:
-        if all(distance(s, o) > CROP_RADIUS for o in out):
+        if all(distance(s, o) > FIGHT_RADIUS for o in out):
             out.append(s)
-    return out[:MAX_CROPS]
+    return out[:MAX_FIGHTS]
 
 
-_RECENT: BoundedCache[bytes] = BoundedCache(4)  # the last pictures drawn: every role's report of a phase shows the same map
+def fight_hexes(board, spot: str) -> list[str]:
+    c, r = parse_hex(spot)
+    c0 = max(1, min(board.columns - SECTOR + 1, c - SECTOR // 2 + 1))
+    r0 = max(1, min(board.rows - SECTOR + 1, r - SECTOR // 2))
+    return [hex_id(cc, rr) for cc in range(c0, c0 + SECTOR) for rr in range(r0, r0 + SECTOR) if hex_id(cc, rr) in board.terrain]
+
+
+# --- drawing ----------------------------------------------------------------------------------------
+def _labels_on_top(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, board, hexes: set[str],
+                   to_place: list, _) -> None:
+    """The words that may move: objectives' VP, place names, then the names placed beside counters."""
+    style = frame.style
+    for obj in view["objectives"]:
+        if obj["hex"] in hexes:
+            x, y = frame.xy(obj["hex"])
+            label = layout.place(f"{obj['vp']} VP", style.place, (x + 0.5 * style.s, y - 0.45 * style.s), "objective")
+            if label:
+                draw_placed(d, label, INK, GOLD)
+    for place in board.labels:
+        if place.get("hex") in hexes:
+            x, y = frame.xy(place["hex"])
+            label = layout.place(place["text"], style.place, (x, y + 0.62 * style.s), "place", clear=2.0, pad=0.5)
+            if label:
+                draw_placed(d, label, INK, LABEL_PAPER)
+    for text, (ax, ay) in to_place:
+        if not (0 <= ax <= layout.width and 0 <= ay <= layout.height):
+            continue  # a counter outside a close-up
+        anchor = (ax, ay)
+        label = layout.place(text, max(style.name, style.commander), anchor, "name", pad=0.5)
+        if label:
+            draw_placed(d, label, INK, LABEL_PAPER)
+
+
+def _draw_view(img: Image.Image, view: dict, frame: Frame, layout: Layout, board, hexes: set[str], close_up: bool, _,
+               near: set[str] | None = None) -> None:
+    """The view drawn on ``img``: the numbers of ``hexes`` recorded, counters on ``near`` (every
+    hex when None: a close-up draws only those it shows, whole or in part)."""
+    d = ImageDraw.Draw(img)
+    under_counters(d, view, frame)
+    hex_numbers(layout, frame, sorted(hexes))
+    to_place = counters(d, view, frame, layout, close_up, near)
+    fights(d, view, frame)
+    _labels_on_top(d, view, frame, layout, board, hexes, to_place, _)
+
+
+def _legend_sample(d: ImageDraw.ImageDraw, kind: str, x: float, y: float) -> None:
+    """The little drawing before each legend line, in a 26 x 14 box from (x, y)."""
+    if kind.startswith("counter"):
+        side = kind[-3:]
+        d.rectangle([x, y, x + 24, y + 13], fill=SIDE[side], outline=INK)
+        d.rectangle([x, y, x + 3, y + 13], fill=(200, 40, 40))
+        d.rectangle([x + 6, y + 4, x + 14, y + 10], outline=SIDE_INK[side])
+        d.line([(x + 6, y + 4), (x + 14, y + 10)], fill=SIDE_INK[side])
+        d.line([(x + 6, y + 10), (x + 14, y + 4)], fill=SIDE_INK[side])
+    elif kind == "types":
+        d.rectangle([x, y + 3, x + 10, y + 10], outline=INK)
+        d.line([(x, y + 10), (x + 10, y + 3)], fill=INK)
+        d.ellipse([x + 15, y + 4, x + 21, y + 10], fill=INK)
+    elif kind == "marks":
+        d.rectangle([x, y, x + 24, y + 13], fill=SIDE["csa"], outline=INK)
+        d.line([(x, y + 13), (x + 24, y)], fill=RED, width=2)
+    elif kind == "badge":
+        d.ellipse([x + 6, y + 1, x + 18, y + 13], fill=SIDE["usa"], outline=INK)
+    elif kind == "objective":
+        d.rectangle([x + 2, y + 1, x + 22, y + 13], outline=GOLD, width=3)
+        d.rectangle([x + 6, y + 4, x + 18, y + 10], outline=MOVE["usa"], width=2)
+    elif kind == "move":
+        d.line([(x, y + 4), (x + 20, y + 4)], fill=MOVE["usa"], width=2)
+        d.polygon([(x + 24, y + 4), (x + 18, y + 1), (x + 18, y + 7)], fill=MOVE["usa"])
+        d.line([(x, y + 11), (x + 20, y + 11)], fill=RED, width=1)
+        d.polygon([(x + 24, y + 11), (x + 19, y + 8), (x + 19, y + 14)], fill=RED)
+    elif kind == "fire":
+        for i in range(0, 24, 8):
+            d.line([(x + i, y + 7), (x + i + 4, y + 7)], fill=ORANGE, width=2)
+    elif kind == "fight":
+        d.rectangle([x + 4, y + 1, x + 20, y + 13], outline=RED, width=2)
+    elif kind == "sectors":
+        d.line([(x + 12, y), (x + 12, y + 14)], fill=HEXNUM, width=1)
+
+
+def _legend(width: int, _) -> tuple[Image.Image, list[tuple[str, tuple[float, float, float, float]]]]:
+    """The legend as a strip ``width`` wide: two columns when they fit, else one."""
+    rows = [(kind, _(text)) for kind, text in LEGEND]
+    widest = max(text_box(t, LEGEND_SIZE, 0, 0)[2] for _k, t in rows) + 34
+    columns = 2 if 2 * widest + 12 <= width - 2 * PAD else 1
+    line = 18
+    height = PAD + math.ceil(len(rows) / columns) * line + PAD
+    img = Image.new("RGB", (width, height), PAPER)
+    d = ImageDraw.Draw(img)
+    words = []
+    for i, (kind, text) in enumerate(rows):
+        col, row = (i % columns, i // columns) if columns == 2 else (0, i)
+        x, y = PAD + col * (widest + 12), PAD + row * line
+        _legend_sample(d, kind, x, y + 1)
+        box = text_box(text, LEGEND_SIZE, x + 32, y + 8, "lm")
+        draw_text(d, (x + 32, y + 8), text, font(LEGEND_SIZE), INK, anchor="lm")
+        words.append((text, box))
+    return img, words
+
+
+def draw_overview(view: dict, _) -> bytes:
+    board = scenarios.load(view["scenario"]).board
+    style = OVERVIEW
+    mw, mh = map_size(board, style.s)
+    head = title(view, _)
+    title_h = 20
+    band = 14  # the sector letters over the map, numbers on its left
+    left = PAD + 14
+    top = title_h + band
+    legend_img, legend_words = _legend(max(mw + left + PAD, 420), _)
+    width = max(mw + left + PAD, legend_img.width)
+    height = top + mh + PAD + legend_img.height
+    img = Image.new("RGB", (width, height), PAPER)
+    img.paste(terrain(board, style), (left, top))
+    layout = Layout(width, height)
+    d = ImageDraw.Draw(img)
+    layout.fixed_text(d, (PAD, 4), head, TITLE_SIZE, INK, "title")
+    # the sector grid: lines between sectors, letters above, numbers on the left
+    s = style.s
+    for i in range(0, math.ceil(board.columns / SECTOR)):
+        x0 = left + s * (1.5 * i * SECTOR)
+        letter = string.ascii_uppercase[i]
+        if i:
+            d.line([(x0 + 0.25 * s, top), (x0 + 0.25 * s, top + mh)], fill=HEXNUM, width=1)
+        cols = min(SECTOR, board.columns - i * SECTOR)
+        layout.fixed_text(d, (x0 + s * (1.5 * cols + 0.5) / 2, title_h + band / 2), letter, SECTOR_SIZE, HEXNUM, "sector", anchor="mm")
+    for j in range(0, math.ceil(board.rows / SECTOR)):
+        y0 = top + s * math.sqrt(3) * j * SECTOR
+        if j:
+            d.line([(left, y0 + 0.43 * s), (left + mw, y0 + 0.43 * s)], fill=HEXNUM, width=1)
+        rows = min(SECTOR, board.rows - j * SECTOR)
+        layout.fixed_text(d, (PAD + 6, y0 + s * math.sqrt(3) * rows / 2), str(j + 1), SECTOR_SIZE, HEXNUM, "sector", anchor="mm")
+    frame = Frame(style, float(left), float(top))
+    sub = img.crop((0, 0, width, top + mh))
+    _draw_view(sub, view, frame, layout, board, set(board.terrain), False, _)
+    img.paste(sub, (0, 0))
+    img.paste(legend_img, (0, top + mh + PAD))
+    for text, (x0, y0, x1, y1) in legend_words:
+        layout.fixed(text, (x0, y0 + top + mh + PAD, x1, y1 + top + mh + PAD), LEGEND_SIZE, "legend")
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+
+
+def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
+    """A close-up of ``hexes`` at twice the scale, under its title."""
+    board = scenarios.load(view["scenario"]).board
+    style: Style = CLOSE_UP
+    s = style.s
+    xs = [center(h, s)[0] for h in hexes]
+    ys = [center(h, s)[1] for h in hexes]
+    x0, x1 = min(xs) - s, max(xs) + s
+    y0, y1 = min(ys) - s * math.sqrt(3) / 2, max(ys) + s * math.sqrt(3) / 2
+    title_h = CROP_TITLE_SIZE + 10
+    width = int(x1 - x0) + 2 * PAD
+    height = int(y1 - y0) + 2 * PAD + title_h
+    img = Image.new("RGB", (width, height), PAPER)
+    base = terrain(board, style)
+    img.paste(base.crop((int(x0) - PAD, int(y0) - PAD, int(x1) + PAD, int(y1) + PAD)), (0, title_h))
+    layout = Layout(width, height)
+    frame = Frame(style, -(int(x0) - PAD), -(int(y0) - PAD) + title_h)
+    # the hexes shown whole get their numbers; words stay below the title
+    inside = set(hexes)  # the window is their bounding box: each shown whole
+    near = inside | {n for h in hexes for n in board.neighbours[h]}  # and the counters cut by its edges
+    layout.block((0, 0, width, title_h))
+    _draw_view(img, view, frame, layout, board, inside, True, _, near)
+    layout.keep_within((0, title_h, width, height))
+    d = ImageDraw.Draw(img)
+    d.rectangle([0, 0, width, title_h - 1], fill=PAPER)  # over the counters of the hexes above
+    d.line([(0, title_h - 1), (width, title_h - 1)], fill=HEXNUM)
+    layout.fixed_text(d, (PAD, 4), heading, CROP_TITLE_SIZE, INK, "title")
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+
+
+def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes]:
+    """Every picture of a report: the whole map, the reader's sectors, the fights."""
+    _ = gettext or _english
+    key = json.dumps([_(AFTER), role, {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
+    return _RECENT.get(key, lambda: _draw_all(view, role, _))
+
+
+_RECENT: BoundedCache[dict[str, bytes]] = BoundedCache(4)  # every role's report of a phase shows the same map
+
+
+def _shared(view: dict) -> str:
+    """What every reader's pictures of a phase are drawn from (not the reader, nor his standing orders)."""
+    return json.dumps({k: v for k, v in view.items() if k not in ("standing", "reader")}, sort_keys=True)
+
+
+def _draw_all(view: dict, role: str | None, _) -> dict[str, bytes]:
+    board = scenarios.load(view["scenario"]).board
+    label = phase_words(view, _)["label"]
+    shared = _shared(view)
+    out = {"map": _MAPS.get((shared, _(AFTER)), lambda: draw_overview(view, _))}
+    close_ups = [(f"sector{name}", sector_hexes(board, name), format_message(SECTOR_TITLE, {"sector": name, "label": label}, _))
+                 for name in reader_sectors(view, role)]
+    close_ups += [(f"fight{i}", fight_hexes(board, spot), format_message(FIGHT_TITLE, {"hex": spot, "label": label}, _))
+                  for i, spot in enumerate(fight_spots(view), 1)]
+    for name, hexes, heading in close_ups:  # a sector both sides hold, and every fight, drawn once for both
+        out[name] = _CLOSE_UPS.get((shared, tuple(hexes), heading), lambda: draw_close_up(view, hexes, heading, _))
+    return out
+
+
+_MAPS: BoundedCache[bytes] = BoundedCache(4)
+_CLOSE_UPS: BoundedCache[bytes] = BoundedCache(24)
 
 
 def draw_map(view: dict, gettext=None) -> bytes:
-    """The PNG of ``view``; the same bytes for every view that differs only in standing orders."""
-    _ = gettext or (lambda m: m)
-    key = json.dumps([_(TITLE), {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
-    return _RECENT.get(key, lambda: _draw(view, _))
-
-
-def _draw(view: dict, _) -> bytes:
-    board = scenarios.load(view["scenario"]).board
-    base = _base(board)
-    img = base.copy()
-    d = ImageDraw.Draw(img)
-    side = view["side_names"].get(view["phasing"], view["phasing"])
-    title = format_message(TITLE, {"title": view["title"], "turn": view["turn"], "turns": view["turns"], "time": view["time"],
-                                   "side": side, "step": _(STEP_WORDS[view["step"]])}, _)
-    draw_text(d, (MARGIN, 8), title, font(14), INK)
-    _dynamic(d, view)
-    crops = []
-    for spot in _fights(view):
-        cx, cy = center(spot, S)
-        half_w, half_h = S * (CROP_RADIUS + 1.2), S * (CROP_RADIUS + 1.2) * 0.9
-        box = (int(cx - half_w + MARGIN), int(cy - half_h + MARGIN + TOP), int(cx + half_w + MARGIN), int(cy + half_h + MARGIN + TOP))
-        crop = base.crop(box).resize(((box[2] - box[0]) * ZOOM, (box[3] - box[1]) * ZOOM))
-        frame = ((box[0] - MARGIN, box[1] - MARGIN - TOP), float(ZOOM), (0.0, 0.0))
-        _dynamic(ImageDraw.Draw(crop), view, frame)
-        crops.append(crop)
-    if crops:
-        width = max(img.width, sum(c.width for c in crops) + 8 * (len(crops) + 1))
-        height = img.height + 24 + max(c.height for c in crops) + 8
-        sheet = Image.new("RGB", (width, height), (250, 247, 236))
-        sheet.paste(img, (0, 0))
-        sd = ImageDraw.Draw(sheet)
-        draw_text(sd, (MARGIN, img.height + 4), _(CROPS), font(12), INK)
-        x = 8
-        for c in crops:
-            sheet.paste(c, (x, img.height + 22))
-            sd.rectangle([x, img.height + 22, x + c.width - 1, img.height + 22 + c.height - 1], outline=INK)
-            x += c.width + 8
-        img = sheet
-    # libdeflate's level 6: at Gettysburg about 71 KB at most in 4 ms, where zlib's level 3 gave 91 KB in the same time
-    return encode_png(img.quantize(palette=_PALETTE, dither=Image.Dither.NONE), COMPRESS_LEVEL)
+    """The whole map alone (``Engine.picture``): the same bytes for views that differ only in
+    standing orders and reader."""
+    _ = gettext or _english
+    return _MAPS.get((_shared(view), _(AFTER)), lambda: draw_overview(view, _))

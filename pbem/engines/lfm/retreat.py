@@ -72,7 +72,7 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
         for u in moving:
             sit.remove(u, OFF_MAP)
             sit.units[u]["return"] = {"turn": ctx.state["turn"] + 1, "hex": frm}
-        ctx.emit(event("retreat_off_map", N_("%(names)s retreat off the map from %(frm)s (%(why)s); they may return next turn."),
+        ctx.emit(event("retreat_off_map", N_("%(names)s retreated off the map from %(frm)s (%(why)s); they may return next turn."),
                        units=moving, names=names, frm=frm, why=why))
         rehome_commanders(ctx, frm)
         return None
@@ -109,7 +109,7 @@ def retreat(ctx: Context, frm: str, enemies: list[str], *, forced: bool, why: st
     elif sit.disorganized(end):
         sit.disorganize(end)  # joining a disorganized stack (14.3)
     ctx.state["last"]["retreats"].append({"units": moving, "path": [frm] + path})
-    ctx.emit(event("retreat", N_("%(names)s retreat %(frm)s -> %(path)s (%(why)s)%(d_text)s."),
+    ctx.emit(event("retreat", N_("%(names)s retreated %(frm)s -> %(path)s (%(why)s)%(d_text)s."),
                    units=moving, names=", ".join(ctx.name(u) for u in moving), frm=frm, path=" -> ".join(path), dest=end, why=why,
                    into_zoc=into_zoc, disorganized=disorganized, d_text=", disorganized" if disorganized else ""))
     terrain = board.terrain[end]
@@ -154,7 +154,7 @@ def hit_and_retreat(ctx: Context, h: str, enemies: list[str], why: str, *, nr_ma
     commander_casualties(ctx, h, why)
     nr = _is_nr(ctx, h)
     if nr_may_stand and nr and ctx.standing(side)["stand"] == "yes":
-        ctx.emit(event("stands", N_("%(names)s hold %(hex)s: NR terrain need not retreat (rule 9.1.d)."),
+        ctx.emit(event("stands", N_("%(names)s held %(hex)s: NR terrain need not retreat (rule 9.1.d)."),
                        hex=h, units=list(sit.units_at(h)), names=", ".join(ctx.name(u) for u in sit.units_at(h))))
         return h
     return retreat(ctx, h, enemies, forced=True, why=why, after_charge=after_charge)

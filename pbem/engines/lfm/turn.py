@@ -51,7 +51,7 @@ def initiative(ctx: Context) -> None:
             ctx.emit(event("initiative_tie", N_("Initiative tied at %(total)s: roll again."), total=totals[a]))
             continue
         ctx.state["order"] = [first, sc.enemy(first)]
-        ctx.emit(event("initiative", N_("Initiative, turn %(turn)s: %(text)s; %(first)s moves first (%(how)s)."),
+        ctx.emit(event("initiative", N_("Initiative, turn %(turn)s: %(text)s; first to move: %(first)s (%(how)s)."),
                        turn=ctx.state["turn"], first_side=first, first=ctx.side_name(first), how=how,
                        rolls=rolls, totals=totals,
                        text="; ".join(f"{ctx.side_name(s)} {rolls[s]} + CV {cvs[s][0]}"
@@ -72,7 +72,7 @@ def start_turn(ctx: Context, first: bool = False) -> None:
         night.first_night_turn(ctx)
     if first and sc.first_turn_order:
         state["order"] = list(sc.first_turn_order)
-        ctx.emit(event("initiative_fixed", N_("Turn 1: %(first)s moves first, as the scenario sets."),
+        ctx.emit(event("initiative_fixed", N_("Turn 1: first to move, as the scenario sets: %(first)s."),
                        first=ctx.side_name(state["order"][0]), first_side=state["order"][0]))
     else:
         initiative(ctx)

@@ -7,6 +7,7 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, ViewLayout
 
+from . import aids
 from . import messages as M
 from .board import board_data, board_for
 from .bot import bot_orders
@@ -102,6 +103,13 @@ class PeauxRougesEngine(Engine):
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """The pieces, the duel and its bonuses, in English or French."""
+        return aids.player_aids(self.title, table, lang, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return aids.how_to_win(state, role, gettext)
 
     def order_template(self, state: dict, role: str, lang: str | None = None, gettext=None) -> str:  # noqa: ANN001
         """The pieces and squares as comments (codes and square names only, the same in

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
+from pbem.engines.rummy import aids
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.bot import bot_orders
 from pbem.engines.rummy.messages import N_
@@ -214,6 +215,13 @@ class RummyEngine(Engine):
     def role_title(self, role: str, gettext=None) -> str:
         # The team game seats the same p1..p4 (partners p1 & p3, p2 & p4): one title per seat.
         return titled(SEAT_TITLES, role, gettext)
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Every card with its points and count, and the points to win."""
+        return aids.player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return aids.how_to_win(state, role, gettext)
 
     def outcome(self, state: dict) -> dict | None:
         return state.get("outcome")

@@ -55,6 +55,14 @@ def picture(engine: Engine, state: dict | None, role, lang: str | None = None) -
     return engine.picture(engine.view(state, role), gettext_for(lang) if lang else None)
 
 
+def pictures(engine: Engine, state: dict | None, role, lang: str | None = None) -> dict[str, bytes]:
+    """Every picture of ``role``'s view by name (the whole map is ``map``; an engine may add
+    close-ups), its words in ``lang``."""
+    if state is None or not engine.draws_pictures:
+        return {}
+    return engine.pictures(engine.view(state, role), gettext_for(lang) if lang else None)
+
+
 def resolved_phase(mail: MailWriter, engine, ph: dict, sealed_in: dict, role, lang: str = "en") -> dict:
     """One resolved phase as a role reads it in a history: its seed (unless sealed in the
     state ``sealed_in``), the events it may see, the orders that stood when revealed."""

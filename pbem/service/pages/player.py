@@ -9,7 +9,7 @@ from pbem.i18n import gettext_for
 from pbem.moments import format_moment
 from pbem.service.clock import from_iso
 from pbem.service.mail_writer import MailWriter
-from pbem.service.pages.common import outcome_text, picture, pretty, resolved_phase
+from pbem.service.pages.common import outcome_text, picture, pictures, pretty, resolved_phase
 from pbem.service.part import ServicePart
 from pbem.service.render import describe_errors
 from pbem.service.roster import labels_for_reader
@@ -35,12 +35,16 @@ class PlayerPages(ServicePart):
             return None
         return p
 
-    def picture(self, game_id: str, token: str) -> bytes | None:
+    def picture(self, game_id: str, token: str, name: str = "map") -> bytes | None:
+        """The player's picture ``name`` (``map``: the whole map; others: an engine's close-ups)."""
         p = self._token_player(game_id, token)
         if p is None:
             return None
         g = self.records.game(game_id)
-        return picture(self.engine(g["engine"]), self.records.game_state(game_id), p["role"], p["lang"])
+        engine, state = self.engine(g["engine"]), self.records.game_state(game_id)
+        if name == "map":
+            return picture(engine, state, p["role"], p["lang"])
+        return pictures(engine, state, p["role"], p["lang"]).get(name)
 
     def report_json(self, game_id: str, token: str, seq: int) -> bytes | None:
         """The JSON of the player's report on resolved phase ``seq`` (a game whose
@@ -76,6 +80,7 @@ class PlayerPages(ServicePart):
             "reports": reports, "history": history,
             "outcome": outcome_text(g["outcome"], lang),
             "has_picture": engine.draws_pictures,
+            "pictures": list(pictures(engine, state, role, lang)),  # each linked at full size
             # issue 16: the players by their chosen names (the reader as "you"), the reader's absences
             "players": labels_for_reader(records.players(game_id), role, lang, lambda r: engine.role_title(r, gettext_for(lang))),
             "absences": [{"first": a["first_day"], "last": a["last_day"]} for a in records.absences(game_id, p["id"])],
