@@ -19,6 +19,7 @@ from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.timing import TimingError, parse_deadline, parse_duration
 from pbem.service.verify import NotReportJSON, read_report_json, verify_attachments
+from pbem.tls import TlsFilesError
 
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
@@ -70,7 +71,7 @@ def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
                              http_port=http_port, maildir=maildir, mail_domain=domain)
     try:
         server = server_module.Server(settings).start()
-    except (server_module.AlreadyServing, DeliveryFailedToStart) as exc:
+    except (server_module.AlreadyServing, DeliveryFailedToStart, TlsFilesError) as exc:
         fail(str(exc))
     s = server.settings
     click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "
