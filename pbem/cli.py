@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -291,6 +292,37 @@ def backup(db_path, path):
     """Write a consistent copy of the database, even while the server runs."""
     service(db_path).store.backup(path)
     click.echo(f"backup written to {path}")
+
+
+@main.group()
+def dkim():
+    """The domain's DKIM key: every mail sent is signed with it (PBEM_DKIM_SELECTOR, PBEM_DKIM_KEY)."""
+
+
+@dkim.command("keygen")
+@click.option("--selector", default="pbem", show_default=True, help="The selector: the key's name in DNS (SELECTOR._domainkey.DOMAIN).")
+@click.option("--key", "key_path", type=click.Path(dir_okay=False), envvar="PBEM_DKIM_KEY", default=None,
+              help="Where to write the private key (default var/dkim/SELECTOR.pem; env PBEM_DKIM_KEY).")
+@click.option("--domain", envvar="PBEM_MAIL_DOMAIN", default="pbem.localhost", help="The mail domain (env PBEM_MAIL_DOMAIN).")
+def dkim_keygen(selector, key_path, domain):
+    """Write a new 2048-bit key and print the DNS TXT record to publish for it."""
+    from pbem.mail.dkim_signing import dns_name, dns_record, new_private_key, zone_file_entry
+    if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?", selector):
+        fail(f"a selector is one DNS label (letters, digits, hyphens), not {selector!r}")
+    path = Path(key_path or f"var/dkim/{selector}.pem")
+    if path.exists():
+        fail(f"{path} exists already: a key in use is never overwritten (choose another --selector, publish its record, then switch)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pem = new_private_key()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # only its owner reads a private key
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    click.echo(f"key written to {path} (mode 600)")
+    click.echo(f"publish this TXT record at {dns_name(selector, domain)}:")
+    click.echo(f"  {dns_record(pem)}")
+    click.echo("as a zone file line:")
+    click.echo(f"  {zone_file_entry(selector, domain, pem)}")
+    click.echo(f"then set PBEM_DKIM_SELECTOR={selector} and PBEM_DKIM_KEY={path.resolve()}, restart, and run `pbem doctor`.")
 
 
 @main.group()
