@@ -35,7 +35,7 @@ from pbem.service.clock import to_iso
 from pbem.service.sealing import Sealing
 from pbem.service.store import Store, dumps
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer", "moderator")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail: rate-limited per address

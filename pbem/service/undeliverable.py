@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from pbem.service.clock import to_iso
-from pbem.service.store import Store
+from pbem.service.store import Store, loads
 
 
 def record_bounce(store: Store, row: dict) -> int:
@@ -57,3 +57,23 @@ def marks_of_game(store: Store, game_id: str) -> list[dict]:
 
 def bounces_of(store: Store, outbox_id: int) -> list[dict]:
     return store.all("SELECT * FROM bounces WHERE outbox_id = ? ORDER BY id", (outbox_id,))
+
+
+def sent_mail(store: Store, outbox_id: int) -> dict | None:
+    """What a return path names: the outbox row (without its bytes)."""
+    return store.one("SELECT id, to_addr, kind, game_id, player_id, created_at FROM outbox WHERE id = ?", (outbox_id,))
+
+
+def players_at(store: Store, address: str) -> list[dict]:
+    """The active players, in any game, whose mail goes to ``address``."""
+    return store.all("SELECT * FROM players WHERE lower(email) = ? AND status = 'active' ORDER BY id", (address.lower(),))
+
+
+def observers_at(store: Store, address: str) -> list[dict]:
+    return store.all("SELECT * FROM observers WHERE lower(email) = ? AND removed_at IS NULL ORDER BY id", (address.lower(),))
+
+
+def moderators_of(store: Store, game_id: str) -> list[dict]:
+    """The moderators of a game: those of every game, and those it was given to."""
+    return [m for m in store.all("SELECT * FROM moderators ORDER BY id")
+            if m["games"] is None or game_id in (loads(m["games"], []) or [])]

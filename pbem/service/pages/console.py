@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pbem.engines.base import MODERATOR
 from pbem.mail.inbound import parse_message
+from pbem.service import undeliverable
 from pbem.service.acks import key_of
 from pbem.service.disputes import Disputes
 from pbem.service.games import Games
@@ -77,9 +78,10 @@ class ConsolePages(ConfiguredPart):
         engine = self.engine(g["engine"])
         view = engine.view(records.game_state(game_id), MODERATOR)
         players = []
+        marks = {m["player_id"]: m for m in undeliverable.marks_of_game(records.store, game_id)}  # issue 27: bounced addresses
         for p in records.players(game_id):
             tok = records.current_token(p["id"])
-            players.append({**p, "token_since": tok["created_at"] if tok else None,
+            players.append({**p, "token_since": tok["created_at"] if tok else None, "undeliverable": marks.get(p["id"]),
                             "ordered": p["role"] in s["ordered"], "awaited": p["role"] in s["awaited"]})
         phases = []
         for ph in records.phase_rows(game_id):
