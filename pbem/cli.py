@@ -306,7 +306,7 @@ def dkim():
 @click.option("--domain", envvar="PBEM_MAIL_DOMAIN", default="pbem.localhost", help="The mail domain (env PBEM_MAIL_DOMAIN).")
 def dkim_keygen(selector, key_path, domain):
     """Write a new 2048-bit key and print the DNS TXT record to publish for it."""
-    from pbem.mail.dkim_signing import dns_name, dns_record, new_private_key, zone_file_entry
+    from pbem.mail.dkim_signing import dns_name, dns_record, new_private_key, zone_file_entry  # lazy: `pbem ingest`, run per mail, needs no cryptography
     if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?", selector):
         fail(f"a selector is one DNS label (letters, digits, hyphens), not {selector!r}")
     path = Path(key_path or f"var/dkim/{selector}.pem")

@@ -27,7 +27,6 @@ from typing import Callable
 from pbem.i18n import N_, gettext_for
 from pbem.mail.dsn import BOUNCE, Recipient, read_report
 from pbem.mail.return_paths import is_return_path, parse_return_path
-from pbem.service import undeliverable
 from pbem.service.clock import to_iso
 from pbem.service.history import History
 from pbem.service.mail_writer import MailWriter
@@ -60,7 +59,7 @@ class Bounces(ConfiguredPart):
         if outbox_id is None:
             room.note("mail to a return path whose check is wrong (forged, or changed on the way): not believed, never answered")
             return True
-        sent = undeliverable.sent_mail(self.records.store, outbox_id)
+        sent = self.records.sent_mail(outbox_id)
         if sent is None:
             room.note(f"mail to the return path of outbox #{outbox_id}, which is not in the outbox: never answered")
             return True
@@ -69,7 +68,7 @@ class Bounces(ConfiguredPart):
         if failure is None:
             room.note(f"mail to the return path of outbox #{outbox_id} that reports no failed delivery ({report.kind}): never answered")
             return True
-        bounce_id = undeliverable.record_bounce(self.records.store, {
+        bounce_id = self.records.record_bounce({
             "inbound_id": room.inbound_id, "outbox_id": outbox_id, "address": sent["to_addr"].lower(),
             "permanent": int(report.permanent), "status": failure.status, "diagnostic": failure.diagnostic[:1000],
             "reporter": (report.reporter or "")[:200] or None, "received_at": to_iso(room.now)})
@@ -83,17 +82,17 @@ class Bounces(ConfiguredPart):
         return True
 
     def _hard_bounce(self, room, sent: dict, bounce_id: int, failure: Recipient) -> None:
-        store, address = self.records.store, sent["to_addr"].lower()
-        if undeliverable.active_mark(store, address) is not None:
+        records, address = self.records, sent["to_addr"].lower()
+        if records.undeliverable_mark(address) is not None:
             room.note(f"{address} is marked undeliverable already")
             return
-        undeliverable.mark(store, address, since=sent["created_at"], bounce_id=bounce_id)
+        records.mark_undeliverable(address, since=sent["created_at"], bounce_id=bounce_id)
         log.warning("mail to %s bounced for good (%s %s): marked undeliverable, its mail withheld",
                     address, failure.status or "", failure.diagnostic[:200])
-        for observer in undeliverable.observers_at(store, address):
-            self.records.remove_observer(observer["id"])
+        for observer in records.observers_at(address):
+            records.remove_observer(observer["id"])
             room.note(f"observer of {observer['game_id']} removed: its address bounces")
-        players = undeliverable.players_at(store, address)
+        players = records.players_at(address)
         for player in players:
             self._tell_game(player, bounce_id, failure)
         mine = next((p for p in players if p["id"] == sent["player_id"]), players[0] if players else None)
@@ -104,7 +103,7 @@ class Bounces(ConfiguredPart):
         """The game's moderators (each by mail, and on the console) and its other players."""
         game_id = player["game_id"]
         self.records.audit(game_id, "server", "undeliverable", "", {"role": player["role"], "bounce": bounce_id}, public=False)
-        for moderator in undeliverable.moderators_of(self.records.store, game_id):
+        for moderator in self.records.moderators_of(game_id):
             lang = moderator.get("lang") or "en"
             _ = gettext_for(lang)
             self.mail.queue_message(
@@ -130,13 +129,12 @@ class Bounces(ConfiguredPart):
         player = room.player
         if not room.sender_confirmed or not player or not player["email"] or not room.sender:
             return
-        store = self.records.store
-        mark = undeliverable.active_mark(store, player["email"])
+        mark = self.records.undeliverable_mark(player["email"])
         if mark is None:
             return
         sender = room.sender.lower()
         if sender == player["email"].lower():
-            undeliverable.lift(store, mark["id"], now=room.now, why=f"mail from {sender} (inbound #{room.inbound_id})")
+            self.records.lift_undeliverable(mark["id"], why=f"mail from {sender} (inbound #{room.inbound_id})")
             room.note(f"{sender} wrote again: its undeliverable mark is lifted")
         else:
             room.update_player(email=sender)
@@ -151,4 +149,4 @@ class Bounces(ConfiguredPart):
     # -- what the console shows --------------------------------------------------------------------
     def marks_of_game(self, game_id: str) -> dict[int, dict]:
         """player id -> the active mark on their address, for the game's active players."""
-        return {m["player_id"]: m for m in undeliverable.marks_of_game(self.records.store, game_id)}
+        return {m["player_id"]: m for m in self.records.undeliverable_players(game_id)}

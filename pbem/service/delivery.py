@@ -29,6 +29,7 @@ from pbem.service.acks import compose_draft
 from pbem.service.child_process import serve_the_parent
 from pbem.service.clock import utcnow
 from pbem.service import undeliverable
+from pbem.service.records import Records
 from pbem.service.sealing import sealing_for
 from pbem.service.store import Store
 
@@ -53,7 +54,7 @@ def deliver_once(store: Store, transport: outbox.Transport, settings: Settings, 
     What `pbem deliver` does, and the loop below each time it wakes."""
     return outbox.deliver_due(store, transport, now=now, backoff=settings.outbox_backoff_seconds,
                               backoff_max=settings.outbox_backoff_max_seconds, compose_draft=partial(compose_draft, settings=settings),
-                              sealing=sealing_for(settings), withheld=partial(undeliverable.withheld, store))
+                              sealing=sealing_for(settings), withheld=partial(undeliverable.withheld, Records(lambda: store, utcnow)))
 
 
 def deliver_until_stopped(store: Store, transport: outbox.Transport, settings: Settings, *, clock, wake, stopping,

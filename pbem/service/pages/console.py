@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from pbem.engines.base import MODERATOR
 from pbem.mail.inbound import parse_message
-from pbem.service import undeliverable
 from pbem.service.acks import key_of
 from pbem.service.disputes import Disputes
 from pbem.service.games import Games
@@ -78,7 +77,7 @@ class ConsolePages(ConfiguredPart):
         engine = self.engine(g["engine"])
         view = engine.view(records.game_state(game_id), MODERATOR)
         players = []
-        marks = {m["player_id"]: m for m in undeliverable.marks_of_game(records.store, game_id)}  # issue 27: bounced addresses
+        marks = {m["player_id"]: m for m in records.undeliverable_players(game_id)}  # issue 27: addresses whose mail bounced
         for p in records.players(game_id):
             tok = records.current_token(p["id"])
             players.append({**p, "token_since": tok["created_at"] if tok else None, "undeliverable": marks.get(p["id"]),
