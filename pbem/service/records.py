@@ -407,6 +407,9 @@ class Records:
     def observer(self, game_id: str, email: str) -> dict | None:
         return self.store.one("SELECT * FROM observers WHERE game_id = ? AND email = ? AND removed_at IS NULL", (game_id, email))
 
+    def observer_row(self, observer_id: int) -> dict | None:
+        return self.store.one("SELECT * FROM observers WHERE id = ?", (observer_id,))
+
     def remove_observer(self, observer_id: int) -> None:
         self.store.execute("UPDATE observers SET removed_at = ? WHERE id = ?", (to_iso(self._clock()), observer_id))
 

@@ -59,6 +59,9 @@ def test_every_kind_of_mail_is_signed_and_verifies_against_the_published_key(set
         assert dkim.verify(raw, dnsfunc=lookup), f"the {_kind(raw)} mail's signature does not verify"
         signature = email.message_from_bytes(raw, policy=policy.default)["DKIM-Signature"]
         assert "d=pbem.test" in signature and "s=pbem" in signature
+    observer = email.message_from_bytes(next(raw for raw in sent if _kind(raw) == "observer"), policy=policy.default)
+    signed = observer["DKIM-Signature"].replace(" ", "").replace("\r\n", "").replace("\n", "")
+    assert "list-unsubscribe:list-unsubscribe-post" in signed, "RFC 8058: the unsubscribe pair is signed"
     report = next(raw for raw in sent if _kind(raw) == "report")
     assert b"application/gzip" in report, "the report is signed with its attachments"
     # the check can fail: a changed subject, or another key published under the selector
