@@ -86,13 +86,15 @@ def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
 @main.command()
 @db_option
 @click.option("--via", default="ingest", hidden=True)
-def ingest(db_path, via):
+@click.option("--sender", default=None, help="The envelope sender (Postfix's pipe: ${sender}, with null_sender= so a bounce's is empty).")
+@click.option("--recipient", "recipients", multiple=True, help="The envelope recipient (Postfix's pipe: ${original_recipient}).")
+def ingest(db_path, via, sender, recipients):
     """Read one RFC 5322 message on stdin and act on it (for an MTA pipe).
 
     Exits 75 (temporary failure) when the message could not be stored, so the MTA retries."""
     raw = sys.stdin.buffer.read()
     try:
-        result = service(db_path).mailroom.receive(raw, via=via)
+        result = service(db_path).mailroom.receive(raw, via=via, envelope_from=sender, envelope_to=list(recipients))
     except TemporaryFailure as exc:
         fail(f"not stored, try again later: {exc}", EX_TEMPFAIL)
     click.echo(f"stored as #{result['inbound_id']}: {result['status']}")
