@@ -296,6 +296,23 @@ def backup(db_path, path):
     click.echo(f"backup written to {path}")
 
 
+@main.command()
+@db_option
+@click.option("--mx", "mail_host", default=None, help="The host name of the domain's mail server, for the MX record (default mail.DOMAIN).")
+@click.option("--no-dns", is_flag=True, help="Print the records the domain needs without asking DNS what is published.")
+@click.option("--strict", is_flag=True, help="Exit 2 when there are warnings and no problem.")
+def doctor(db_path, mail_host, no_dns, strict):
+    """Check what a host gets wrong (web address, relay, TLS, DKIM, disk, backups, database), and print
+    the DNS records the domain needs. One line per finding, with its fix; exit 1 on any problem."""
+    from pbem.doctor import Doctor, dns_lookup, render  # lazy: `pbem ingest`, run per mail, needs none of it
+    settings = settings_from(db_path)
+    if settings.secret_key is None:
+        settings = settings.with_(secret_key="-")  # the return paths' key is not checked here
+    report = Doctor(settings, lookup=None if no_dns else dns_lookup(), mail_host=mail_host).examine()
+    click.echo(render(report))
+    sys.exit(report.exit_code(strict))
+
+
 @main.group()
 def dkim():
     """The domain's DKIM key: every mail sent is signed with it (PBEM_DKIM_SELECTOR, PBEM_DKIM_KEY)."""
