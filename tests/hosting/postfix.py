@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -17,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import free_port, wait_until
+from tests.support import free_port, wait_listening
 
 POSTFIX = "/usr/sbin/postfix"
 MASTER = "/usr/lib/postfix/sbin/master"
@@ -148,16 +147,9 @@ def start_postfix(db: Path, domain: str) -> Postfix:
     process = subprocess.Popen([MASTER, "-c", conf, "-d"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     postfix = Postfix(root=root, port=port, mailbox=mailboxes / "players", process=process)
 
-    def listening() -> bool:
-        if process.poll() is not None:
-            raise RuntimeError(f"Postfix's master exited ({process.returncode}): {process.stdout.read().decode(errors='replace')} {postfix.log}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return True
-        except OSError:
-            return False
     try:
-        wait_until(listening, timeout=60, what=f"Postfix to listen on port {port}")
+        wait_listening(process, port, timeout=60, what="Postfix's master",
+                       exited=lambda: process.stdout.read().decode(errors="replace") + postfix.log)
     except BaseException:
         stop_postfix(postfix)
         raise

@@ -7,6 +7,7 @@ from __future__ import annotations
 import smtplib
 import ssl
 import subprocess
+from contextlib import contextmanager
 
 import pytest
 
@@ -28,6 +29,15 @@ def _serve(settings, maildir, **tls):
     return Server(settings.with_(maildir=maildir, **tls), web=False).start()
 
 
+@contextmanager
+def serving(settings, maildir, **tls):
+    server = _serve(settings, maildir, **tls)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def _client_context(cert) -> ssl.SSLContext:
     context = ssl.create_default_context(cafile=str(cert))
     return context
@@ -35,8 +45,7 @@ def _client_context(cert) -> ssl.SSLContext:
 
 def test_starttls_is_advertised_and_orders_come_in_over_it(settings, tmp_path, certificate):
     cert, key = certificate
-    server = _serve(settings, tmp_path / "out", tls_cert=cert, tls_key=key)
-    try:
+    with serving(settings, tmp_path / "out", tls_cert=cert, tls_key=key) as server:
         svc = server.svc
         gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
         with smtplib.SMTP("127.0.0.1", settings.smtp_port, local_hostname="client.example", timeout=30) as smtp:
@@ -48,24 +57,17 @@ def test_starttls_is_advertised_and_orders_come_in_over_it(settings, tmp_path, c
             assert not smtp.has_extn("starttls"), "not offered twice"
             smtp.sendmail(US, [address_of(svc, gid, "us")], crlf(orders_mail(svc, gid, "us")))
         assert [s["role"] for s in submissions(svc, gid) if s["stands"]] == ["us"]
-    finally:
-        server.stop()
 
 
 def test_without_a_certificate_starttls_is_not_offered(settings, tmp_path):
-    server = _serve(settings, tmp_path / "out")
-    try:
-        with smtplib.SMTP("127.0.0.1", settings.smtp_port, timeout=30) as smtp:
-            smtp.ehlo()
-            assert not smtp.has_extn("starttls")
-    finally:
-        server.stop()
+    with serving(settings, tmp_path / "out"), smtplib.SMTP("127.0.0.1", settings.smtp_port, timeout=30) as smtp:
+        smtp.ehlo()
+        assert not smtp.has_extn("starttls")
 
 
 def test_required_starttls_refuses_mail_from_in_clear(settings, tmp_path, certificate):
     cert, key = certificate
-    server = _serve(settings, tmp_path / "out", tls_cert=cert, tls_key=key, tls_required=True)
-    try:
+    with serving(settings, tmp_path / "out", tls_cert=cert, tls_key=key, tls_required=True) as server:
         svc = server.svc
         gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
         with smtplib.SMTP("127.0.0.1", settings.smtp_port, timeout=30) as smtp:
@@ -77,14 +79,11 @@ def test_required_starttls_refuses_mail_from_in_clear(settings, tmp_path, certif
             smtp.starttls(context=_client_context(cert))
             smtp.sendmail(US, [address_of(svc, gid, "us")], crlf(orders_mail(svc, gid, "us")))
         assert [s["role"] for s in submissions(svc, gid) if s["stands"]] == ["us"]
-    finally:
-        server.stop()
 
 
 def test_openssl_s_client_negotiates_starttls_and_verifies_the_certificate(settings, tmp_path, certificate):
     cert, key = certificate
-    server = _serve(settings, tmp_path / "out", tls_cert=cert, tls_key=key, tls_required=True)
-    try:
+    with serving(settings, tmp_path / "out", tls_cert=cert, tls_key=key, tls_required=True):
         done = subprocess.run(
             ["openssl", "s_client", "-starttls", "smtp", "-connect", f"127.0.0.1:{settings.smtp_port}", "-CAfile", str(cert),
              "-verify_return_error", "-verify_hostname", "localhost", "-servername", "localhost", "-brief", "-ign_eof"],
@@ -94,8 +93,6 @@ def test_openssl_s_client_negotiates_starttls_and_verifies_the_certificate(setti
         assert "Verification: OK" in out, out
         assert "Protocol version: TLSv1." in out, out
         assert "250" in out and "221" in out, "the session went on inside TLS: " + out
-    finally:
-        server.stop()
 
 
 def test_a_certificate_without_its_key_stops_the_start_with_the_reason(settings, tmp_path, certificate):
