@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.timing import TimingError, parse_deadline, parse_duration
 from pbem.service.verify import NotReportJSON, read_report_json, verify_attachments
+from pbem.tls import TlsFilesError
 
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
@@ -70,7 +72,7 @@ def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
                              http_port=http_port, maildir=maildir, mail_domain=domain)
     try:
         server = server_module.Server(settings).start()
-    except (server_module.AlreadyServing, DeliveryFailedToStart) as exc:
+    except (server_module.AlreadyServing, DeliveryFailedToStart, TlsFilesError) as exc:
         fail(str(exc))
     s = server.settings
     click.echo(f"pbem serving: SMTP {s.smtp_host}:{s.smtp_port}, web {s.web_url}, database {s.db_path}, "
@@ -84,13 +86,15 @@ def serve(db_path, smtp_host, smtp_port, http_host, http_port, maildir, domain):
 @main.command()
 @db_option
 @click.option("--via", default="ingest", hidden=True)
-def ingest(db_path, via):
+@click.option("--sender", default=None, help="The envelope sender (Postfix's pipe: ${sender}, with null_sender= so a bounce's is empty).")
+@click.option("--recipient", "recipients", multiple=True, help="The envelope recipient (Postfix's pipe: ${original_recipient}).")
+def ingest(db_path, via, sender, recipients):
     """Read one RFC 5322 message on stdin and act on it (for an MTA pipe).
 
     Exits 75 (temporary failure) when the message could not be stored, so the MTA retries."""
     raw = sys.stdin.buffer.read()
     try:
-        result = service(db_path).mailroom.receive(raw, via=via)
+        result = service(db_path).mailroom.receive(raw, via=via, envelope_from=sender, envelope_to=list(recipients))
     except TemporaryFailure as exc:
         fail(f"not stored, try again later: {exc}", EX_TEMPFAIL)
     click.echo(f"stored as #{result['inbound_id']}: {result['status']}")
@@ -290,6 +294,54 @@ def backup(db_path, path):
     """Write a consistent copy of the database, even while the server runs."""
     service(db_path).store.backup(path)
     click.echo(f"backup written to {path}")
+
+
+@main.command()
+@db_option
+@click.option("--mx", "mail_host", default=None, help="The host name of the domain's mail server, for the MX record (default mail.DOMAIN).")
+@click.option("--no-dns", is_flag=True, help="Print the records the domain needs without asking DNS what is published.")
+@click.option("--strict", is_flag=True, help="Exit 2 when there are warnings and no problem.")
+def doctor(db_path, mail_host, no_dns, strict):
+    """Check what a host gets wrong (web address, relay, TLS, DKIM, disk, backups, database), and print
+    the DNS records the domain needs. One line per finding, with its fix; exit 1 on any problem."""
+    from pbem.doctor import Doctor, dns_lookup, render  # lazy: `pbem ingest`, run per mail, needs none of it
+    settings = settings_from(db_path)
+    if settings.secret_key is None:
+        settings = settings.with_(secret_key="-")  # the return paths' key is not checked here
+    report = Doctor(settings, lookup=None if no_dns else dns_lookup(), mail_host=mail_host).examine()
+    click.echo(render(report))
+    sys.exit(report.exit_code(strict))
+
+
+@main.group()
+def dkim():
+    """The domain's DKIM key: every mail sent is signed with it (PBEM_DKIM_SELECTOR, PBEM_DKIM_KEY)."""
+
+
+@dkim.command("keygen")
+@click.option("--selector", default="pbem", show_default=True, help="The selector: the key's name in DNS (SELECTOR._domainkey.DOMAIN).")
+@click.option("--key", "key_path", type=click.Path(dir_okay=False), envvar="PBEM_DKIM_KEY", default=None,
+              help="Where to write the private key (default var/dkim/SELECTOR.pem; env PBEM_DKIM_KEY).")
+@click.option("--domain", envvar="PBEM_MAIL_DOMAIN", default="pbem.localhost", help="The mail domain (env PBEM_MAIL_DOMAIN).")
+def dkim_keygen(selector, key_path, domain):
+    """Write a new 2048-bit key and print the DNS TXT record to publish for it."""
+    from pbem.mail.dkim_signing import dns_name, dns_record, new_private_key, zone_file_entry  # lazy: `pbem ingest`, run per mail, needs no cryptography
+    if not re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?", selector):
+        fail(f"a selector is one DNS label (letters, digits, hyphens), not {selector!r}")
+    path = Path(key_path or f"var/dkim/{selector}.pem")
+    if path.exists():
+        fail(f"{path} exists already: a key in use is never overwritten (choose another --selector, publish its record, then switch)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pem = new_private_key()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # only its owner reads a private key
+    with os.fdopen(fd, "wb") as f:
+        f.write(pem)
+    click.echo(f"key written to {path} (mode 600)")
+    click.echo(f"publish this TXT record at {dns_name(selector, domain)}:")
+    click.echo(f"  {dns_record(pem)}")
+    click.echo("as a zone file line:")
+    click.echo(f"  {zone_file_entry(selector, domain, pem)}")
+    click.echo(f"then set PBEM_DKIM_SELECTOR={selector} and PBEM_DKIM_KEY={path.resolve()}, restart, and run `pbem doctor`.")
 
 
 @main.group()

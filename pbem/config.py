@@ -15,6 +15,11 @@ def _env_int(name: str, default: int) -> int:
     return int(value) if value else default
 
 
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    return Path(value) if value else None
+
+
 def _cores() -> int:
     """The cores this process may run on."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -47,6 +52,14 @@ class Settings:
     # Worker processes `pbem serve` works closes out in (pbem.service.close_pool); 0 = in the
     # scheduler's own threads. ``from_env`` (what the CLI reads) defaults to one per core.
     close_workers: int = 0
+    # Hosting on the internet (docs/hosting.md): STARTTLS on the embedded SMTP server, DKIM
+    # signing of every mail sent; where the backups are kept (`pbem doctor` checks their age).
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_required: bool = False  # refuse MAIL FROM before STARTTLS
+    dkim_selector: str | None = None
+    dkim_key: Path | None = None
+    backup_dir: Path | None = None
     extra: dict = field(default_factory=dict)
 
     @property
@@ -77,11 +90,17 @@ class Settings:
             db_busy_timeout_seconds=float(env.get("PBEM_DB_BUSY_TIMEOUT") or 10.0),
             outbox_gather_seconds=float(env.get("PBEM_OUTBOX_GATHER") or 0.2),
             close_workers=_env_int("PBEM_CLOSE_WORKERS", _cores()),
+            tls_cert=_env_path("PBEM_TLS_CERT"),
+            tls_key=_env_path("PBEM_TLS_KEY"),
+            tls_required=env.get("PBEM_TLS_REQUIRED", "").strip().lower() in ("1", "yes", "true", "on"),
+            dkim_selector=env.get("PBEM_DKIM_SELECTOR") or None,
+            dkim_key=_env_path("PBEM_DKIM_KEY"),
+            backup_dir=_env_path("PBEM_BACKUP_DIR"),
         )
         return s.with_(**{k: v for k, v in overrides.items() if v is not None})
 
     def with_(self, **changes) -> "Settings":
-        for key in ("db_path", "maildir"):
+        for key in ("db_path", "maildir", "tls_cert", "tls_key", "dkim_key", "backup_dir"):
             if key in changes and changes[key] is not None:
                 changes[key] = Path(changes[key])
         return replace(self, **changes)

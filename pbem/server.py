@@ -23,6 +23,7 @@ from pbem.service.close_pool import ClosePool, InProcessCloses
 from pbem.service.delivery import OutboxProcess, OutboxWorker
 from pbem.service.render import compile_templates
 from pbem.service.scheduler import Clockwork
+from pbem.tls import TlsFilesError, server_context
 
 log = logging.getLogger("pbem.server")
 
@@ -73,6 +74,17 @@ class InboundHandler:
             log.exception("inbound message failed before it could be stored")
             return "451 4.3.0 Temporary failure; please try again later"
         return f"250 2.0.0 OK stored as #{result['inbound_id']}"
+
+
+def starttls_options(settings: Settings) -> dict:
+    """STARTTLS when a certificate and key are configured (advertised in EHLO), and, with
+    ``tls_required``, no MAIL FROM before it: orders and the tokens in their addresses then
+    never cross the internet in clear."""
+    if not (settings.tls_cert and settings.tls_key):
+        if settings.tls_required:
+            raise TlsFilesError("PBEM_TLS_REQUIRED is set but PBEM_TLS_CERT and PBEM_TLS_KEY are not")
+        return {}
+    return {"tls_context": server_context(settings.tls_cert, settings.tls_key), "require_starttls": settings.tls_required}
 
 
 class AlreadyServing(RuntimeError):
@@ -130,7 +142,7 @@ class Server:
             self.svc.mailroom.defer_immediate_closes = True  # the scheduler resolves them: the 250 need not wait
             self.svc.mail_writer.compose_acks_later = True  # the delivery process makes them: nor for that
             self.smtp = Controller(InboundHandler(self.svc), hostname=s.smtp_host, port=s.smtp_port,
-                                   data_size_limit=s.max_message_bytes, ready_timeout=10)
+                                   data_size_limit=s.max_message_bytes, ready_timeout=10, **starttls_options(s))
             self.smtp.start()
             started.append(self.smtp.stop)
             # Delivery runs in a process of its own, off the interpreter lock inbound mail needs;
@@ -165,8 +177,8 @@ class Server:
         # its full collections no longer walk it between two mails (about 20 ms each, measured).
         gc.collect()
         gc.freeze()
-        log.info("pbem serving: SMTP %s:%s, web %s, outbox %s, closes in %s", s.smtp_host, s.smtp_port,
-                 s.web_url if self.web else "off", s.smtp_url or s.maildir,
+        log.info("pbem serving: SMTP %s:%s%s, web %s, outbox %s, closes in %s", s.smtp_host, s.smtp_port,
+                 " (STARTTLS required)" if s.tls_required else " (STARTTLS)" if s.tls_cert else "", s.web_url if self.web else "off", s.smtp_url or s.maildir,
                  f"{s.close_workers} worker processes" if s.close_workers > 0 else "the scheduler's threads")
         return self
 

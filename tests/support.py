@@ -180,6 +180,20 @@ def of_kind(kind: str):
     return lambda r: r["kind"] == kind
 
 
+def wait_listening(process, port: int, *, timeout: float, what: str, exited) -> None:
+    """Wait until the child ``process`` (a Popen) listens on loopback ``port``; if it exits first,
+    raise at once with ``exited()`` (its log), rather than wait out the timeout."""
+    def listening() -> bool:
+        if process.poll() is not None:
+            raise RuntimeError(f"{what} exited ({process.returncode}): {exited()}")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            return False
+    wait_until(listening, timeout=timeout, what=f"{what} to listen on port {port}")
+
+
 def wait_until(predicate, timeout: float = 20.0, what: str = "condition", interval: float = 0.05):
     """Poll ``predicate`` until it returns something true (returned), for state no event
     announces (a database row, a file); raise naming ``what`` after ``timeout`` seconds."""

@@ -28,6 +28,9 @@ from pbem.service import outbox
 from pbem.service.acks import compose_draft
 from pbem.service.child_process import serve_the_parent
 from pbem.service.clock import utcnow
+from pbem.service import undeliverable
+from pbem.service.records import Records
+from pbem.service.sealing import sealing_for
 from pbem.service.store import Store
 
 log = logging.getLogger("pbem.delivery")
@@ -50,7 +53,8 @@ def deliver_once(store: Store, transport: outbox.Transport, settings: Settings, 
     """One pass over what is due, drafts made on the way (pbem.service.acks): (sent, failed).
     What `pbem deliver` does, and the loop below each time it wakes."""
     return outbox.deliver_due(store, transport, now=now, backoff=settings.outbox_backoff_seconds,
-                              backoff_max=settings.outbox_backoff_max_seconds, compose_draft=partial(compose_draft, settings=settings))
+                              backoff_max=settings.outbox_backoff_max_seconds, compose_draft=partial(compose_draft, settings=settings),
+                              sealing=sealing_for(settings), withheld=partial(undeliverable.withheld, Records(lambda: store, utcnow)))
 
 
 def deliver_until_stopped(store: Store, transport: outbox.Transport, settings: Settings, *, clock, wake, stopping,
@@ -252,6 +256,7 @@ def _run_delivery_process(settings: Settings, signals: Connection, ready: Connec
     try:
         store = Store(settings.db_path, timeout=settings.db_busy_timeout_seconds)
         transport = make_transport(settings)
+        sealing_for(settings)  # a DKIM key that cannot be used stops the start, with why
     except Exception as exc:  # told to the server, which says it at start
         ready.send(("failed", f"{type(exc).__name__}: {exc}"))
         ready.close()

@@ -23,6 +23,8 @@ from pbem.service.part import ConfiguredPart
 from pbem.service.render import render, template_exists, visible_events
 from pbem.service.roster import named_sides
 from pbem.service.store import loads
+from pbem.service.unsubscribe import REMINDERS
+from pbem.service.unsubscribe import headers as unsubscribe_headers
 from pbem.service.upgrades import result_state, starting_state
 
 
@@ -329,14 +331,17 @@ class MailWriter(ConfiguredPart):
 
     def message_mail(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
                      subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,
-                     game: dict | None = None, **ctx) -> Outgoing:
+                     game: dict | None = None, unsubscribe: tuple[str, int] | None = None, **ctx) -> Outgoing:
         """A plain-text mail from a template: errors, warnings, help, status, press, notices
         (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes; ``game``: the
-        games row as the mail shows it, when the caller has it)."""
+        games row as the mail shows it, when the caller has it; ``unsubscribe``: what its
+        one-click unsubscribe stops, pbem.service.unsubscribe)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
         env = answering(env, inbound_msgid)
         game = self.game_header(game_id, game) if game_id else None
         headers = {"X-PBEM-Status": "rejected"} if kind == "error" else {}
+        if unsubscribe is not None:
+            headers.update(unsubscribe_headers(self.settings, *unsubscribe))
         return Outgoing(
             kind=kind, to_addr=to_addr, subject=game_subject(game_id, subject) if game_id else f"[pbem] {subject}",
             text=render(template, lang, game=game, player=player, **ctx), key=key,
@@ -354,6 +359,7 @@ class MailWriter(ConfiguredPart):
             kind="reminder", game_id=game_id, player=player, to_addr=player["email"], lang=player["lang"],
             subject=_("Reminder: orders for %(phase)s due %(deadline)s") % {"phase": phase["label"], "deadline": self.deadline_text(phase, player)},
             template="mail/reminder.txt.j2", key=f"reminder/{game_id}/{phase['seq']}.{phase['revision']}/{phase['label']}/{player['id']}",
+            unsubscribe=(REMINDERS, player["id"]),
             phase=phase, deadline=self.deadline_text(phase, player),
             template_text=self.orders_form(game_id, g["engine"], phase, player["role"], player["lang"]),
         )

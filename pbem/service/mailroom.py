@@ -350,6 +350,8 @@ class MessageHandling:
 
     def _decide(self) -> None:
         msg = self.msg
+        if self.svc.bounces.take(self):  # sent to one of our return paths: read by pbem.service.bounces, never answered
+            return
         if msg.automatic:
             self.status = "ignored"
             self.notes.append(f"automatic mail ({msg.automatic}): never answered")
@@ -387,6 +389,7 @@ class MessageHandling:
     def _at_game_address(self, addressed: tuple[str, str], commands) -> None:
         if not self._identify_token_owner(*addressed):
             return
+        self.svc.bounces.heard_from(self)  # a player whose address bounced writes again: pbem.service.bounces
         player = self.player
         if not commands:
             self.refuse("no command found")

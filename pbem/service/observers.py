@@ -20,6 +20,7 @@ from pbem.service.outbox import Outgoing
 from pbem.service.mailed_codes import is_code, mailed_code
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import template_exists
+from pbem.service.unsubscribe import OBSERVER
 from pbem.service.upgrades import result_state
 
 
@@ -103,7 +104,8 @@ class Observers(ConfiguredPart):
             _ = gettext_for(row["lang"])
             self.mail.queue_message(kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=row["lang"],
                                     subject=_("Notice from the server"), template="mail/notice.txt.j2",
-                                    key=f"observer-notice/{game_id}/{serial}/{row['id']}", text=_(msgid) % args)
+                                    key=f"observer-notice/{game_id}/{serial}/{row['id']}", text=_(msgid) % args,
+                                    unsubscribe=(OBSERVER, row["id"]))
         return len(self.records.observers(game_id))
 
     def report_mails(self, game_id: str, phase: dict, next_phase: dict | None, game: dict | None = None) -> list[Outgoing]:
@@ -126,6 +128,7 @@ class Observers(ConfiguredPart):
                 role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
                 events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
                 engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,
+                unsubscribe=(OBSERVER, row["id"]),
                 stop_line=f"{_unobserve_word(lang)} {game_id} {self.unobserve_code(game_id, row['email'])}",
             ))
         return mails

@@ -32,9 +32,10 @@ from urllib.parse import unquote, urlparse
 from pbem.mail.addresses import orders_address
 from pbem.mail.mime import compose
 from pbem.service.clock import to_iso
+from pbem.service.sealing import Sealing
 from pbem.service.store import Store, dumps
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer")
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer", "moderator")
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail (Auto-Submitted: auto-replied)
@@ -238,6 +239,10 @@ class Transport:
     def send(self, to_addr: str, raw: bytes) -> None:
         raise NotImplementedError
 
+    def send_from(self, return_path: str | None, to_addr: str, raw: bytes) -> None:
+        """Send with ``return_path`` as the envelope sender, where the transport has one (SMTP)."""
+        self.send(to_addr, raw)
+
     def flush(self) -> None:
         pass
 
@@ -345,16 +350,20 @@ class SmtpTransport(Transport):
         return conn
 
     def send(self, to_addr: str, raw: bytes) -> None:
+        self.send_from(None, to_addr, raw)
+
+    def send_from(self, return_path: str | None, to_addr: str, raw: bytes) -> None:
+        sender = return_path or self.sender
         if self._conn is None:
             self._conn = self._connect()
         options = []
-        if not (to_addr.isascii() and self.sender.isascii()):
+        if not (to_addr.isascii() and sender.isascii()):
             # RFC 6531: a non-ASCII address needs the relay's SMTPUTF8, else no relay can take it.
             if not self._conn.has_extn("smtputf8"):
                 raise Undeliverable(f"{to_addr} is not an ASCII address and the relay does not offer SMTPUTF8")
             options = ["SMTPUTF8"]
         try:
-            self._conn.sendmail(self.sender, [to_addr], raw, mail_options=options)
+            self._conn.sendmail(sender, [to_addr], raw, mail_options=options)
         except (smtplib.SMTPServerDisconnected, OSError):
             self.close()
             raise
@@ -433,14 +442,17 @@ def _claim(store: Store, stamp: str, now: datetime, limit: int, owner: str, afte
 
 
 def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: float, backoff_max: float, limit: int = 200,
-                batch: int = 25, compose_draft: Callable[[str], bytes] | None = None) -> tuple[int, int]:
+                batch: int = 25, compose_draft: Callable[[str], bytes] | None = None, sealing: Sealing | None = None,
+                withheld: Callable[[list[dict]], dict[int, str]] | None = None) -> tuple[int, int]:
     """Send what is due. Returns (sent, failed). Rows are claimed a batch at a time
     before they are sent; sent mail is made durable by the transport and marked in
     one short transaction per ``batch`` mails (one durable commit per mail cost as
     much as receiving it), so a crash re-sends at most that many, with the same
     Message-IDs. Each mail that fails waits for its own retry; the others go on.
     A draft's bytes are made by ``compose_draft`` (its row's ``draft`` -> the mail),
-    the same bytes each time, and kept in its row once it is sent."""
+    the same bytes each time, and kept in its row once it is sent. ``sealing`` gives each mail
+    its return path and signature as it leaves (pbem.service.sealing); ``withheld`` names the
+    claimed rows not to send, with why (mail to an address that bounced: pbem.service.bounces)."""
     owner = worker_name(transport)
     sent = failed = last_id = 0
     while sent + failed < limit:
@@ -452,8 +464,14 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
         done: list[int] = []
         composed: dict[int, bytes] = {}
         settled: set[int] = set()
+        held = withheld(rows) if withheld else {}
         try:
             for row in rows:
+                if row["id"] in held:
+                    _failed(store, row, now, held[row["id"]], backoff, backoff_max, permanent=True)
+                    failed += 1
+                    settled.add(row["id"])
+                    continue
                 raw = row["raw"]
                 if row["draft"] is not None:
                     try:
@@ -465,7 +483,10 @@ def deliver_due(store: Store, transport: Transport, *, now: datetime, backoff: f
                         settled.add(row["id"])
                         continue
                 try:
-                    transport.send(row["to_addr"], raw)
+                    if sealing is None:
+                        transport.send(row["to_addr"], raw)
+                    else:
+                        transport.send_from(sealing.return_path(row["id"], fallback=None), row["to_addr"], sealing.seal(raw))
                 except smtplib.SMTPRecipientsRefused as exc:
                     # Only a 5xx is final; a 4xx (greylisting, mailbox busy, relay shutting down) is retried.
                     permanent = all(500 <= code < 600 for code, _ in exc.recipients.values())

@@ -418,6 +418,9 @@ class Records:
     def observer(self, game_id: str, email: str) -> dict | None:
         return self.store.one("SELECT * FROM observers WHERE game_id = ? AND email = ? AND removed_at IS NULL", (game_id, email))
 
+    def observer_row(self, observer_id: int) -> dict | None:
+        return self.store.one("SELECT * FROM observers WHERE id = ?", (observer_id,))
+
     def remove_observer(self, observer_id: int) -> None:
         self.store.execute("UPDATE observers SET removed_at = ? WHERE id = ?", (to_iso(self._clock()), observer_id))
 
@@ -487,3 +490,49 @@ class Records:
 
     def close_console_sessions_of(self, moderator_id: int) -> None:
         self.store.execute("DELETE FROM console_sessions WHERE moderator_id = ?", (moderator_id,))
+
+    # -- mail that came back (issue 27): bounces read, addresses marked undeliverable -------------
+    def record_bounce(self, row: dict) -> int:
+        return self.store.insert("bounces", row)
+
+    def sent_mail(self, outbox_id: int) -> dict | None:
+        """What a return path names: the outbox row, without its bytes."""
+        return self.store.one("SELECT id, to_addr, kind, game_id, player_id, created_at FROM outbox WHERE id = ?", (outbox_id,))
+
+    def undeliverable_mark(self, address: str) -> dict | None:
+        """The mark on an address, while it is not lifted."""
+        return self.store.one("SELECT * FROM undeliverable WHERE address = ? AND lifted_at IS NULL ORDER BY id DESC LIMIT 1",
+                              (address.lower(),))
+
+    def mark_undeliverable(self, address: str, *, since: str, bounce_id: int) -> int:
+        return self.store.insert("undeliverable", {"address": address.lower(), "since": since, "bounce_id": bounce_id})
+
+    def lift_undeliverable(self, mark_id: int, why: str) -> None:
+        self.store.execute("UPDATE undeliverable SET lifted_at = ?, lifted_by = ? WHERE id = ? AND lifted_at IS NULL",
+                           (to_iso(self._clock()), why[:200], mark_id))
+
+    def undeliverable_among(self, addresses: list[str]) -> dict[str, dict]:
+        """address (lower-case) -> its active mark, for those of ``addresses`` that have one."""
+        wanted = sorted({a.lower() for a in addresses if a})
+        if not wanted:
+            return {}
+        rows = self.store.all(f"SELECT * FROM undeliverable WHERE lifted_at IS NULL AND address IN ({','.join('?' * len(wanted))})", wanted)
+        return {r["address"]: r for r in rows}
+
+    def undeliverable_players(self, game_id: str) -> list[dict]:
+        """The active marks on the addresses of a game's active players, with the player's id and role."""
+        return self.store.all(
+            "SELECT u.*, p.role, p.id AS player_id FROM undeliverable u JOIN players p ON lower(p.email) = u.address "
+            "WHERE p.game_id = ? AND p.status = 'active' AND u.lifted_at IS NULL ORDER BY u.id", (game_id,))
+
+    def players_at(self, address: str) -> list[dict]:
+        """The active players, in any game, whose mail goes to ``address``."""
+        return self.store.all("SELECT * FROM players WHERE lower(email) = ? AND status = 'active' ORDER BY id", (address.lower(),))
+
+    def observers_at(self, address: str) -> list[dict]:
+        return self.store.all("SELECT * FROM observers WHERE lower(email) = ? AND removed_at IS NULL ORDER BY id", (address.lower(),))
+
+    def moderators_of(self, game_id: str) -> list[dict]:
+        """The moderators of a game: those of every game, and those it was given to."""
+        return [m for m in self.store.all("SELECT * FROM moderators ORDER BY id")
+                if m["games"] is None or game_id in (loads(m["games"], []) or [])]

@@ -21,6 +21,8 @@ it calls), so that modules import each other only downward:
 * ``roster``, ``absences``, ``endings``, ``observers``, ``history``, ``lobby``: display names,
   absences, draws and concessions, observers, a player's history, the games open to watch or
   join (issue 16);
+* ``unsubscribe``: the one-click unsubscribe links of observers' mail and reminders (pbem.service.unsubscribe);
+* ``bounces``: what a report on a mail that came back does (pbem.service.bounces);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -36,6 +38,7 @@ from pbem.config import Settings
 from pbem.engines import Engine, get_engine
 from pbem.service.clock import utcnow
 from pbem.service.absences import Absences
+from pbem.service.bounces import Bounces
 from pbem.service.disputes import Disputes
 from pbem.service.endings import Endings
 from pbem.service.games import Games
@@ -54,6 +57,7 @@ from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
 from pbem.service.store import Store
+from pbem.service.unsubscribe import Unsubscribe
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
 
@@ -92,6 +96,9 @@ class Service:
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)
         self.public = PublicPages(records=records, mail=mail, **common)
+        self.bounces = Bounces(records=records, mail=mail, history=self.history, roster=self.roster, notify=self.notify,
+                               settings_source=settings_source, **common)  # issue 27: reports on mail that came back
+        self.unsubscribe = Unsubscribe(records=records, settings_source=settings_source, **common)  # RFC 8058 links
         self.mailroom = MailRoom(records=records, phases=self.phases, notify=self.notify, service=self,
                                  settings_source=settings_source, **common)
         self.player_pages = PlayerPages(records=records, mail=mail, **common)

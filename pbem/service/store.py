@@ -405,6 +405,38 @@ def m015_absence_delay(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE phases ADD COLUMN absence_delay REAL NOT NULL DEFAULT 0")
 
 
+@migrations()
+def m016_bounces(db: sqlite_utils.Database) -> None:
+    """Issue 27: every delivery status notification read from a return path (``bounces``), and
+    the addresses a hard bounce marked undeliverable (``undeliverable``): mail to them is
+    withheld until the player is heard from again, and the mark is lifted."""
+    db.executescript(
+        """
+        CREATE TABLE bounces (
+            id INTEGER PRIMARY KEY,
+            inbound_id INTEGER REFERENCES inbound(id),   -- the report as received (its raw bytes are kept there)
+            outbox_id INTEGER REFERENCES outbox(id),     -- the mail that came back (its return path named it)
+            address TEXT NOT NULL,                       -- the recipient that failed, lower-case
+            permanent INTEGER NOT NULL,                  -- 1: a hard bounce; 0: delayed or temporary (the relay retries)
+            status TEXT,                                 -- the status code, e.g. 5.1.1
+            diagnostic TEXT,                             -- the remote server's words
+            reporter TEXT,                               -- who reported it (Reporting-MTA)
+            received_at TEXT NOT NULL
+        );
+        CREATE INDEX bounces_outbox ON bounces(outbox_id);
+        CREATE TABLE undeliverable (
+            id INTEGER PRIMARY KEY,
+            address TEXT NOT NULL,                       -- lower-case
+            since TEXT NOT NULL,                         -- when the mail that bounced was queued
+            bounce_id INTEGER NOT NULL REFERENCES bounces(id),
+            lifted_at TEXT,
+            lifted_by TEXT                               -- what lifted it
+        );
+        CREATE INDEX undeliverable_address ON undeliverable(address, lifted_at);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

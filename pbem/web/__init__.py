@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from pbem.i18n import N_, translations
 from pbem.resources import templates_dir
-from pbem.web import auth, console, disputes, filters, public
+from pbem.web import auth, console, disputes, filters, public, unsubscribe
 
 csrf = CSRFProtect()
 
@@ -41,8 +41,9 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     csrf.init_app(app)
     filters.install(app)
     _install_translations(app)
-    for blueprint in (auth.bp, console.bp, disputes.bp, public.bp):
+    for blueprint in (auth.bp, console.bp, disputes.bp, public.bp, unsubscribe.bp):
         app.register_blueprint(blueprint)
+    csrf.exempt(unsubscribe.bp)  # a mail provider's one-click POST carries no form token: the signed link is the authority
     _install_request_hooks(app, svc)
     _register_error_pages(app)
     return app
@@ -96,7 +97,7 @@ def _install_request_hooks(app: Flask, svc) -> None:
     def _headers(response):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if request.path.startswith(("/console", "/play", "/login")):
+        if request.path.startswith(("/console", "/play", "/login", "/unsubscribe")):
             response.headers["Cache-Control"] = "no-store"
         return response
 

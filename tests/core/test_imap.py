@@ -2,7 +2,6 @@
 
 import mailbox
 import shutil
-import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -11,7 +10,7 @@ import pytest
 
 from pbem.service.imap import poll_once
 from tests.core.helpers import new_game, orders_mail, submissions
-from tests.support import free_port, wait_until
+from tests.support import free_port, wait_listening
 
 DOVECOT = shutil.which("dovecot") or ("/usr/sbin/dovecot" if Path("/usr/sbin/dovecot").exists() else None)
 pytestmark = pytest.mark.skipif(not DOVECOT or not shutil.which("openssl"), reason="dovecot and openssl are needed (scripts/test installs them)")
@@ -65,19 +64,10 @@ def imap_server():
     mail.chmod(0o755)
     (root / "dovecot.conf").write_text(CONFIG.format(root=root, port=port, mail=mail))
     proc = subprocess.Popen([DOVECOT, "-F", "-c", str(root / "dovecot.conf")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-
-    def listening() -> bool:
-        if proc.poll() is not None:  # it exited: no use waiting
-            log = root / "dovecot.log"
-            raise RuntimeError("dovecot exited: " + (log.read_text(errors="replace") if log.exists() else "(no log)"))
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return True
-        except OSError:
-            return False
+    log = root / "dovecot.log"
     try:
         # the timeout only stops a dovecot that never listens
-        wait_until(listening, timeout=120, what="dovecot to listen on port %d: %s" % (port, root / "dovecot.log"))
+        wait_listening(proc, port, timeout=120, what="dovecot", exited=lambda: log.read_text(errors="replace") if log.exists() else "(no log)")
     except BaseException:
         proc.kill()
         raise

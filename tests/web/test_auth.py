@@ -49,6 +49,7 @@ def test_public_routes_are_only_the_archive_the_pictures_and_token_pages(app):
         "/play/<game_id>/<token>", "/play/<game_id>/<token>/map.png", "/play/<game_id>/<token>/picture/<name>.png",
         "/play/<game_id>/<token>/report/<int:seq>.json",
         "/static/<path:filename>",
+        "/unsubscribe/<kind>/<int:row_id>/<sig>",  # a signed one-click link from an observer's mail or a reminder (issue 27)
     ])
 
 

@@ -77,9 +77,10 @@ class ConsolePages(ConfiguredPart):
         engine = self.engine(g["engine"])
         view = engine.view(records.game_state(game_id), MODERATOR)
         players = []
+        marks = {m["player_id"]: m for m in records.undeliverable_players(game_id)}  # issue 27: addresses whose mail bounced
         for p in records.players(game_id):
             tok = records.current_token(p["id"])
-            players.append({**p, "token_since": tok["created_at"] if tok else None,
+            players.append({**p, "token_since": tok["created_at"] if tok else None, "undeliverable": marks.get(p["id"]),
                             "ordered": p["role"] in s["ordered"], "awaited": p["role"] in s["awaited"]})
         phases = []
         for ph in records.phase_rows(game_id):
