@@ -28,7 +28,12 @@ from .view import build_view
 RULE_OPTIONS = {
     "stacking": "one_brigade",  # 4.1 "16 SP of the same brigade": one brigade to a hex; or any_brigades
     "combat_rounds": 0,  # 13 "no limit to how many rounds": 0; or the most rounds a combat phase fights
+    "shattered_is_disorganized": "yes",  # 16.5 "Shattered units are already disorganized": yes; or no
+    "edge_delay": "whole_fives",  # 9.1.e, 26.7 "a turn for every 5 hexes": whole_fives; or any_part
+    "retreat_before_combat": "every_round",  # 11.1 sets no limit: every_round; or once_a_phase
 }
+CHOICES = {"stacking": ("one_brigade", "any_brigades"), "shattered_is_disorganized": ("yes", "no"),
+           "edge_delay": ("whole_fives", "any_part"), "retreat_before_combat": ("every_round", "once_a_phase")}
 
 
 # The sides as players read them (both scenarios use these role ids).
@@ -43,7 +48,8 @@ class LastFullMeasureEngine(Engine):
     reveals_orders = False
     view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
     # 2: brigade integrity enforced, ADVANCE ALL, retreat before combat once a combat phase, rain
-    rules_version = "2"
+    # 3: the rulebook clause by clause (docs/games/lfm-rules-coverage.md), private skipped orders
+    rules_version = "3"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
@@ -59,8 +65,9 @@ class LastFullMeasureEngine(Engine):
         if mails not in (1, 2):
             raise ValueError("mails must be 1 or 2")
         rules = {k: (options or {}).get(k, v) for k, v in RULE_OPTIONS.items()}
-        if rules["stacking"] not in ("one_brigade", "any_brigades"):
-            raise ValueError("option stacking must be one_brigade or any_brigades")
+        for key, allowed in CHOICES.items():
+            if rules[key] not in allowed:
+                raise ValueError(f"option {key} must be {' or '.join(allowed)}")
         try:
             rules["combat_rounds"] = int(rules["combat_rounds"])
         except (TypeError, ValueError):

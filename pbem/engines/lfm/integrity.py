@@ -22,10 +22,11 @@ from .situation import ON_MAP, Context
 
 
 def bound(ctx: Context, uid: str, moving: tuple[str, ...] = ()) -> bool:
-    """Whether rule 22.1 binds this unit: a regiment of a brigade, not detached, with another
-    regiment of its brigade on the map (``moving``: units entering with it count as on the map)."""
+    """Whether rule 22.1 binds this unit: a regiment of a brigade, not detached, not sharpshooters
+    (20.7: they need not stay next to their brigade), with another regiment of its brigade on the
+    map (``moving``: units entering with it count as on the map)."""
     info = ctx.sc.units[uid]
-    if not info.brigade or info.is_artillery or ctx.sit.units[uid]["detached"]:
+    if not info.brigade or info.is_artillery or info.type == "sharpshooters" or ctx.sit.units[uid]["detached"]:
         return False
     return bool(mates(ctx, uid, moving))
 

@@ -62,7 +62,7 @@ def remove_d_markers(ctx: Context, side: str) -> None:
     zoi = sit.zoi_hexes(ctx.sc.enemy(side))
     for h in sorted(sit.hexes_of(side)):
         here = sit.units_at(h)
-        if not sit.disorganized(h):
+        if not sit.marked(h):
             continue
         low = min(ctx.sc.units[u].cr for u in here)
         drms = []
