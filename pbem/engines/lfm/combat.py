@@ -17,6 +17,7 @@ from pbem.engines.hexgrid import distance
 from .advance import Advance
 from .losses import commander_casualties, lose_at_least, lose_one
 from .messages import N_
+from .construction import works_to_hold
 from .retreat import OFF, first_hex_choices, hit_and_retreat, retreat
 from .situation import ARTILLERY_SP, COMBAT_SP, Context, has_breastworks
 from .tables import crt, drm as drm_table, odds_column, table, terrain
@@ -358,8 +359,8 @@ class CombatPhase:
                     commander_casualties(ctx, a, "attack repulsed")
                 retreat(ctx, a, list(hexes), forced=True, why="attack repulsed", loss_cr=att_cr)
         vacated = [a for a in attackers if not sit.units_at(a)]
-        if vacated:
-            Advance(ctx, self.enemy).after_combat(vacated[0], [t for t in hexes if sit.units_at(t)], None, None, [])
+        if vacated and ctx.standing(self.enemy)["pursue"] == "yes":
+            Advance(ctx, self.enemy).after_combat(vacated[0], [t for t in hexes if sit.units_at(t)], True, None, [])
 
     def evades(self, target: str, attackers: list[str]) -> bool:
         """Rule 11: cavalry (or sharpshooters, or units the scenario names) alone, attacked by no
@@ -405,17 +406,23 @@ class CombatPhase:
         """Rule 12: after a round the attacker, then the defender, may fall back by standing order;
         the attacker may then advance from one adjacent hex into a hex the defender left (12.3)."""
         ctx, sit = self.ctx, self.sit
+        hold = works_to_hold(ctx)
         for who in (self.side, self.enemy):
             mode = ctx.standing(who)["withdraw"]
             if mode == "none":
                 continue
-            for h in sorted(sit.hexes_of(who)):
+            # the stacks that fall back are chosen as the step begins: each falls back once
+            going = [(h, list(sit.units_at(h))) for h in sorted(sit.hexes_of(who))
+                     if mode == "all" or sit.disorganized(h)]
+            for h, units in going:
+                units = [u for u in units if sit.units[u]["hex"] == h and sit.units[u]["status"] == "on_map"]
                 foes = [n for n in ctx.sc.board.neighbours[h] if sit.side_at(n) == ctx.sc.enemy(who)]
-                if not foes or (mode == "disorganized" and not sit.disorganized(h)):
+                if not units or not foes:
                     continue
-                if any(sit.units[u].get("build") for u in sit.units_at(h)):
-                    continue  # a builder does not retreat that turn (24.1.a)
-                retreat(ctx, h, foes, forced=False, why="voluntary retreat")
+                if any(sit.units[u].get("build") for u in units) or h in hold:
+                    continue  # a builder, or the last men in new works, do not retreat that turn (24.1)
+                whole = len(units) == len(sit.units_at(h))
+                retreat(ctx, h, foes, forced=False, why="voluntary retreat", units=None if whole else units)
                 if who == self.enemy and not sit.units_at(h):
                     Advance(ctx, self.side).after_withdrawal(h)
 

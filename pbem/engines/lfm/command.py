@@ -234,7 +234,12 @@ class Command:
         if sup in self.in_command and self.traced(self.where[sup], self.where[cid], reach) is not None:
             self.in_command.add(cid)
             return
-        why = "superior not in command" if sup not in self.in_command else f"more than {reach} hexes from {sit.commander_name(sup)}"
+        if sup not in self.in_command:
+            why = "superior not in command"
+        elif distance(self.where[sup], self.where[cid]) <= reach:
+            why = f"command cannot be traced from {sit.commander_name(sup)} within {reach} hexes around the enemy's ZOC (rule 20.10)"
+        else:
+            why = f"more than {reach} hexes from {sit.commander_name(sup)}"
         ctx.emit(event("command_out", N_("%(name)s is not in command: %(why)s."),
                        commander=cid, name=sit.commander_name(cid), why=why))
 

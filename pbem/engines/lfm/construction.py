@@ -25,6 +25,9 @@ def construction_phase(ctx: Context, side: str, builders: list[str]) -> None:
     sit = ctx.sit
     zoi = sit.zoi_hexes(ctx.sc.enemy(side))
     works = ctx.state["breastworks"]
+    new = ctx.state.setdefault("works_new", {})
+    for h in [h for h, t in new.items() if t != ctx.state["turn"] or h not in works]:
+        del new[h]
     for h, st in sorted(works.items()):
         if st != "building" or ctx.state["works_side"].get(h) != side:
             continue
@@ -36,6 +39,7 @@ def construction_phase(ctx: Context, side: str, builders: list[str]) -> None:
             ctx.emit(event("works_paused", N_("Work on the breastworks at %(hex)s waits: an enemy ZOI covers it."), hex=h))
         else:
             works[h] = "built"
+            ctx.state.setdefault("works_new", {})[h] = ctx.state["turn"]
             for u in here:
                 sit.units[u]["build"] = False
             ctx.emit(event("works_built", N_("Breastworks are finished at %(hex)s."), hex=h))
@@ -55,6 +59,12 @@ def construction_phase(ctx: Context, side: str, builders: list[str]) -> None:
         u["build"] = True
         ctx.emit(event("works_begun", N_("%(name)s begins breastworks at %(hex)s (it may not move this turn)."),
                        unit=uid, name=ctx.name(uid), hex=h))
+
+
+def works_to_hold(ctx: Context) -> set[str]:
+    """Hexes whose breastworks were emplaced this turn: a unit must stay in each (rule 24.1.b)."""
+    turn = ctx.state["turn"]
+    return {h for h, t in (ctx.state.get("works_new") or {}).items() if t == turn}
 
 
 def clear_build_flags(ctx: Context, side: str) -> None:

@@ -33,10 +33,12 @@ def bound(ctx: Context, uid: str, moving: tuple[str, ...] = ()) -> bool:
 
 def mates(ctx: Context, uid: str, moving: tuple[str, ...] = ()) -> list[str]:
     """The other regiments of ``uid``'s brigade on the map (or entering with it), detached
-    ones left out: they are away from the brigade by order."""
+    ones left out (they are away from the brigade by order), and sharpshooters (attached to it,
+    they need not stay with it, 20.7)."""
     sit = ctx.sit
     return [m for m in ctx.sc.brigades.get(ctx.sc.units[uid].brigade, [])
-            if m != uid and (sit.units[m]["status"] == ON_MAP or m in moving) and not sit.units[m]["detached"]]
+            if m != uid and (sit.units[m]["status"] == ON_MAP or m in moving) and not sit.units[m]["detached"]
+            and ctx.sc.units[m].type != "sharpshooters"]
 
 
 def with_brigade(ctx: Context, uid: str, at: str, moving: tuple[str, ...] = (), promised: dict | None = None) -> bool:

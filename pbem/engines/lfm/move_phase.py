@@ -20,6 +20,7 @@ from .integrity import bound, cut_off, move_breaks_it, rejoin_hex, with_brigade
 from .losses import eliminate, nearest_home
 from .messages import N_
 from .movement import Field, mover_for, path_to, search, why_not
+from .construction import works_to_hold
 from .reinforcements import Entry, arrivals, enter_the_rest, entry_for, entry_of, move_entry, mp_text
 from .situation import ON_MAP, Context
 
@@ -46,12 +47,6 @@ def skipped(ctx: Context, side: str, text: str, why: str) -> None:
     ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=side, to=[side]))
 
 
-def works_to_hold(ctx: Context) -> set[str]:
-    """Hexes whose breastworks were emplaced this turn: a unit must stay in each (rule 24.1.b)."""
-    turn = ctx.state["turn"]
-    return {h for h, t in (ctx.state.get("works_new") or {}).items() if t == turn}
-
-
 class MovementPhase:
     def __init__(self, ctx: Context, side: str, in_command: set[str]):
         self.ctx, self.side, self.in_command = ctx, side, in_command
@@ -62,6 +57,7 @@ class MovementPhase:
         self.mode_changed: set[str] = set()
         self.mode_after_move: set[str] = set()  # rule 1.5: they move no further
         self.stopped: dict[str, str] = {}  # unit -> why it may move no further this phase (5.2, 3.7)
+        self.in_zoc: dict[str, str] = {}  # unit -> why: it entered an enemy ZOC (5.2; it may still charge)
         self.retreated: dict[str, int] = {}  # hexes moved by units that started in an enemy ZOC (rule 9)
         self.unlimbered: set[str] = set()
         self.entered_at: dict[tuple[str, int], int] = {}
@@ -85,11 +81,12 @@ class MovementPhase:
 
     # --- the orders ----------------------------------------------------------
     def run(self, ops: list[dict]) -> None:
+        waiting: set[str] = set()
         for op in ops:
             if op["op"] == "enter_at":
                 refs = [r for r in op["units"] if not r.startswith("@")]
-                move_entry(self.ctx, self.side, refs, op["hex"], op["text"])
-        self.due = set(arrivals(self.ctx, self.side))
+                waiting.update(move_entry(self.ctx, self.side, refs, op["hex"], op["text"]))
+        self.due = set(arrivals(self.ctx, self.side)) - waiting
         plans = [(i, expand(self.ctx, op["units"])[0], op["to"] if op["op"] == "move" else op["path"][-1])
                  for i, op in enumerate(ops) if op["op"] in ("move", "via")]
         modes = [(i, expand(self.ctx, op["units"])[0]) for i, op in enumerate(ops) if op["op"] in ("mount", "dismount")]
@@ -150,6 +147,8 @@ class MovementPhase:
                 return f"{info.name} is building breastworks and may not move this turn (rule 24.1.a)"
             if u in self.stopped:
                 return self.stopped[u]
+            if u in self.in_zoc and not charging:
+                return self.in_zoc[u]
             if u in self.mode_after_move:
                 return f"{info.name} changed mode after moving and may move no further (rule 1.5)"
             if info.is_artillery and u in self.unlimbered:
@@ -206,13 +205,14 @@ class MovementPhase:
             start = where
             budget = min((sit.movement_points(u) * 12 - self.spent.get(u, 0)) for u in units) if units else \
                 min(8 * 12 - self.spent.get(c, 0) for c in cmds)
-            starts = [(budget, any(u in self.used_road for u in units))]
+            starts = [(budget, any(u in self.used_road for u in units), 0)]
             leaving = [u for u in units if self.start_zoc.get(u)]
             if leaving:
                 steps = RETREAT_HEXES - max(self.retreated.get(u, 0) for u in leaving)
         targets = [op["to"]] if op["op"] == "move" else [h for h in op["path"] if h != start]
-        attempts = [self.route(mover, start, targets, budget, road_used, field, steps) for budget, road_used in starts]
-        path, cost, used, stop = min(attempts, key=lambda a: (a[3] is not None, -len(a[0]), a[1]))
+        attempts = [self.route(mover, start, targets, budget, road_used, field, steps) + (first,)
+                    for budget, road_used, first in starts]
+        path, cost, used, stop, first = min(attempts, key=lambda a: (a[3] is not None, -len(a[0]), a[1] + a[4]))
         if stop is not None and (op["op"] == "move" or len(path) == 1):
             return self.skip(op["text"], self.why_not(mover, stop[0], stop[1], field, stop[2], stop[3], stop[4], entry))
         if stop is not None:  # a path stops at the last hex it could reach
@@ -223,7 +223,7 @@ class MovementPhase:
         problem = self.end_problem(units, cmds, start, end, entry is not None)
         if problem:
             return self.skip(op["text"], problem)
-        self.apply(refs, units, cmds, path, cost, used, entry, field)
+        self.apply(refs, units, cmds, path, cost + first, used, entry, field)
 
     def route(self, mover, start, targets, budget, road_used, field, steps):  # noqa: ANN001
         """Follow ``targets`` from ``start``: (path, cost, road rate used, None) when every target is
@@ -256,12 +256,12 @@ class MovementPhase:
         if entry.zoi_covered and entry.road:
             relaxed = replace(mover, no_road_rate=False)
             full = replace(entry, zoi_covered=False)
-            for budget2, used2 in full.starts():
+            for budget2, used2, _ in full.starts():
                 if path_to(search(ctx, relaxed, start, budget2, field, road_used=used2, target=target), target):
                     return "an enemy ZOI covers the entry hex: no road movement on entering (rule 26.5)"
         if entry.ahead and entry.road:
             first = replace(entry, ahead=0)
-            for budget2, used2 in first.starts():
+            for budget2, used2, _ in first.starts():
                 if path_to(search(ctx, mover, start, budget2, field, road_used=used2, target=target), target):
                     return f"{target} is beyond {entry.column_text()}"
         return why
@@ -302,7 +302,7 @@ class MovementPhase:
             if self.start_zoc.get(u):
                 self.retreated[u] = self.retreated.get(u, 0) + len(path) - 1
             if end in field.zoc and len(path) > 1:
-                self.stopped[u] = f"{ctx.name(u)} entered an enemy ZOC and may move no further (rule 5.2)"
+                self.in_zoc[u] = f"{ctx.name(u)} entered an enemy ZOC and may move no further (rule 5.2)"
             sit.units[u].pop("return", None)
         for c in cmds:
             sit.place_commander(c, end)
@@ -403,10 +403,10 @@ class MovementPhase:
         if entry.zoi_covered:
             mover = replace(mover, no_road_rate=True)
         reachable: dict = {}
-        for budget, used in entry.starts():
-            for key, value in search(ctx, mover, start, budget, field, road_used=used).items():
-                if key not in reachable or value[0] < reachable[key][0]:
-                    reachable[key] = value
+        for budget, used, first in entry.starts():
+            for key, (cost, prev) in search(ctx, mover, start, budget, field, road_used=used).items():
+                if key not in reachable or cost + first < reachable[key][0]:
+                    reachable[key] = (cost + first, prev)
         sit.place(uid, start)  # for the search of hexes by its brigade; taken back if none fits
         dest = rejoin_hex(ctx, uid, reachable, lambda h: not sit.stacking_problem(h, [uid], leaving=(uid,)))
         if dest is None and not sit.stacking_problem(start, [uid], leaving=(uid,)):

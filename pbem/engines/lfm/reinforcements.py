@@ -56,29 +56,33 @@ def edge_delay(ctx: Context, hexes: int) -> int:
     return hexes // 5
 
 
-def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -> None:
+def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -> list[str]:
     """Rules 26.7 and 9.1.e: units not yet on the map may come on elsewhere along the edge, a
     turn later for every 5 hexes from their own entry hex; a unit that retreated off the map
-    comes back within 5 hexes of its exit, not in an enemy ZOC."""
+    comes back within 5 hexes of its exit, not in an enemy ZOC. Returns the units whose order
+    was refused: they wait this turn rather than come on where the player did not want them."""
     board = ctx.sc.board
+    refused: list[str] = []
 
-    def skip(why: str) -> None:
+    def skip(why: str, who: list[str]) -> None:
         ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=side, to=[side]))
+        refused.extend(who)
 
     if not board.on_edge(hex_):
-        return skip(f"{hex_} is not on the map edge")
+        skip(f"{hex_} is not on the map edge", refs)
+        return refused
     for ref in refs:
         when = scheduled(ctx, ref)
         if when is None:
-            skip(f"{ref} is not waiting to enter")
+            skip(f"{ref} is not waiting to enter", [])
             continue
         far = distance(when["hex"], hex_)
         returning = ref in ctx.sc.units and ctx.sit.units[ref]["status"] == OFF_MAP
         if returning and far > RETURN_REACH:
-            skip(f"{hex_} is more than five hexes from {ctx.name(ref)}'s exit hex {when['hex']} (rule 9.1.e)")
+            skip(f"{hex_} is more than five hexes from {ctx.name(ref)}'s exit hex {when['hex']} (rule 9.1.e)", [ref])
             continue
         if returning and hex_ in ctx.sit.zoc_hexes(ctx.sc.enemy(side)):
-            skip(f"{hex_} is in an enemy ZOC (rule 9.1.e)")
+            skip(f"{hex_} is in an enemy ZOC (rule 9.1.e)", [ref])
             continue
         delay = edge_delay(ctx, far)
         new = {"hex": hex_, "turn": max(when["turn"], ctx.state["turn"]) + delay}
@@ -91,6 +95,7 @@ def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -
         name = ctx.sit.commander_name(ref) if ref in ctx.sc.commanders else ctx.name(ref)
         ctx.emit(event("entry_moved", N_("%(name)s will enter at %(hex)s on turn %(turn)s (%(delay)s turn(s) later for %(distance)s hexes along the edge)."),
                        unit=ref, name=name, hex=hex_, turn=new["turn"], delay=delay, distance=far, to=[side]))
+    return refused
 
 
 def entry_of(ctx: Context, ref: str) -> tuple[str, int]:
@@ -128,14 +133,15 @@ class Entry:
     partial: bool
     ahead: int
 
-    def starts(self, with_road: bool = True) -> list[tuple[int, bool]]:
-        """(MP left in twelfths once the entry hex is paid and the column counted, road rate used)
-        for each way of entering the first hex: along the road at its rate, or at its own cost."""
+    def starts(self) -> list[tuple[int, bool, int]]:
+        """(MP left in twelfths once the entry hex is paid and the column counted, road rate used,
+        the entry hex's cost) for each way of entering the first hex: along the road at its rate,
+        or at its own cost."""
         out = []
-        if self.road and (with_road and not self.zoi_covered):
-            out.append((self.mp * 12 - self.rate - self.ahead * self.rate, True))
+        if self.road and not self.zoi_covered:
+            out.append((self.mp * 12 - self.rate - self.ahead * self.rate, True, self.rate))
         space = self.rate if self.road and not self.zoi_covered else 12
-        out.append((self.mp * 12 - self.plain - self.ahead * space, self.partial))
+        out.append((self.mp * 12 - self.plain - self.ahead * space, self.partial, self.plain))
         return out
 
     def column_text(self) -> str:

@@ -56,10 +56,12 @@ def first_hex_choices(ctx: Context, side: str, frm: str, enemies: list[str]) -> 
             continue  # never toward the enemy
         friends = sum(1 for x in board.neighbours[n] if sit.side_at(x) == side)
         aim = distance(n, toward) if toward else 0
-        rank = (n in zoc, n not in opposites and bool(opposites), 0, aim, -away, -friends, n)
+        # among hexes in an enemy ZOC, one friends hold first (a battery may fall back only there, 12.4)
+        rank = (n in zoc, n in zoc and sit.side_at(n) != side, n not in opposites and bool(opposites), 0, aim,
+                -away, -friends, n)
         out.append((rank, n))
     if board.on_edge(frm) and off_the_map_opposite(board, frm, enemies):
-        out.append(((False, False, 1, 0, 0, 0, OFF), OFF))
+        out.append(((False, False, False, 1, 0, 0, 0, OFF), OFF))
     return sorted(out)
 
 

@@ -12,6 +12,8 @@ see: nearest, then clearest line, then most SP) or hold.
 opposite hex, then the one furthest from the enemy).
 ``advance``: advance after combat into a vacated hex: yes (the largest stack that took part),
 all (every stack that took part, into the hex or one beside it: rule 10.4), no.
+``pursue``: when the other side's attack is thrown back (AR, AE), the defending stack
+advances into a hex the attacker left (10.1.b): no (default: a defender holds its ground), yes.
 ``withdraw``: voluntary retreat after a combat round: none, disorganized (stacks with a D
 marker still adjacent to the enemy fall back), all.
 ``attack``: the standing combat order for attacks nobody assigned: weakest (every stack
@@ -22,10 +24,10 @@ in a ZOC attacks the weakest adjacent enemy hex) or strongest.
 from __future__ import annotations
 
 DEFAULTS = {"artillery": "auto", "evade": "auto", "stand": "yes", "retreat": 1, "toward": None, "advance": "yes",
-            "withdraw": "none", "attack": "weakest", "losses": []}
+            "pursue": "no", "withdraw": "none", "attack": "weakest", "losses": []}
 CHOICES = {"artillery": ("auto", "hold"), "evade": ("auto", "always", "never"), "stand": ("yes", "no"),
-           "retreat": (1, 2), "advance": ("yes", "all", "no"), "withdraw": ("none", "disorganized", "all"),
-           "attack": ("weakest", "strongest")}
+           "retreat": (1, 2), "advance": ("yes", "all", "no"), "pursue": ("no", "yes"),
+           "withdraw": ("none", "disorganized", "all"), "attack": ("weakest", "strongest")}
 
 
 def effective(written: dict) -> dict:
