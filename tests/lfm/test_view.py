@@ -22,9 +22,9 @@ def test_view_shows_the_battlefield_and_this_turn():
     state, _ = played()
     view = LastFullMeasureEngine().view(state, "usa")
     u1 = next(u for u in view["units"] if u["id"] == "u1")
-    assert u1["hex"] == "0506" and u1["d"] is True and u1["sp"] == 4
+    assert u1["hex"] == "0507" and u1["d"] is True and u1["sp"] == 4  # RETREAT 2, the default
     assert view["last"]["combats"] == [{"target": "0505", "targets": ["0505"], "attackers": ["0504"], "result": "DR"}]
-    assert view["last"]["retreats"][0]["path"] == ["0505", "0506"]
+    assert view["last"]["retreats"][0]["path"] == ["0505", "0506", "0507"]
     assert view["phase"] == "T1b.M" and view["phasing"] == "usa" and view["vp"] == state["vp"]
 
 

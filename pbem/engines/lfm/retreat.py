@@ -9,6 +9,7 @@ from pbem.engines.hexgrid import axial, distance, hex_id
 from .losses import choose_loss, commander_casualties, eliminate, rehome_commanders
 from .messages import N_
 from .situation import OFF_MAP, Context
+from .standing import STAND_ODDS
 from .tables import terrain
 
 
@@ -161,6 +162,7 @@ def _second_hex(ctx: Context, side: str, frm: str, first: str, enemies: list[str
     brigade = ctx.sc.units[moving[0]].brigade
     home = sit.cmds[brigade]["hex"] if brigade and sit.cmds.get(brigade, {}).get("status") == "on_map" else None
     near = min(distance(first, e) for e in enemies) if enemies else 0
+    straight = opposite(first, frm)
     best = None
     for n in board.neighbours[first]:
         if n in zoc or n == frm or sit.side_at(n) not in (None, side):
@@ -172,7 +174,9 @@ def _second_hex(ctx: Context, side: str, frm: str, first: str, enemies: list[str
                                  for m in [n] + list(board.neighbours[n]) for x in sit.units_at(m))
         farther = bool(enemies) and min(distance(n, e) for e in enemies) > near
         aim = distance(n, toward) if toward else 0
-        key = (not farther, 0 if beside else 1 if closer else 2, aim, n)  # it "must attempt" to: the best it can
+        away = min((distance(n, e) for e in enemies), default=0)
+        # it "must attempt" to: the best it can; then further from the enemy, then straight on
+        key = (not farther, 0 if beside else 1 if closer else 2, aim, -away, n != straight, n)
         if best is None or key < best[0]:
             best = (key, n)
     return best[1] if best else None
@@ -198,8 +202,10 @@ def hit_and_retreat(ctx: Context, h: str, enemies: list[str], why: str, *, nr_ma
 
 
 def stands(ctx: Context, side: str, h: str, odds: str | None) -> bool:
-    """Whether the owner keeps a stack in NR terrain on a retreat result (his standing STAND)."""
-    return ctx.standing(side)["stand"] == "yes"
+    """Whether the owner keeps a stack in NR terrain on a retreat result: his standing STAND
+    (AUTO: only where the odds allow it, 3-2 or less)."""
+    choice = ctx.standing(side)["stand"]
+    return choice == "yes" or (choice == "auto" and odds in STAND_ODDS)
 
 
 def is_nr(ctx: Context, h: str) -> bool:
