@@ -52,7 +52,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
         return skip("the charging regiments are not together on the map")
     start = hexes.pop()
     if not all(ctx.sc.units[u].is_cavalry and sit.mounted(u) for u in units):
-        return skip("only mounted cavalry charges")
+        return skip("only mounted cavalry charges (rule 3.1)")
     if any(sit.units[u].get("charge_group") not in (None, sorted(units)) for u in units):
         return skip("a charging stack may not pick up or drop off regiments (rule 3.4)")
     if any(sit.units[u].get("started") != sit.units[units[0]].get("started") for u in units):
@@ -80,7 +80,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
         if cost + enter <= budget:
             options.append((cost, n, path, enter))
     if not options:
-        return skip("not enough movement points to reach and enter the target hex")
+        return skip("not enough movement points to reach and enter the target hex (rule 3.3)")
     cost, launch, path, enter = min(options)
     for u in units:
         sit.place(u, launch)

@@ -212,13 +212,17 @@ class MovementPhase:
         targets = [op["to"]] if op["op"] == "move" else [h for h in op["path"] if h != start]
         attempts = [self.route(mover, start, targets, budget, road_used, field, steps) + (first,)
                     for budget, road_used, first in starts]
-        path, cost, used, stop, first = min(attempts, key=lambda a: (a[3] is not None, -len(a[0]), a[1] + a[4]))
+        path, cost, used, stop, cut, first = min(attempts, key=lambda a: (a[3] is not None, -len(a[0]), a[1] + a[5]))
         if stop is not None and (op["op"] == "move" or len(path) == 1):
             return self.skip(op["text"], self.why_not(mover, stop[0], stop[1], field, stop[2], stop[3], stop[4], entry))
         if stop is not None:  # a path stops at the last hex it could reach
             ctx.emit(event("path_stopped", N_("%(names)s stop at %(hex)s: %(why)s."), units=refs,
                            names=", ".join(self.name(r) for r in refs), hex=path[-1], to=[self.side],
                            why=self.why_not(mover, stop[0], stop[1], field, stop[2], stop[3], stop[4], entry)))
+        if cut:
+            ctx.emit(event("path_stopped", N_("%(names)s stop at %(hex)s: %(why)s."), units=refs,
+                           names=", ".join(self.name(r) for r in refs), hex=path[-1], to=[self.side],
+                           why="they entered an enemy ZOC there, and a move stops in one (rule 5.2)"))
         end = path[-1]
         problem = self.end_problem(units, cmds, start, end, entry is not None)
         if problem:
@@ -226,8 +230,9 @@ class MovementPhase:
         self.apply(refs, units, cmds, path, cost + first, used, entry, field)
 
     def route(self, mover, start, targets, budget, road_used, field, steps):  # noqa: ANN001
-        """Follow ``targets`` from ``start``: (path, cost, road rate used, None) when every target is
-        reached, else the path so far and (from, target, MP left, road used, steps left) where it stopped."""
+        """Follow ``targets`` from ``start``: (path, cost, road rate used, None, cut short by a ZOC
+        before the last target) when the move ends well, else the path so far and (from, target,
+        MP left, road used, steps left) where it could go no further."""
         ctx = self.ctx
         path, cost, used = [start], 0, road_used
         for target in targets:
@@ -235,13 +240,13 @@ class MovementPhase:
             best = search(ctx, mover, path[-1], budget - cost, field, road_used=used, target=target, max_steps=left)
             found = path_to(best, target)
             if found is None:
-                return path, cost, used, (path[-1], target, budget - cost, used, left)
+                return path, cost, used, (path[-1], target, budget - cost, used, left), False
             seg, seg_cost, used = found
             path += seg[1:]
             cost += seg_cost
             if path[-1] in field.zoc and not mover.commander_only:
-                break
-        return path, cost, used, None
+                return path, cost, used, None, target != targets[-1]
+        return path, cost, used, None, False
 
     def why_not(self, mover, start, target, field, budget, used, steps, entry: Entry | None) -> str:  # noqa: ANN001
         """Why a move stops short, naming the rule; a stack coming on the map adds the column on

@@ -74,7 +74,8 @@ def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -
     for ref in refs:
         when = scheduled(ctx, ref)
         if when is None:
-            skip(f"{ref} is not waiting to enter", [])
+            who = ctx.sit.commander_name(ref) if ref in ctx.sc.commanders else ctx.name(ref)
+            skip(f"{who} is not waiting to enter (not due, or already on the map)", [])
             continue
         far = distance(when["hex"], hex_)
         returning = ref in ctx.sc.units and ctx.sit.units[ref]["status"] == OFF_MAP
