@@ -324,6 +324,8 @@ class MovementPhase:
             why = ", disorganized: it left an enemy ZOC (rule 5.3)"
         if sit.disorganized(end):
             sit.disorganize(end)  # rule 14.3: joining a disorganized stack, or bringing a D in
+        if units and len(path) > 1 and end in field.zoc:
+            why += ", stopping in an enemy ZOC (rule 5.2)"
         ctx.state["last"]["moves"].append({"units": refs, "path": path})
         ctx.emit(event("move", N_("%(names)s %(verb)s %(path)s (%(mp)s MP%(road)s)%(why)s."),
                        units=refs, names=", ".join(self.name(r) for r in refs), path=" -> ".join(path), hexes=path,
