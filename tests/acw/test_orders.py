@@ -44,7 +44,10 @@ def test_officers_attach_and_standing_orders_are_read():
     r = engine.parse_orders(state, "union", "Meredith: ATTACH TO 2nd Wisconsin\n"
                                             "STANDING Iron Brigade: opportunity fire, support\nSTANDING 19th Indiana: NONE")
     assert r.ok, r.errors
-    assert r.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2"}]
+    assert r.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2", "rank": "front"}]
+    rear = engine.parse_orders(state, "union", "Meredith: ATTACH TO 2nd Wisconsin REAR RANK")
+    assert rear.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2", "rank": "rear"}], rear.errors
+    assert rear.canonical == "Meredith: ATTACH TO 2nd Wisconsin REAR RANK\n"
     assert r.orders["standing"]["wis2"] == {"opportunity": True, "pull_away": False, "countercharge": False, "support": True}
     assert r.orders["standing"]["ind19"]["opportunity"] is False
 

@@ -9,7 +9,7 @@ from shapely.ops import nearest_points
 from pbem.engines.base import event
 
 from .geometry import bearing_to, direction, rounded
-from .melee import is_rear_attack
+from .melee import CONTACT_SLACK, is_rear_attack, strikes_flank
 from .messages import N_
 from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
@@ -70,24 +70,39 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
                        formation=u["formation"].replace("_", " "), used=int(round(min(mover.used, 1.0) * 100))))
 
 
+ENTRY_SPACING = 0.5  # inches between regiments of a brigade coming on side by side
+
+
 def _enter(ctx, uid: str, op: dict) -> bool:
+    """A reserve unit comes on at its side's entry point, in road column (limbered), the whole
+    column on the table; the regiments of a brigade entering together (2 C: by brigades) come
+    on side by side along the edge when the entry itself is taken."""
     u = ctx.state["units"][uid]
     entry = ctx.scenario.entries.get(op["at"])
     if entry is None or entry["side"] != u["side"]:
         _short(ctx, uid, op, "no such entry point for this side")
         return False
-    u["x"], u["y"] = entry["at"]
     u["facing"] = entry["facing"]
     u["formation"] = "limbered" if u["arm"] == "artillery" else "road_column"
     fx, fy = direction(u["facing"])
+    ex, ey = entry["at"]
+    u["x"], u["y"] = ex, ey
     depth = ctx.layout(uid).total_depth
-    u["x"], u["y"] = u["x"] + fx * depth, u["y"] + fy * depth  # the whole column stands on the table
-    shape = ctx.layout(uid).footprint
-    if any(shape.intersects(fp) for fp in ctx.footprints(exclude=(uid,))):
-        _short(ctx, uid, op, "the entry point is blocked")
+    step = ctx.layout(uid).frontage + ENTRY_SPACING
+    others = ctx.footprints(exclude=(uid,))
+    for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+        side = k * step  # along the edge, to the right of the way in
+        u["x"], u["y"] = ex + fx * depth - fy * side, ey + fy * depth + fx * side
+        shape = ctx.layout(uid).footprint
+        if ctx.table.bounds.contains(shape) and not any(shape.intersects(fp) for fp in others):
+            break
+    else:
+        u["x"], u["y"] = ex, ey
+        _short(ctx, uid, op, "the entry point and the ground beside it are taken")
         return False
     u["status"] = "formed"
-    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s."), unit=ctx.name(uid), id=uid, entry=op["at"]))
+    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s%(beside)s."), unit=ctx.name(uid), id=uid, entry=op["at"],
+                   beside="" if k == 0 else f", {abs(side):g} in. to the {'right' if side > 0 else 'left'} of it"))
     return True
 
 
@@ -274,9 +289,10 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         rear = is_rear_attack(ctx, (u["x"], u["y"]), other)
         target, tfp = other, ctx.layout(other).footprint
     gap = ctx.layout(uid).footprint.distance(tfp)
-    if gap <= halt + 0.3:
+    if gap <= halt + CONTACT_SLACK:
         u["charging"] = target
-        ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear})
+        flank = not rear and strikes_flank(u, ctx.state["units"][target])
+        ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear, "flank": flank})
         ctx.emit(event("charge", N_("%(unit)s charges %(target)s%(rear)s and halts an inch away."),
                        unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
                        rear=" from outside its front" if rear else ""))

@@ -10,22 +10,34 @@ H. Stands fight by die with the combat factors chart (10 D, H, J): each stand of
    bigger side is matched in turn with a stand of the other, sound stands first and
    casualty stands last; the higher total wins the bout (a defender in a town wins ties,
    other ties are drawn). A stand that loses on a natural 1 or 2 takes that many
-   casualties. The side that wins more bouts wins (equal: the defender holds); every
-   unit of the losing side checks: 6 or more falls back, less routs (10 E).
+   casualties itself (10 D). The side that wins more bouts wins (equal: the defender holds);
+   every unit of the losing side checks at once: 6 or more falls back, less routs (10 E).
+L. When all close combats are resolved the losers move to their new places, units whose
+   staff fell check morale, and the winners take their options: an attacker advances into
+   the ground it won; a defender (or a unit that supported it) with the standing order
+   COUNTERCHARGE passes morale and falls on an enemy in its 180-degree front (10 S), whose
+   close combat is fought and resolved the same way; the others reform in place.
 """
 
 from __future__ import annotations
 
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
 from pbem.engines.base import event
 
 from . import casualties, morale, officers
-from .geometry import half_plane_front, point
+from .geometry import angle_between, bearing_to, half_plane_front, point
+from .orders import STANDING_WORDS
 from .messages import N_
 from .movement import base_of, travel
-from .routs import fall_back, rout
+from .routs import fall_back, move_pending, rout
 from .rules import scale as scale_rules, table as rules_table
+from .visibility import visible_enemies
 
 FIGHTING = ("formed", "falling_back")
+CONTACT_SLACK = 0.3  # inches beyond the halt distance a charge still counts as in contact
+FLANK_ANGLE = 45.0  # a charge whose line of advance is more than this off the defender's front strikes its flank
 
 
 def is_rear_attack(ctx, attacker_xy: tuple[float, float], target: str) -> bool:
@@ -36,7 +48,16 @@ def is_rear_attack(ctx, attacker_xy: tuple[float, float], target: str) -> bool:
     return not half_plane_front(t["x"], t["y"], t["facing"]).contains(point(*attacker_xy))
 
 
-def _stand_rolls(ctx, uid: str, side_label: str, factors: list[tuple[str, int]]) -> list[dict]:
+def strikes_flank(attacker: dict, target: dict) -> bool:
+    """Whether a charge that began in front of the target strikes its flank (section 19, "Hit
+    flank/rear -2"): its line of advance is more than 45 degrees off the target's front, which
+    would face it head on. A square has no flank."""
+    if target["formation"] == "square":
+        return False
+    return angle_between(attacker["facing"], (target["facing"] + 180.0) % 360.0) > FLANK_ANGLE
+
+
+def _stand_rolls(ctx, uid: str, factors: list[tuple[str, int]]) -> list[dict]:
     u = ctx.state["units"][uid]
     stands = sorted(range(len(u["stands"])), key=lambda i: (u["stands"][i], i))
     out = []
@@ -45,14 +66,14 @@ def _stand_rolls(ctx, uid: str, side_label: str, factors: list[tuple[str, int]])
         if u["stands"][i]:
             mods.append(("casualties", rules_table("combat")["factors"]["casualty_each"] * u["stands"][i]))
         out.append({"unit": uid, "stand": i, "mods": mods})
-    for oid in officers.attached_to(ctx, uid):
+    for oid in officers.in_front_rank(ctx, uid):  # an officer in the rear rank is not in the fight
         out.insert(0, {"unit": uid, "stand": None, "officer": oid,
                        "mods": list(factors) + [("mounted staff", rules_table("combat")["factors"]["mounted_staff"])]})
     return out
 
 
-def _factors(ctx, uid: str, role: str, *, rear: bool, against_cavalry: bool, in_town: bool,
-             attacker_mounted_vs_town: bool, behind_works: bool) -> list[tuple[str, int]]:
+def _factors(ctx, uid: str, role: str, *, hit_in_flank: bool, collision: bool, attacker_mounted_vs_town: bool,
+             behind_works: bool) -> list[tuple[str, int]]:
     f = rules_table("combat")["factors"]
     u = ctx.state["units"][uid]
     out = []
@@ -61,11 +82,14 @@ def _factors(ctx, uid: str, role: str, *, rear: bool, against_cavalry: bool, in_
     if u["arm"] == "artillery":
         out.append(("artillery", f["artillery"]))
     if role == "defender" and u["formation"] == "square":
-        out.append(("square", f["square"] + (f["square_against_cavalry_extra"] if against_cavalry else 0)))
-    if role == "defender" and rear:
+        out.append(("square", f["square"]))  # 15 B's "combat bonus" is the chart's +1, against cavalry too
+    if role == "defender" and hit_in_flank:
         out.append(("hit in flank or rear", f["flank_or_rear"]))
     if u["status"] == "falling_back":
         out.append(("falling back", f["falling_back"]))
+    elif collision:
+        # 14 A.2 "they minus 1 from their die roll": the chart's "Falling Back -1", taken once
+        out.append(("falling back into the enemy", f["collision"]))
     if role == "defender" and behind_works:
         out.append(("breastworks", f["breastworks"]))
     if role == "attacker" and attacker_mounted_vs_town and u["arm"] == "cavalry" and u.get("mounted", True):
@@ -78,24 +102,11 @@ def _behind_works(ctx, uid: str) -> bool:
     return any(f.kind == "breastworks" and f.shape.distance(fp) <= 1.0 for f in ctx.table.obstacles)
 
 
-def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact, collision: bool = False) -> str:
-    """Fight one close combat; returns ``attacker`` or ``defender`` (the winner). ``collision``:
-    the attacker is a unit falling back that ran into the enemy (-1 on its dice, 14 A.2)."""
-    main = defenders[0]
-    in_town = ctx.table.in_cover_terrain(ctx.layout(main).footprint) >= 0.5 and ctx.table.ground(
-        *ctx.layout(main).centre) == "town"
-    cav = any(ctx.state["units"][a]["arm"] == "cavalry" and ctx.state["units"][a].get("mounted", True) for a in attackers)
-    works = _behind_works(ctx, main)
-    extra = [("falling back into the enemy", rules_table("combat")["factors"]["collision"])] if collision else []
-    a_rolls = [r for a in attackers for r in _stand_rolls(ctx, a, "attacker", _factors(
-        ctx, a, "attacker", rear=rear, against_cavalry=False, in_town=in_town, attacker_mounted_vs_town=in_town,
-        behind_works=False) + extra)]
-    d_rolls = [r for d in defenders for r in _stand_rolls(ctx, d, "defender", _factors(
-        ctx, d, "defender", rear=rear and d == main, against_cavalry=cav, in_town=in_town,
-        attacker_mounted_vs_town=False, behind_works=works and d == main))]
+def _bouts(ctx, contact, a_rolls: list[dict], d_rolls: list[dict], in_town: bool) -> tuple[dict, dict, list]:
+    """Fight the bouts: (bouts won by each side, casualties per unit and stand, the bouts as told)."""
     n = max(len(a_rolls), len(d_rolls))
     wins = {"attacker": 0, "defender": 0}
-    hits: dict[str, int] = {}
+    taken_by: dict[str, dict[int, int]] = {}
     bouts = []
     for i in range(n):
         a, d = a_rolls[i % len(a_rolls)], d_rolls[i % len(d_rolls)]
@@ -113,26 +124,50 @@ def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact, 
         if winner:
             wins[winner] += 1
         if taken:
-            hits[loser["unit"]] = hits.get(loser["unit"], 0) + taken
-        bouts.append({"attacker": ctx.name(a["unit"]) if a.get("stand") is not None else ctx.scenario.officers[a["officer"]]["name"],
-                      "defender": ctx.name(d["unit"]) if d.get("stand") is not None else ctx.scenario.officers[d["officer"]]["name"],
+            stands = taken_by.setdefault(loser["unit"], {})
+            stands[loser["stand"]] = stands.get(loser["stand"], 0) + taken
+        bouts.append({"attacker": _fighter(ctx, a), "defender": _fighter(ctx, d),
                       "a_die": ad, "a_mods": [[k, v] for k, v in a["mods"]], "a_total": at,
                       "d_die": dd, "d_mods": [[k, v] for k, v in d["mods"]], "d_total": dt,
                       "winner": winner, "casualties": taken})
+    return wins, taken_by, bouts
+
+
+def _fighter(ctx, roll: dict) -> str:
+    return ctx.name(roll["unit"]) if roll.get("stand") is not None else ctx.scenario.officers[roll["officer"]]["name"]
+
+
+def fight(ctx, attackers: list[str], defenders: list[str], contact, *, rear: bool = False, flank: bool = False,
+          collision: bool = False) -> str:
+    """Fight one close combat; returns ``attacker`` or ``defender`` (the winner). ``rear`` and
+    ``flank``: the main defender is hit in the rear (13) or the flank (section 19, -2).
+    ``collision``: the attacker is a unit falling back that ran into the enemy (14 A.2). The
+    losers check at once (10 E) and move when all close combats are resolved (10 L)."""
+    main = defenders[0]
+    in_town = ctx.table.in_cover_terrain(ctx.layout(main).footprint) >= 0.5 and ctx.table.ground(
+        *ctx.layout(main).centre) == "town"
+    cav = any(ctx.state["units"][a]["arm"] == "cavalry" and ctx.state["units"][a].get("mounted", True) for a in attackers)
+    works = _behind_works(ctx, main)
+    a_rolls = [r for a in attackers for r in _stand_rolls(ctx, a, _factors(
+        ctx, a, "attacker", hit_in_flank=False, collision=collision, attacker_mounted_vs_town=in_town, behind_works=False))]
+    d_rolls = [r for d in defenders for r in _stand_rolls(ctx, d, _factors(
+        ctx, d, "defender", hit_in_flank=(rear or flank) and d == main, collision=False, attacker_mounted_vs_town=False,
+        behind_works=works and d == main))]
+    wins, taken_by, bouts = _bouts(ctx, contact, a_rolls, d_rolls, in_town)
     result = "attacker" if wins["attacker"] > wins["defender"] else "defender"
     ctx.emit(event("close_combat", N_("Close combat: %(attackers)s against %(defenders)s: %(a_wins)s bout(s) to %(d_wins)s, %(winner)s win."),
                    attackers=", ".join(ctx.name(a) for a in attackers), defenders=", ".join(ctx.name(d) for d in defenders),
+                   attacker_ids=list(attackers), defender_ids=list(defenders),
                    a_wins=wins["attacker"], d_wins=wins["defender"], winner="the attackers" if result == "attacker" else "the defenders",
-                   result=result, bouts=bouts, rear=rear, town=in_town))
+                   result=result, bouts=bouts, rear=rear, flank=flank, town=in_town, cavalry=cav))
     ctx.state["last"]["combats"].append({"at": [round(c, 2) for c in ctx.layout(main).centre], "attackers": attackers,
                                          "defenders": defenders, "winner": result})
-    for uid, n_hits in sorted(hits.items()):
-        casualties.apply_hits(ctx, uid, n_hits)
+    for uid, stands in sorted(taken_by.items()):
+        casualties.apply_to_stands(ctx, uid, stands)
     for uid in attackers + defenders:
         ctx.state["units"][uid]["melees"] = ctx.state["units"][uid].get("melees", 0) + 1
     losers = attackers if result == "defender" else defenders
     winners = defenders if result == "defender" else attackers
-    held = (ctx.state["units"][main]["x"], ctx.state["units"][main]["y"])
     for uid in winners:
         if ctx.state["units"][uid]["status"] in FIGHTING and not ctx.state["units"][uid].get("won_cc"):
             ctx.state["units"][uid]["won_cc"] = True
@@ -142,11 +177,9 @@ def fight(ctx, attackers: list[str], defenders: list[str], rear: bool, contact, 
             continue
         officers.risk_in_lost_melee(ctx, uid)
         if morale.passes(ctx, uid, "lost the close combat", need=rules_table("morale")["close_combat_loser"]["fall_back"]):
-            fall_back(ctx, uid, "lost the close combat")
+            fall_back(ctx, uid, "lost the close combat", defer=True)
         else:
-            rout(ctx, uid, "lost the close combat")
-    if result == "attacker" and not collision:
-        take_ground(ctx, attackers[0], held)
+            rout(ctx, uid, "lost the close combat", defer=True)
     return result
 
 
@@ -165,6 +198,7 @@ def take_ground(ctx, uid: str, held: tuple[float, float]) -> None:
         ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"]})
         ctx.emit(event("take_ground", N_("%(unit)s advances into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
                        at=ctx.table.grid_ref(u["x"], u["y"]), track=res["track"]))
+        officers.follow_unit(ctx, uid)
 
 
 def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
@@ -175,88 +209,209 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
     out = []
     for uid in ctx.on_table(side):
         u = ctx.state["units"][uid]
-        if uid == defender or u["status"] != "formed" or u.get("melees", 0) >= rules_table("combat")["max_melees_per_turn"]:
+        if uid == defender or not ctx.state["standing"].get(side, {}).get(uid, {}).get("support"):
             continue
-        if not ctx.state["standing"].get(side, {}).get(uid, {}).get("support"):
+        if ctx.layout(uid).footprint.distance(fp) > radius:
             continue
-        if ctx.layout(uid).footprint.distance(fp) <= radius:
-            if morale.passes(ctx, uid, f"to support {ctx.name(defender)}", about=defender):
-                if u["formation"] == "square":
-                    ctx.emit(event("square_leaves", N_("%(unit)s leaves its square to support and loses its square bonus."),
-                                   unit=ctx.name(uid)))
-                    u["formation"] = "line"
-                out.append(uid)
+        if u["status"] != "formed":
+            _standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}", f"it is {u['status'].replace('_', ' ')}")
+            continue
+        if u.get("melees", 0) >= rules_table("combat")["max_melees_per_turn"]:
+            _standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}",
+                              "it has fought its two close combats this turn (10 K)")
+            continue
+        if morale.passes(ctx, uid, f"to support {ctx.name(defender)}", about=defender):
+            if u["formation"] == "square":
+                ctx.emit(event("square_leaves", N_("%(unit)s leaves its square to support and loses its square bonus."),
+                               unit=ctx.name(uid), id=uid))
+                u["formation"] = "line"
+            out.append(uid)
     return out
 
 
+def _standing_skipped(ctx, uid: str, flag: str, what: str, why: str) -> None:
+    """A standing order the moment called for and the rules did not allow, told to its side."""
+    u = ctx.state["units"][uid]
+    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid), id=uid,
+                   order=f"{STANDING_WORDS[flag].lower()} ({what})", why=why, standing=flag))
+
+
 def close_combats(ctx) -> None:
-    """F, G and H for every charge, in the order they made contact (10 I)."""
+    """F, G and H for every charge, in the order they made contact (10 I); then 10 L."""
     ctx.state["phase_step"] = "F"
-    cap = rules_table("combat")["max_melees_per_turn"]
-    temp = rules_table("morale")["temporary"]
     charges = list(ctx.state.get("charges", []))
     if charges:
         ctx.emit(event("combat_step", N_("F-H. Charges close, defenders answer, close combats are fought.")))
+    won = []  # (winner, beaten, held ground or None) in the order fought: the winners' options come last (10 L)
     for n, ch in enumerate(charges, start=1):
-        a, d = ch["attacker"], ch["target"]
-        au, du = ctx.state["units"][a], ctx.state["units"][d]
-        au.pop("charging", None)
-        if au["status"] != "formed":
-            continue
-        if du["status"] not in ("formed", "falling_back", "routed"):
-            ctx.emit(event("charge_no_target", N_("%(unit)s's target %(target)s is gone; it holds where it stands."),
-                           unit=ctx.name(a), target=ctx.name(d)))
-            continue
-        if au.get("melees", 0) >= cap or du.get("melees", 0) >= cap:
-            ctx.emit(event("melee_cap", N_("%(unit)s or %(target)s has fought its two close combats this turn."),
-                           unit=ctx.name(a), target=ctx.name(d)))
-            continue
-        if ctx.layout(a).footprint.distance(ctx.layout(d).footprint) > scale_rules(ctx.scale)["halt_short_of_enemy"] * 2 + 0.5:
-            ctx.emit(event("charge_out_of_reach", N_("%(target)s is no longer within reach of %(unit)s."),
-                           unit=ctx.name(a), target=ctx.name(d)))
-            continue
-        if du["status"] == "routed":
-            d6 = ctx.dice.roll(6, ctx.label("melee", n, "router casualties"))
-            taken = d6 if d6 in rules_table("combat")["loser_casualties_on"] else 0
-            ctx.emit(event("router_caught", N_("%(unit)s catches the routed %(target)s: it routs again; d6 %(d6)s, %(taken)s casualties."),
-                           unit=ctx.name(a), target=ctx.name(d), d6=d6, taken=taken))
-            if taken:
-                casualties.apply_hits(ctx, d, taken)
-            rout(ctx, d, "caught while routed")
-            continue
-        rear = ch.get("rear", False)
-        mods = []
-        lost = au.get("stands_lost_turn", 0)
-        if lost:
-            mods.append(("stands lost this turn", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost)))
-        if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods, about=d):
-            ctx.emit(event("charge_stalls", N_("%(unit)s will not close and stops an inch from %(target)s."),
-                           unit=ctx.name(a), target=ctx.name(d)))
-            continue
-        if rear:
-            ctx.emit(event("rear_attack", N_("%(unit)s attacks %(target)s from outside its front: no check to close."),
-                           unit=ctx.name(a), target=ctx.name(d)))
-        if not _defender_stands(ctx, a, d, rear):
-            continue
-        helpers = supports(ctx, d, [a])
-        if fight(ctx, [a], [d] + helpers, rear, n) == "defender":
-            countercharge(ctx, d, a, n)
+        outcome = _charge_combat(ctx, n, ch)
+        if outcome:
+            won.append(outcome)
+    _after_combats(ctx, won, len(charges))
 
 
-def countercharge(ctx, d: str, a: str, contact: int) -> None:
-    """A defender that won, with the standing order COUNTERCHARGE, passes morale and
-    falls on the beaten attacker if it is still in its 180-degree front (10 S)."""
-    du, au = ctx.state["units"][d], ctx.state["units"][a]
+def _charge_combat(ctx, n: int, ch: dict):
+    """One charge closing and its combat (F, G, H); the winner's record, or None."""
     cap = rules_table("combat")["max_melees_per_turn"]
-    if not ctx.state["standing"].get(du["side"], {}).get(d, {}).get("countercharge"):
-        return
-    if du["status"] != "formed" or au["status"] != "falling_back" or max(du.get("melees", 0), au.get("melees", 0)) >= cap:
-        return
-    if not half_plane_front(du["x"], du["y"], du["facing"]).contains(point(au["x"], au["y"])):
-        return
-    if morale.passes(ctx, d, f"to countercharge {ctx.name(a)}", about=a):
-        ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(d), target=ctx.name(a)))
-        fight(ctx, [d], [a], False, f"{contact}c")
+    temp = rules_table("morale")["temporary"]
+    a, d = ch["attacker"], ch["target"]
+    au, du = ctx.state["units"][a], ctx.state["units"][d]
+    au.pop("charging", None)
+    if au["status"] != "formed":
+        return None
+    if du["status"] not in ("formed", "falling_back", "routed"):
+        ctx.emit(event("charge_no_target", N_("%(unit)s's target %(target)s is gone; it holds where it stands."),
+                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
+        return None
+    if au.get("melees", 0) >= cap or du.get("melees", 0) >= cap:
+        ctx.emit(event("melee_cap", N_("%(unit)s or %(target)s has fought its two close combats this turn."),
+                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
+        return None
+    if ctx.layout(a).footprint.distance(ctx.layout(d).footprint) > scale_rules(ctx.scale)["halt_short_of_enemy"] * 2 + 0.5:
+        ctx.emit(event("charge_out_of_reach", N_("%(target)s is no longer within reach of %(unit)s."),
+                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
+        return None
+    if du["status"] == "routed":
+        router_caught(ctx, a, d, n)
+        return None
+    rear = ch.get("rear", False)
+    mods = []
+    lost = au.get("stands_lost_turn", 0)
+    if lost:
+        mods.append(("stands lost this turn", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost)))
+    if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods, about=d):
+        ctx.emit(event("charge_stalls", N_("%(unit)s will not close and stops an inch from %(target)s."),
+                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
+        return None
+    if rear:
+        ctx.emit(event("rear_attack", N_("%(unit)s attacks %(target)s from outside its front: no check to close."),
+                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
+    if not _defender_stands(ctx, a, d, rear):
+        return None
+    helpers = supports(ctx, d, [a])
+    held = (du["x"], du["y"])
+    if fight(ctx, [a], [d] + helpers, n, rear=rear, flank=ch.get("flank", False)) == "attacker":
+        return {"winners": [a], "beaten": [d], "held": held, "contact": n}
+    return {"winners": [d] + helpers, "beaten": [a], "held": None, "contact": n}
+
+
+def router_caught(ctx, a: str, d: str, contact) -> None:
+    """14 B.5: a routed unit attacked in close combat routs again, with one d6 for its
+    casualties; the attacker gets no bonus."""
+    d6 = ctx.dice.roll(6, ctx.label("melee", contact, "router casualties"))
+    taken = d6 if d6 in rules_table("combat")["loser_casualties_on"] else 0
+    ctx.emit(event("router_caught", N_("%(unit)s catches the routed %(target)s: it routs again; d6 %(d6)s, %(taken)s casualties."),
+                   unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d, d6=d6, taken=taken))
+    if taken:
+        casualties.apply_hits(ctx, d, taken)
+    rout(ctx, d, "caught while routed", defer=True)
+
+
+def _after_combats(ctx, won: list[dict], contacts: int) -> None:
+    """10 L: losers move, units that lost their staff check, then the winners' options; a
+    countercharge is a close combat of its own, resolved the same way."""
+    while won or ctx.state.get("pending_moves"):
+        move_pending(ctx)
+        lost_staff_checks(ctx)
+        more = []
+        for w in won:
+            if w["held"] is not None:
+                take_ground(ctx, w["winners"][0], w["held"])
+            else:
+                for uid in w["winners"]:
+                    contacts += 1
+                    outcome = countercharge(ctx, uid, w["beaten"], contacts)
+                    if outcome:
+                        more.append(outcome)
+        won = more
+
+
+def lost_staff_checks(ctx) -> None:
+    """10 L: "check Morale of any Units that lost their Staff" in the close combats."""
+    for uid, u in sorted(ctx.state["units"].items()):
+        if not u.pop("lost_staff_in_melee", False) or u["status"] not in ("formed", "falling_back"):
+            continue
+        result = morale.check(ctx, uid, "lost its officer")
+        if result == "fall_back":
+            fall_back(ctx, uid, "lost its officer")
+        elif result == "rout":
+            rout(ctx, uid, "lost its officer")
+
+
+def countercharge_target(ctx, uid: str, beaten: list[str]) -> str | None:
+    """10 S: "countercharge a unit in a 180 degree cone": the nearest enemy the unit sees in its
+    180-degree front that it can reach with a charge (its base move), or the attacker it has just
+    beaten wherever it went (its pursuit, designed)."""
+    u = ctx.state["units"][uid]
+    front = half_plane_front(u["x"], u["y"], u["facing"])
+    reach = base_of(ctx, uid) + scale_rules(ctx.scale)["halt_short_of_enemy"]
+    fp = ctx.layout(uid).footprint
+    best = None
+    for e in sorted(visible_enemies(ctx.scenario, ctx.state, u["side"])):
+        eu = ctx.state["units"][e]
+        if eu["status"] not in ("formed", "falling_back", "routed") or not front.intersects(ctx.layout(e).footprint):
+            continue
+        d = fp.distance(ctx.layout(e).footprint)
+        if e not in beaten and d > reach:
+            continue
+        if best is None or (d, e) < best:
+            best = (d, e)
+    return best[1] if best else None
+
+
+def countercharge(ctx, uid: str, beaten: list[str], contact) -> dict | None:
+    """A winning defender (or a unit that supported it) with the standing order COUNTERCHARGE
+    passes morale and falls on an enemy in its 180-degree front (10 S); without the order, or
+    failing, it reforms in place."""
+    u = ctx.state["units"][uid]
+    cap = rules_table("combat")["max_melees_per_turn"]
+    if not ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("countercharge") or u["status"] != "formed":
+        return None
+    target = countercharge_target(ctx, uid, beaten)
+    if target is None:
+        _standing_skipped(ctx, uid, "countercharge", "after winning its close combat",
+                          "no enemy it can see in its 180-degree front within a charge's reach")
+        return None
+    tu = ctx.state["units"][target]
+    if max(u.get("melees", 0), tu.get("melees", 0)) >= cap:
+        _standing_skipped(ctx, uid, "countercharge", f"against {ctx.name(target)}",
+                          "one of them has fought its two close combats this turn (10 K)")
+        return None
+    if not morale.passes(ctx, uid, f"to countercharge {ctx.name(target)}", about=target):
+        return None
+    ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(uid), id=uid,
+                   target=ctx.name(target), target_id=target))
+    if tu["status"] == "routed":
+        router_caught(ctx, uid, target, contact)
+        return None
+    if target not in beaten:
+        # a fresh enemy: the countercharge is a charge, halting an inch short and answered as one (10 A, C)
+        if not _close_in(ctx, uid, target) or not _defender_stands(ctx, uid, target, False):
+            return None
+    held = (tu["x"], tu["y"])
+    flank = target not in beaten and strikes_flank(u, tu)
+    if fight(ctx, [uid], [target], f"{contact}c", flank=flank) == "attacker":
+        return {"winners": [uid], "beaten": [target], "held": held, "contact": contact}
+    return {"winners": [target], "beaten": [uid], "held": None, "contact": contact}
+
+
+def _close_in(ctx, uid: str, target: str) -> bool:
+    """The countercharger turns to the target and goes at it, up to its base move (a bonus move:
+    no D20, designed), halting an inch short (10 A); True when it got there."""
+    u = ctx.state["units"][uid]
+    halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
+    near = nearest_points(ctx.layout(target).footprint, Point(u["x"], u["y"]))[0]
+    u["facing"] = bearing_to(u["x"], u["y"], near.x, near.y)
+    res = travel(ctx, None, [(near.x, near.y)], budget=base_of(ctx, uid), halt_at=halt, unit_id=uid)
+    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"]})
+    officers.follow_unit(ctx, uid)
+    gap = ctx.layout(uid).footprint.distance(ctx.layout(target).footprint)
+    if gap <= halt + CONTACT_SLACK:
+        return True
+    ctx.emit(event("charge_short", N_("%(unit)s countercharges toward %(target)s but falls %(gap)s in. short."),
+                   to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
+                   gap=round(gap - halt, 2)))
+    return False
 
 
 def collision_combats(ctx) -> None:
@@ -264,22 +419,32 @@ def collision_combats(ctx) -> None:
     for n, c in enumerate(ctx.state.pop("collisions", []), start=1):
         uid, enemy = c["unit"], c["enemy"]
         if ctx.state["units"][uid]["status"] in FIGHTING and ctx.state["units"][enemy]["status"] in FIGHTING:
-            fight(ctx, [uid], [enemy], False, f"collision {n}", collision=True)
+            fight(ctx, [uid], [enemy], f"collision {n}", collision=True)
+    move_pending(ctx)
+    lost_staff_checks(ctx)
 
 
 def _defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
     du, au = ctx.state["units"][d], ctx.state["units"][a]
     temp = rules_table("morale")["temporary"]
+    pull = ctx.state["standing"].get(du["side"], {}).get(d, {}).get("pull_away")
     if du["formation"] == "square" and au["arm"] == "cavalry" and au.get("mounted", True):
-        ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d)))
+        if pull:
+            _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "a square always stands against cavalry (15 B)")
+        ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d), target_id=d))
         return True
     if rear:
+        if pull:
+            _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}",
+                              "it is attacked from outside its front and checks at -1 instead (13 C)")
         if morale.passes(ctx, d, "attacked in the rear", [("rear attack", temp["rear_attack"])]):
             return True
         rout(ctx, d, "attacked in the rear")
         return False
-    pull = ctx.state["standing"].get(du["side"], {}).get(d, {}).get("pull_away")
-    if pull and not du["moved"]:
+    if pull and du["moved"]:
+        _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "it has moved this turn; only a unit that has not "
+                          "moved may pull away (10 M)")
+    elif pull:
         if morale.passes(ctx, d, "to pull away"):
             fall_back(ctx, d, "pulls away from the charge")
         else:

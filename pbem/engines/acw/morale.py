@@ -25,7 +25,7 @@ def roll(ctx, uid: str, why: str, mods: list[tuple[str, int]], staff: bool = Tru
     unit involved (``about``) by its id, not its name."""
     mods = [m for m in mods if m[1]]
     if staff:
-        for oid in officers.attached_to(ctx, uid):
+        for oid in officers.in_front_rank(ctx, uid):  # staff add their bonus from the front rank (5 C)
             bonus = officers.morale_bonus(ctx, oid)
             if bonus:
                 mods.append((f"{ctx.scenario.officers[oid]['name']} attached", bonus))
