@@ -10,6 +10,7 @@ from pbem.engines.base import event
 
 from .geometry import bearing_to, direction, rounded
 from .melee import CONTACT_SLACK, is_rear_attack, strikes_flank
+from .fog import unseen_charge
 from .messages import N_
 from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
@@ -19,8 +20,15 @@ SECTORS = {"front": (0.0, 30.0), "left": (270.0, 60.0), "right": (90.0, 60.0), "
 
 
 def _short(ctx, uid: str, op: dict, why: str, **args) -> None:
-    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[ctx.state["units"][uid]["side"]],
-                   unit=ctx.name(uid), id=uid, order=op_words(op), why=why, **args))
+    side = ctx.state["units"][uid]["side"]
+    words = op_words(op)
+    if op.get("target"):
+        if op["target"] in visible_enemies(ctx.scenario, ctx.state, side):
+            args.setdefault("target_id", op["target"])
+        else:
+            words = "charge the enemy its order names"  # out of sight now: neither named nor placed
+    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[side],
+                   unit=ctx.name(uid), id=uid, order=words, why=why, **args))
 
 
 def op_words(op: dict) -> str:
@@ -40,11 +48,20 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
     if u["status"] == "reserve":
         enter = next((op for op in ops if op["op"] == "enter"), None)
         if enter is None:
+            if any(op["op"] not in ("hold", "fire") for op in ops):
+                _short(ctx, uid, ops[0], "it is in reserve: it must ENTER AT an entry point first (2 C)")
             return
         if not _enter(ctx, uid, enter):
             return
         ops = [op for op in ops if op["op"] != "enter"]
+    elif any(op["op"] == "enter" for op in ops):
+        if not ctx.scenario.units[uid].get("reserve") or u["status"] in ("formed", "falling_back"):
+            _short(ctx, uid, next(op for op in ops if op["op"] == "enter"), "it is already on the table")
+        ops = [op for op in ops if op["op"] != "enter"]
     if u["status"] not in ("formed", "falling_back"):
+        if ops and any(op["op"] not in ("hold", "fire") for op in ops):
+            _short(ctx, uid, ops[0], "it is routed: it takes no orders until it rallies (14 B.6)"
+                   if u["status"] == "routed" else f"it is {u['status'].replace('_', ' ')}")
         return
     if u["status"] == "falling_back":
         u["status"] = "formed"
@@ -265,7 +282,9 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         return
     target = charge_target(ctx, uid, op)
     if target is None:
-        _short(ctx, uid, op, "no enemy it can see answers the order")
+        _short(ctx, uid, op, "it cannot see its target (10 P: a charge needs sight of it)" if op.get("target") else
+               f"it sees no enemy {'in its ' + op['sector'] + ' sector' if op.get('sector') not in (None, 'any') else ''}".rstrip()
+               + " to charge (10 P)")
         return
     if mover.rate() <= 0:
         _short(ctx, uid, op, f"a unit in {u['formation'].replace('_', ' ')} cannot charge")
@@ -285,7 +304,8 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
     if res["stopped"] == "enemy" and other and other != target and ctx.state["units"][other]["side"] != u["side"]:
         # another enemy stood in the way: the charge falls on it (designed)
         ctx.emit(event("charge_redirected", N_("%(unit)s meets %(other)s on its way to %(target)s and charges it instead."),
-                       unit=ctx.name(uid), id=uid, other=ctx.name(other), target=ctx.name(target)))
+                       unit=ctx.name(uid), id=uid, other=ctx.name(other), other_id=other, target=ctx.name(target),
+                       target_id=target))
         rear = is_rear_attack(ctx, (u["x"], u["y"]), other)
         target, tfp = other, ctx.layout(other).footprint
     gap = ctx.layout(uid).footprint.distance(tfp)
@@ -295,9 +315,10 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear, "flank": flank})
         ctx.emit(event("charge", N_("%(unit)s charges %(target)s%(rear)s and halts an inch away."),
                        unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
-                       rear=" from outside its front" if rear else ""))
+                       rear=" from outside its front" if rear else ""), fallback=unseen_charge(ctx, uid, target))
     else:
         ctx.emit(event("charge_short", N_("%(unit)s charges toward %(target)s but falls %(gap)s in. short."),
-                       to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), gap=rounded(gap - halt)))
+                       to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
+                       gap=rounded(gap - halt)))
         _report_stop(ctx, uid, op, res)
 

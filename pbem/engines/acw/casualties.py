@@ -9,6 +9,7 @@ from __future__ import annotations
 from pbem.engines.base import event
 
 from . import morale, officers
+from .fog import went
 from .messages import N_
 from .rules import hits_to_remove_stand
 
@@ -53,6 +54,7 @@ def _after_casualties(ctx, uid: str, hits: int, lost: int) -> int:
         u["half_lost"] = True
         morale.alter(ctx, uid, "half_stands_lost")
     if not u["stands"]:
+        went(ctx, "unit", uid)
         u["status"] = "destroyed"
         ctx.emit(event("destroyed", N_("%(unit)s is destroyed."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)

@@ -72,21 +72,23 @@ def response(ctx, brigade: str, units: list[str]) -> set[str]:
         who = ctx.scenario.officers[oid]["name"] if oid else "no officer near"
         part = name if whole else f"{name} ({', '.join(ctx.name(u) for u in members)})"
         if oid and not officers.proved(ctx, oid):
-            ctx.emit(event("response", N_("%(brigade)s: %(officer)s, found wanting, cannot move his command."),
-                           brigade=part, officer=who, passed=False, brigade_id=brigade, units=members))
+            ctx.emit(event("response", N_("%(brigade)s: %(officer)s, found wanting, cannot move his command."), to=[ctx.scenario.brigades[brigade]["side"]],
+                           brigade=part, officer=who, passed=False, brigade_id=brigade, unit_ids=members, officer_id=oid))
             continue
         fails = officers.response_fails_on(ctx, oid)
         if not fails:
-            ctx.emit(event("response", N_("%(brigade)s: %(officer)s commands, automatic response."),
-                           brigade=part, officer=who, passed=True, brigade_id=brigade, units=members))
+            ctx.emit(event("response", N_("%(brigade)s: %(officer)s commands, automatic response."), to=[ctx.scenario.brigades[brigade]["side"]],
+                           brigade=part, officer=who, passed=True, brigade_id=brigade, unit_ids=members, officer_id=oid))
             passed_units.update(members)
             continue
         if d10 is None:
             d10 = ctx.dice.roll(10, ctx.label("response", brigade))
         passed = d10 not in fails
         ctx.emit(event("response", N_("%(brigade)s: command response by %(officer)s, d10 %(d10)s (fails on %(fails)s): %(result)s."),
+                       to=[ctx.scenario.brigades[brigade]["side"]],
                        brigade=part, officer=who, d10=d10, fails="-".join(map(str, sorted(fails, reverse=True))),
-                       result="moves" if passed else "does not move", passed=passed, brigade_id=brigade, units=members))
+                       result="moves" if passed else "does not move", passed=passed, brigade_id=brigade, unit_ids=members,
+                       officer_id=oid))
         if passed:
             passed_units.update(members)
     return passed_units
@@ -108,8 +110,10 @@ def movement_phase(ctx, orders: dict) -> None:
     for cid in deal(ctx):
         card = next(c for c in ctx.scenario.cards if c["id"] == cid)
         side = card["side"]
-        ctx.emit(event("card", N_("Card: %(card)s (%(side)s)."), card=card["name"], id=cid,
-                       side=ctx.scenario.side_names[side]))
+        # a battery's card bears its name: the enemy is told it only while it sees the battery
+        ctx.emit(event("card", N_("Card: %(card)s (%(side)s)."), card=card["name"], card_id=cid,
+                       side=ctx.scenario.side_names[side],
+                       about_ids=[uid for uid, info in ctx.scenario.units.items() if info["name"] == card["name"]]))
         mine = orders.get(side) or {}
         if card.get("staff"):
             _staff_card(ctx, side, mine.get("staff", {}))
@@ -147,11 +151,13 @@ def _staff_card(ctx, side: str, staff_orders: dict) -> None:
         for op in ops:
             if op["op"] == "detach" and o.get("attached"):
                 ctx.emit(event("detach", N_("%(officer)s leaves %(unit)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
-                               unit=ctx.name(o["attached"])))
+                               officer_id=oid, unit=ctx.name(o["attached"]), unit_id=o["attached"]))
                 o["attached"] = None
             elif op["op"] == "attach":
                 target = ctx.state["units"].get(op["unit"])
                 if target is None or target["status"] not in ("formed", "falling_back", "routed"):
+                    ctx.emit(event("staff_short", N_("%(officer)s cannot join %(unit)s: it is not on the table."), to=[side],
+                                   officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"])))
                     continue
                 x, y = officers.position(ctx, oid)
                 d = math.hypot(target["x"] - x, target["y"] - y)
@@ -159,14 +165,21 @@ def _staff_card(ctx, side: str, staff_orders: dict) -> None:
                     o["attached"], o["in_rank"] = op["unit"], op.get("rank", "front")
                     o["x"], o["y"] = officers.place_with(target, ctx.scale, o["in_rank"])
                     ctx.emit(event("attach", N_("%(officer)s joins %(unit)s in its %(rank)s rank."), to=[side],
-                                   officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(op["unit"]), rank=o["in_rank"]))
+                                   officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"]),
+                                   unit_id=op["unit"], rank=o["in_rank"]))
                 else:
                     _ride(o, target["x"], target["y"], reach)
                     ctx.emit(event("staff_short", N_("%(officer)s rides toward %(unit)s but is %(left)s in. short."), to=[side],
-                                   officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(op["unit"]), left=round(d - reach, 1)))
-            elif op["op"] == "move" and not o.get("attached"):
+                                   officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"]),
+                                   unit_id=op["unit"], left=round(d - reach, 1)))
+            elif op["op"] == "move" and o.get("attached"):
+                ctx.emit(event("staff_short", N_("%(officer)s rides with %(unit)s and stays with it: DETACH first to ride elsewhere."),
+                               to=[side], officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(o["attached"]),
+                               unit_id=o["attached"]))
+            elif op["op"] == "move":
                 _ride(o, op["to"][0], op["to"][1], reach)
                 ctx.emit(event("staff_move", N_("%(officer)s rides to %(at)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                               officer_id=oid,
                                at=ctx.table.grid_ref(o["x"], o["y"])))
 
 

@@ -11,12 +11,12 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, deployment, effectiveness, officers, orders as order_text, scenario as scenarios, supply, turn
+from . import bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
 from .rules import initial_morale
-from .situation import ON_TABLE, Context
+from .situation import Context
 from .template import template
-from .view import build, seen_by
+from .view import build
 
 # the rulebook's optional rules, and deployment by the players instead of the scenario's, off by default;
 # then the readings of an ambiguous clause, the literal one by default (docs/games/acw.md)
@@ -38,13 +38,6 @@ def option_problems(options: dict) -> list[str]:
     out += [f"option {k} is one of {', '.join(READINGS[k])}, not {v!r}" for k, v in sorted(options.items())
             if k in READINGS and v not in READINGS[k]]
     return out
-# what a unit did that only its side learns while the other side cannot see it (a unit that
-# has left the table, been destroyed or captured is public: it is in every view's "gone" list)
-PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short",
-                       "morale", "morale_change", "fall_back", "rout", "rally", "take_ground", "collision",
-                       "horse_holders", "ammunition_low", "low_ammunition_fire")
-
-
 def initial_state(sc, options: dict, dice: Dice) -> dict:
     units = {}
     for uid, info in sc.units.items():
@@ -159,14 +152,8 @@ class ACWMiniaturesEngine(Engine):
             deployment.resolve(ctx, {r: (orders or {}).get(r) or deployment.empty() for r in sc.roles})
             return state, events
         by_role = {r: (orders or {}).get(r) or order_text.empty() for r in sc.roles}
+        ctx.censor = fog.censor  # each event told as each side's troops see it at that moment
         turn.play(ctx, by_role)
-        seen = {r: seen_by(sc, state, r) for r in sc.roles}
-        for ev in events:
-            uid = ev["args"].get("id")
-            if ev["type"] in PRIVATE_UNLESS_SEEN and "to" not in ev and uid in state["units"]:
-                unit = state["units"][uid]
-                if unit["status"] in ON_TABLE + ("reserve",) and uid not in seen[sc.enemy(unit["side"])]:
-                    ev["to"] = [unit["side"]]
         state.pop("phase_step", None)
         return state, events
 

@@ -14,6 +14,7 @@ from pbem.engines.base import event
 
 from . import casualties, officers, supply
 from .formations import COLUMN_LIKE
+from .fog import seen_by, unseen_fire
 from .geometry import CONE_HALF_ANGLE, inches, rounded
 from .messages import N_
 from .routs import after_fire_morale
@@ -161,7 +162,8 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
 def _tell(ctx, rec: dict) -> None:
     if len(rec["dice"]) < rec["full_dice"]:
         ctx.emit(event("low_ammunition_fire", N_("%(unit)s is low on ammunition: it rolls %(dice)s of its %(full)s dice."),
-                       unit=ctx.name(rec["firer"]), id=rec["firer"], dice=len(rec["dice"]), full=rec["full_dice"]))
+                       to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
+                       dice=len(rec["dice"]), full=rec["full_dice"]))
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
@@ -173,16 +175,18 @@ def _tell(ctx, rec: dict) -> None:
            N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
               "its centre %(off_axis)s degrees off its front, part of it in the 60-degree cone, target is %(kind)s, "
               "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."))
-    ctx.emit(event("fire", msg,
+    ctx.emit(event("fire", msg, id=rec["firer"], target_id=rec["target"],
                    firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
                    off_axis=rec["off_axis"],
                    inches=rec["inches"], band=rec["band"], weapon=rec["weapon"].replace("_", " "), kind=kind_text,
                    cover=int(round(rec["cover"] * 100)), need=rec["need"], mods=mods,
                    dice=" ".join(map(str, rec["dice"])), hits=rec["hits"],
-                   record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}))
+                   record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}),
+             fallback=unseen_fire(ctx, rec, "artillery fire" if rec["weapon"] in ("shot_and_shell", "canister") else "musketry"))
     if rec["runs_low"]:
         ctx.emit(event("ammunition_low", N_("%(unit)s's volley shows %(ones)s ones: it is low on ammunition (half its dice until a wagon refills it)."),
-                       unit=ctx.name(rec["firer"]), id=rec["firer"], ones=rec["dice"].count(1)))
+                       to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
+                       ones=rec["dice"].count(1)))
 
 
 def fire_phase(ctx, kind: str) -> None:
@@ -199,9 +203,10 @@ def fire_phase(ctx, kind: str) -> None:
         return
     ctx.emit(event("fire_step", N_("%(step)s. %(what)s fire simultaneously."), step=FIRE_STEPS[kind],
                    what={"artillery": "Artillery", "standing": "Standing musketry", "moving": "Moving musketry"}[kind]))
+    for rec in records:  # the smoke gives every firer away before the volleys are told
+        reveal(ctx, rec["firer"], "fired")
     for rec in records:
         _tell(ctx, rec)
-        reveal(ctx, rec["firer"], "fired")
     apply(ctx, records)
 
 
@@ -209,7 +214,8 @@ def apply(ctx, records: list[dict]) -> None:
     hits: dict[str, int] = {}
     for rec in records:
         hits[rec["target"]] = hits.get(rec["target"], 0) + rec["hits"]
-        ctx.state["last"]["fires"].append({k: rec[k] for k in ("firer", "target", "from", "to", "hits", "kind")})
+        ctx.state["last"]["fires"].append({**{k: rec[k] for k in ("firer", "target", "from", "to", "hits", "kind")},
+                                           **seen_by(ctx, [rec["firer"], rec["target"]])})
     lost = {}
     for uid, n in sorted(hits.items()):
         if n:
@@ -244,8 +250,9 @@ def opportunity_fire(ctx, movers: list[str]) -> None:
                            id=uid, order=f"make opportunity fire at {ctx.name(cand.uid)}", why=why, standing="opportunity",
                            target_id=cand.uid))
     for rec in records:
+        reveal(ctx, rec["firer"], "fired")
+    for rec in records:
         ctx.emit(event("opportunity", N_("%(firer)s opens opportunity fire."), firer=ctx.name(rec["firer"]), id=rec["firer"]))
         _tell(ctx, rec)
-        reveal(ctx, rec["firer"], "fired")
     if records:
         apply(ctx, records)

@@ -27,16 +27,16 @@ from shapely.ops import nearest_points
 from pbem.engines.base import event
 
 from . import casualties, morale, officers
+from .fog import both_ends, seen_by
 from .geometry import angle_between, bearing_to, half_plane_front, point
 from .orders import STANDING_WORDS
 from .messages import N_
 from .movement import base_of, travel
 from .routs import fall_back, move_pending, rout
 from .rules import scale as scale_rules, table as rules_table
-from .visibility import visible_enemies
+from .visibility import CONTACT_SLACK, visible_enemies
 
 FIGHTING = ("formed", "falling_back")
-CONTACT_SLACK = 0.3  # inches beyond the halt distance a charge still counts as in contact
 FLANK_ANGLE = 45.0  # a charge whose line of advance is more than this off the defender's front strikes its flank
 
 
@@ -158,10 +158,11 @@ def fight(ctx, attackers: list[str], defenders: list[str], contact, *, rear: boo
     ctx.emit(event("close_combat", N_("Close combat: %(attackers)s against %(defenders)s: %(a_wins)s bout(s) to %(d_wins)s, %(winner)s win."),
                    attackers=", ".join(ctx.name(a) for a in attackers), defenders=", ".join(ctx.name(d) for d in defenders),
                    attacker_ids=list(attackers), defender_ids=list(defenders),
+                   officer_ids=[r["officer"] for r in a_rolls + d_rolls if r.get("officer")],
                    a_wins=wins["attacker"], d_wins=wins["defender"], winner="the attackers" if result == "attacker" else "the defenders",
                    result=result, bouts=bouts, rear=rear, flank=flank, town=in_town, cavalry=cav))
     ctx.state["last"]["combats"].append({"at": [round(c, 2) for c in ctx.layout(main).centre], "attackers": attackers,
-                                         "defenders": defenders, "winner": result})
+                                         "defenders": defenders, "winner": result, **seen_by(ctx, attackers + defenders)})
     for uid, stands in sorted(taken_by.items()):
         casualties.apply_to_stands(ctx, uid, stands)
     for uid in attackers + defenders:
@@ -192,10 +193,10 @@ def take_ground(ctx, uid: str, held: tuple[float, float]) -> None:
     budget = base_of(ctx, uid) / 2.0
     if budget <= 0:
         return
-    before = (u["x"], u["y"])
+    before, seen_before = (u["x"], u["y"]), seen_by(ctx, [uid])
     res = travel(ctx, None, [held], budget=budget, unit_id=uid)
     if (u["x"], u["y"]) != before:
-        ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"]})
+        ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], **both_ends(seen_before, seen_by(ctx, [uid]))})
         ctx.emit(event("take_ground", N_("%(unit)s advances into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
                        at=ctx.table.grid_ref(u["x"], u["y"]), track=res["track"]))
         officers.follow_unit(ctx, uid)
@@ -301,7 +302,7 @@ def router_caught(ctx, a: str, d: str, contact) -> None:
     d6 = ctx.dice.roll(6, ctx.label("melee", contact, "router casualties"))
     taken = d6 if d6 in rules_table("combat")["loser_casualties_on"] else 0
     ctx.emit(event("router_caught", N_("%(unit)s catches the routed %(target)s: it routs again; d6 %(d6)s, %(taken)s casualties."),
-                   unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d, d6=d6, taken=taken))
+                   unit=ctx.name(a), other_id=a, target=ctx.name(d), id=d, d6=d6, taken=taken))
     if taken:
         casualties.apply_hits(ctx, d, taken)
     rout(ctx, d, "caught while routed", defer=True)
@@ -379,8 +380,8 @@ def countercharge(ctx, uid: str, beaten: list[str], contact) -> dict | None:
         return None
     if not morale.passes(ctx, uid, f"to countercharge {ctx.name(target)}", about=target):
         return None
-    ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(uid), id=uid,
-                   target=ctx.name(target), target_id=target))
+    ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(uid), other_id=uid,
+                   target=ctx.name(target), id=target))
     if tu["status"] == "routed":
         router_caught(ctx, uid, target, contact)
         return None
@@ -401,9 +402,10 @@ def _close_in(ctx, uid: str, target: str) -> bool:
     u = ctx.state["units"][uid]
     halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
     near = nearest_points(ctx.layout(target).footprint, Point(u["x"], u["y"]))[0]
+    seen_before = seen_by(ctx, [uid])
     u["facing"] = bearing_to(u["x"], u["y"], near.x, near.y)
     res = travel(ctx, None, [(near.x, near.y)], budget=base_of(ctx, uid), halt_at=halt, unit_id=uid)
-    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"]})
+    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], **both_ends(seen_before, seen_by(ctx, [uid]))})
     officers.follow_unit(ctx, uid)
     gap = ctx.layout(uid).footprint.distance(ctx.layout(target).footprint)
     if gap <= halt + CONTACT_SLACK:
@@ -431,7 +433,7 @@ def _defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
     if du["formation"] == "square" and au["arm"] == "cavalry" and au.get("mounted", True):
         if pull:
             _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "a square always stands against cavalry (15 B)")
-        ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d), target_id=d))
+        ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d), id=d))
         return True
     if rear:
         if pull:

@@ -19,6 +19,7 @@ from shapely.geometry import LineString
 
 from pbem.engines.base import event
 
+from .fog import both_ends, seen_by
 from .formations import COLUMN_LIKE, FORMATIONS, Layout
 from .geometry import angle_between, bearing_to, direction, rounded
 from .messages import N_
@@ -63,6 +64,7 @@ class Mover:
         self.start_facing = u["facing"]
         self.track = [[rounded(u["x"]), rounded(u["y"])]]
         self.dismounted = False  # dismounted on this card (15 F)
+        self.seen_before = seen_by(ctx, [uid])  # who saw it where its move began (its track is shown only to them)
         if guns_in_action(u):
             ctx.emit(event("allowance", N_("%(unit)s: guns in action, no D20: they turn freely and are moved by hand up to %(total)s in."),
                            unit=ctx.name(uid), id=uid, base=base_of(ctx, uid), by_hand=True, total=self.rate()))
@@ -192,7 +194,8 @@ class Mover:
         moved = math.hypot(u["x"] - self.start[0], u["y"] - self.start[1])
         if moved > 0.05:
             u["moved"] = True
-            self.ctx.state["last"]["moves"].append({"unit": self.uid, "path": self.track})
+            self.ctx.state["last"]["moves"].append({"unit": self.uid, "path": self.track,
+                                                    **both_ends(self.seen_before, seen_by(self.ctx, [self.uid]))})
         if self.dismounted and u["moved"]:
             u["dismounted_after_moving"] = True
             self.ctx.emit(event("no_fire", N_("%(unit)s moved and dismounted: it may not fire this turn (15 F)."),

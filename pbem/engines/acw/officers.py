@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
+from .fog import went
 from .formations import Layout
 from .messages import N_
 from .rules import table as rules_table
@@ -28,7 +29,7 @@ def proved(ctx, oid: str) -> bool:
         msg = (N_("%(officer)s is a political officer: d6 %(d6)s, he proves himself.") if o["proved"] else
                N_("%(officer)s is a political officer: d6 %(d6)s, he is found wanting: his command does not move "
                   "and he adds nothing to a unit's morale."))
-        ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], id=oid, d6=d6, proved=o["proved"]))
+        ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], officer_id=oid, d6=d6, proved=o["proved"]))
     return bool(o["proved"])
 
 
@@ -98,7 +99,7 @@ def risk_in_fire(ctx, uid: str) -> None:
         d10 = ctx.dice.roll(10, ctx.label("officer risk", oid, ctx.state["phase_step"]))
         killed = d10 in rules_table("command")["staff_killed_on_d10"]
         ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d10 %(d10)s, %(result)s."),
-                       officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(uid), d10=d10,
+                       officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), id=uid, d10=d10,
                        result="killed" if killed else "unhurt", killed=killed))
         if killed:
             lose_officer(ctx, oid, "killed")
@@ -110,12 +111,13 @@ def _officer_casualty(ctx, uid: str, oid: str) -> None:
     d20 = ctx.dice.roll(20, ctx.label("officer hit", oid, ctx.state["phase_step"]))
     if d20 not in rules["hit_on"]:
         ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d20 %(d20)s, unhurt."),
-                       officer=name, unit=ctx.name(uid), d20=d20, killed=False))
+                       officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, killed=False))
         return
     fate_roll = ctx.dice.roll(20, ctx.label("officer fate", oid, ctx.state["phase_step"]))
     fate = next(f["fate"] for f in rules["fates"] if f["from"] <= fate_roll <= f["to"])
     ctx.emit(event("officer_hit", N_("%(officer)s is hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
-                   officer=name, unit=ctx.name(uid), d20=d20, fate_roll=fate_roll, fate=fate.replace("_", " ")))
+                   officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, fate_roll=fate_roll,
+                   fate=fate.replace("_", " ")))
     if fate in ("killed", "wounded"):
         lose_officer(ctx, oid, fate)
 
@@ -127,13 +129,15 @@ def risk_in_lost_melee(ctx, uid: str) -> None:
         d10 = ctx.dice.roll(10, ctx.label("officer melee", oid, ctx.state["phase_step"])) % 10
         fate = "killed" if d10 in rules["killed"] else "captured" if d10 in rules["captured"] else None
         ctx.emit(event("officer_melee", N_("%(officer)s with the beaten %(unit)s: d10 %(d10)s, %(result)s."),
-                       officer=ctx.scenario.officers[oid]["name"], unit=ctx.name(uid), d10=d10, result=fate or "escapes"))
+                       officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), id=uid, d10=d10,
+                       result=fate or "escapes"))
         if fate:
             lose_officer(ctx, oid, fate)
             ctx.state["units"][uid]["lost_staff_in_melee"] = True  # it checks when the combats are over (10 L)
 
 
 def lose_officer(ctx, oid: str, fate: str) -> None:
+    went(ctx, "officer", oid)
     o = ctx.state["officers"][oid]
     uid = o.get("attached")
     if uid:
@@ -151,8 +155,9 @@ def follow_unit(ctx, uid: str) -> None:
         o["x"], o["y"] = (round(c, 2) for c in place_with(u, ctx.scale, o.get("in_rank", "front")))
         if u["status"] not in ("formed", "falling_back", "routed"):
             o["status"], o["attached"] = "left", None
+            o["last_seen_by"] = list(u.get("last_seen_by", []))  # he went as his unit went
             ctx.emit(event("officer_leaves", N_("%(officer)s leaves the field with %(unit)s."), to=[o["side"]],
-                           officer=ctx.scenario.officers[oid]["name"], id=oid, unit=ctx.name(uid), unit_id=uid))
+                           officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), unit_id=uid))
 
 
 def commanded_units(ctx, oid: str) -> list[str]:
@@ -174,6 +179,7 @@ def leave_without_command(ctx) -> None:
         units = commanded_units(ctx, oid)
         if units and not any(ctx.state["units"][uid]["status"] in ("formed", "falling_back", "routed", "reserve")
                              for uid in units):
+            went(ctx, "officer", oid)
             o["status"], o["attached"] = "left", None
             ctx.emit(event("officer_leaves", N_("%(officer)s has no unit left on the field and leaves it."), to=[o["side"]],
-                           officer=ctx.scenario.officers[oid]["name"], id=oid))
+                           officer=ctx.scenario.officers[oid]["name"], officer_id=oid))

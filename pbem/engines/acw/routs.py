@@ -17,6 +17,7 @@ from shapely.geometry import LineString, Point
 from pbem.engines.base import event
 
 from . import morale, officers
+from .fog import both_ends, seen_by, went
 from .formations import Layout, about_face
 from .geometry import direction
 from .messages import N_
@@ -53,7 +54,7 @@ def _go_back(ctx, uid: str, routing: bool, turn_about: bool = True) -> dict:
         bx, by = direction(u["facing"])
         fx, fy = -bx, -by
     distance = _double_move(ctx, uid)
-    start = (u["x"], u["y"])
+    start, seen_before = (u["x"], u["y"]), seen_by(ctx, [uid])
     far = (u["x"] + fx * distance, u["y"] + fy * distance)
     # a router is captured only by organized enemy (14 B.3): it runs through routed enemies as through friends
     res = travel(ctx, None, [far], budget=distance, free=True, through_friends=True, unit_id=uid,
@@ -69,8 +70,9 @@ def _go_back(ctx, uid: str, routing: bool, turn_about: bool = True) -> dict:
             _back_to_clear_ground(ctx, uid, start)
             res["at"] = [round(u["x"], 2), round(u["y"], 2)]
             res["track"] = res["track"] + [res["at"]]
-    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back"})
-    res["start"] = start
+    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back",
+                                       **both_ends(seen_before, seen_by(ctx, [uid]))})
+    res["start"], res["seen_before"] = start, seen_before
     return res
 
 
@@ -127,7 +129,8 @@ def _fall_back_now(ctx, uid: str, why: str) -> None:
     horse_holders(ctx, uid)
     res = _go_back(ctx, uid, routing=False)
     ctx.emit(event("fall_back", N_("%(unit)s falls back in good order (%(why)s) to %(at)s."),
-                   unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]))
+                   unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]),
+             seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=False)
 
 
@@ -153,7 +156,7 @@ def rout(ctx, uid: str, why: str, defer: bool = False) -> None:
 def _rout_now(ctx, uid: str, why: str, first: bool) -> None:
     res = _go_back(ctx, uid, routing=True, turn_about=first)
     ctx.emit(event("rout", N_("%(unit)s routs (%(why)s) to %(at)s."), unit=ctx.name(uid), id=uid, why=why,
-                   at=_where(ctx, res["at"]), track=res["track"]))
+                   at=_where(ctx, res["at"]), track=res["track"]), seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=True)
     panic(ctx, uid, res)  # wherever it ends, captured or off the table, its friends near its place check (14 B.2)
 
@@ -178,6 +181,7 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
     u = ctx.state["units"][uid]
     officers.follow_unit(ctx, uid)
     if res["stopped"] == "edge":
+        went(ctx, "unit", uid)
         u["status"] = "left"
         ctx.emit(event("left_table", N_("%(unit)s leaves the table."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)
@@ -187,9 +191,10 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
         if ctx.state["units"][other]["side"] == u["side"]:
             return
         if routing:
+            went(ctx, "unit", uid)
             u["status"] = "captured"
             ctx.emit(event("captured", N_("%(unit)s runs into %(enemy)s and is captured."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
             return
         mods = [("collision", rules_table("morale")["temporary"]["collision"])]
@@ -197,11 +202,12 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
             # it turns to fight its way through: the close combat is fought in step H
             ctx.state.setdefault("collisions", []).append({"unit": uid, "enemy": other})
             ctx.emit(event("collision", N_("%(unit)s, falling back into %(enemy)s, turns to fight its way through."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
         else:
+            went(ctx, "unit", uid)
             u["status"] = "surrendered"
             ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrenders."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
 
 
@@ -272,6 +278,7 @@ def rally_phase(ctx) -> None:
             about_face(u, ctx.scale)
             ctx.emit(event("rally", N_("%(unit)s rallies."), unit=ctx.name(uid), id=uid))
         else:
+            went(ctx, "unit", uid)
             u["status"] = "left"
             ctx.emit(event("left_table", N_("%(unit)s fails to rally and leaves the table."), unit=ctx.name(uid), id=uid))
             officers.follow_unit(ctx, uid)
