@@ -9,12 +9,12 @@ from shapely.ops import nearest_points
 from pbem.engines.base import event
 
 from .geometry import bearing_to, direction, rounded
-from .melee import CONTACT_SLACK, is_rear_attack, strikes_flank
+from .melee import is_rear_attack, strikes_flank
 from .fog import unseen_charge
 from .messages import N_
 from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
-from .visibility import reveal, visible_enemies
+from .visibility import CONTACT_SLACK, reveal, visible_enemies
 
 SECTORS = {"front": (0.0, 30.0), "left": (270.0, 60.0), "right": (90.0, 60.0), "any": (0.0, 180.0)}
 

@@ -1,4 +1,5 @@
-"""Close combat (section 10), rear attacks (13) and squares against cavalry (15 B).
+"""One close combat (section 10), rear attacks (13) and squares against cavalry (15 B); the
+turn's sequence of them, and what follows them (10 L), is ``combats``'s.
 
 F. Each attacker that halted an inch from its target closes on a morale check of 6 or
    more (10 B) unless it attacks from outside the target's 180-degree front (13 A-B).
@@ -11,30 +12,21 @@ H. Stands fight by die with the combat factors chart (10 D, H, J): each stand of
    casualty stands last; the higher total wins the bout (a defender in a town wins ties,
    other ties are drawn). A stand that loses on a natural 1 or 2 takes that many
    casualties itself (10 D). The side that wins more bouts wins (equal: the defender holds);
-   every unit of the losing side checks at once: 6 or more falls back, less routs (10 E).
-L. When all close combats are resolved the losers move to their new places, units whose
-   staff fell check morale, and the winners take their options: an attacker advances into
-   the ground it won; a defender (or a unit that supported it) with the standing order
-   COUNTERCHARGE passes morale and falls on an enemy in its 180-degree front (10 S), whose
-   close combat is fought and resolved the same way; the others reform in place.
+   every unit of the losing side checks at once: 6 or more falls back, less routs (10 E);
+   it moves when all close combats are resolved (10 L).
 """
 
 from __future__ import annotations
 
-from shapely.geometry import Point
-from shapely.ops import nearest_points
-
 from pbem.engines.base import event
 
 from . import casualties, morale, officers
-from .fog import both_ends, seen_by
-from .geometry import angle_between, bearing_to, half_plane_front, point
-from .orders import STANDING_WORDS
+from .fog import seen_by
+from .geometry import angle_between, half_plane_front, point
 from .messages import N_
-from .movement import base_of, travel
-from .routs import fall_back, move_pending, rout
+from .orders import STANDING_WORDS
+from .routs import fall_back, rout
 from .rules import scale as scale_rules, table as rules_table
-from .visibility import CONTACT_SLACK, visible_enemies
 
 FIGHTING = ("formed", "falling_back")
 FLANK_ANGLE = 45.0  # a charge whose line of advance is more than this off the defender's front strikes its flank
@@ -184,24 +176,6 @@ def fight(ctx, attackers: list[str], defenders: list[str], contact, *, rear: boo
     return result
 
 
-def take_ground(ctx, uid: str, held: tuple[float, float]) -> None:
-    """10 L, the winner's bonus (designed): a winning attacker advances up to half its move into
-    the ground the beaten defender held, halting an inch from any enemy."""
-    u = ctx.state["units"][uid]
-    if u["status"] != "formed":
-        return
-    budget = base_of(ctx, uid) / 2.0
-    if budget <= 0:
-        return
-    before, seen_before = (u["x"], u["y"]), seen_by(ctx, [uid])
-    res = travel(ctx, None, [held], budget=budget, unit_id=uid)
-    if (u["x"], u["y"]) != before:
-        ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], **both_ends(seen_before, seen_by(ctx, [uid]))})
-        ctx.emit(event("take_ground", N_("%(unit)s advances into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
-                       at=ctx.table.grid_ref(u["x"], u["y"]), track=res["track"]))
-        officers.follow_unit(ctx, uid)
-
-
 def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
     """Friends within 4 inches with the standing order SUPPORT that pass their check (10 G)."""
     radius = scale_rules(ctx.scale)["support_radius"]
@@ -215,10 +189,10 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
         if ctx.layout(uid).footprint.distance(fp) > radius:
             continue
         if u["status"] != "formed":
-            _standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}", f"it is {u['status'].replace('_', ' ')}")
+            standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}", f"it is {u['status'].replace('_', ' ')}")
             continue
         if u.get("melees", 0) >= rules_table("combat")["max_melees_per_turn"]:
-            _standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}",
+            standing_skipped(ctx, uid, "support", f"to support {ctx.name(defender)}",
                               "it has fought its two close combats this turn (10 K)")
             continue
         if morale.passes(ctx, uid, f"to support {ctx.name(defender)}", about=defender):
@@ -230,70 +204,11 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
     return out
 
 
-def _standing_skipped(ctx, uid: str, flag: str, what: str, why: str) -> None:
+def standing_skipped(ctx, uid: str, flag: str, what: str, why: str) -> None:
     """A standing order the moment called for and the rules did not allow, told to its side."""
     u = ctx.state["units"][uid]
     ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid), id=uid,
                    order=f"{STANDING_WORDS[flag].lower()} ({what})", why=why, standing=flag))
-
-
-def close_combats(ctx) -> None:
-    """F, G and H for every charge, in the order they made contact (10 I); then 10 L."""
-    ctx.state["phase_step"] = "F"
-    charges = list(ctx.state.get("charges", []))
-    if charges:
-        ctx.emit(event("combat_step", N_("F-H. Charges close, defenders answer, close combats are fought.")))
-    won = []  # (winner, beaten, held ground or None) in the order fought: the winners' options come last (10 L)
-    for n, ch in enumerate(charges, start=1):
-        outcome = _charge_combat(ctx, n, ch)
-        if outcome:
-            won.append(outcome)
-    _after_combats(ctx, won, len(charges))
-
-
-def _charge_combat(ctx, n: int, ch: dict):
-    """One charge closing and its combat (F, G, H); the winner's record, or None."""
-    cap = rules_table("combat")["max_melees_per_turn"]
-    temp = rules_table("morale")["temporary"]
-    a, d = ch["attacker"], ch["target"]
-    au, du = ctx.state["units"][a], ctx.state["units"][d]
-    au.pop("charging", None)
-    if au["status"] != "formed":
-        return None
-    if du["status"] not in ("formed", "falling_back", "routed"):
-        ctx.emit(event("charge_no_target", N_("%(unit)s's target %(target)s is gone; it holds where it stands."),
-                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
-        return None
-    if au.get("melees", 0) >= cap or du.get("melees", 0) >= cap:
-        ctx.emit(event("melee_cap", N_("%(unit)s or %(target)s has fought its two close combats this turn."),
-                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
-        return None
-    if ctx.layout(a).footprint.distance(ctx.layout(d).footprint) > scale_rules(ctx.scale)["halt_short_of_enemy"] * 2 + 0.5:
-        ctx.emit(event("charge_out_of_reach", N_("%(target)s is no longer within reach of %(unit)s."),
-                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
-        return None
-    if du["status"] == "routed":
-        router_caught(ctx, a, d, n)
-        return None
-    rear = ch.get("rear", False)
-    mods = []
-    lost = au.get("stands_lost_turn", 0)
-    if lost:
-        mods.append(("stands lost this turn", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost)))
-    if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods, about=d):
-        ctx.emit(event("charge_stalls", N_("%(unit)s will not close and stops an inch from %(target)s."),
-                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
-        return None
-    if rear:
-        ctx.emit(event("rear_attack", N_("%(unit)s attacks %(target)s from outside its front: no check to close."),
-                       unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
-    if not _defender_stands(ctx, a, d, rear):
-        return None
-    helpers = supports(ctx, d, [a])
-    held = (du["x"], du["y"])
-    if fight(ctx, [a], [d] + helpers, n, rear=rear, flank=ch.get("flank", False)) == "attacker":
-        return {"winners": [a], "beaten": [d], "held": held, "contact": n}
-    return {"winners": [d] + helpers, "beaten": [a], "held": None, "contact": n}
 
 
 def router_caught(ctx, a: str, d: str, contact) -> None:
@@ -308,143 +223,25 @@ def router_caught(ctx, a: str, d: str, contact) -> None:
     rout(ctx, d, "caught while routed", defer=True)
 
 
-def _after_combats(ctx, won: list[dict], contacts: int) -> None:
-    """10 L: losers move, units that lost their staff check, then the winners' options; a
-    countercharge is a close combat of its own, resolved the same way."""
-    while won or ctx.state.get("pending_moves"):
-        move_pending(ctx)
-        lost_staff_checks(ctx)
-        more = []
-        for w in won:
-            if w["held"] is not None:
-                take_ground(ctx, w["winners"][0], w["held"])
-            else:
-                for uid in w["winners"]:
-                    contacts += 1
-                    outcome = countercharge(ctx, uid, w["beaten"], contacts)
-                    if outcome:
-                        more.append(outcome)
-        won = more
-
-
-def lost_staff_checks(ctx) -> None:
-    """10 L: "check Morale of any Units that lost their Staff" in the close combats."""
-    for uid, u in sorted(ctx.state["units"].items()):
-        if not u.pop("lost_staff_in_melee", False) or u["status"] not in ("formed", "falling_back"):
-            continue
-        result = morale.check(ctx, uid, "lost its officer")
-        if result == "fall_back":
-            fall_back(ctx, uid, "lost its officer")
-        elif result == "rout":
-            rout(ctx, uid, "lost its officer")
-
-
-def countercharge_target(ctx, uid: str, beaten: list[str]) -> str | None:
-    """10 S: "countercharge a unit in a 180 degree cone": the nearest enemy the unit sees in its
-    180-degree front that it can reach with a charge (its base move), or the attacker it has just
-    beaten wherever it went (its pursuit, designed)."""
-    u = ctx.state["units"][uid]
-    front = half_plane_front(u["x"], u["y"], u["facing"])
-    reach = base_of(ctx, uid) + scale_rules(ctx.scale)["halt_short_of_enemy"]
-    fp = ctx.layout(uid).footprint
-    best = None
-    for e in sorted(visible_enemies(ctx.scenario, ctx.state, u["side"])):
-        eu = ctx.state["units"][e]
-        if eu["status"] not in ("formed", "falling_back", "routed") or not front.intersects(ctx.layout(e).footprint):
-            continue
-        d = fp.distance(ctx.layout(e).footprint)
-        if e not in beaten and d > reach:
-            continue
-        if best is None or (d, e) < best:
-            best = (d, e)
-    return best[1] if best else None
-
-
-def countercharge(ctx, uid: str, beaten: list[str], contact) -> dict | None:
-    """A winning defender (or a unit that supported it) with the standing order COUNTERCHARGE
-    passes morale and falls on an enemy in its 180-degree front (10 S); without the order, or
-    failing, it reforms in place."""
-    u = ctx.state["units"][uid]
-    cap = rules_table("combat")["max_melees_per_turn"]
-    if not ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("countercharge") or u["status"] != "formed":
-        return None
-    target = countercharge_target(ctx, uid, beaten)
-    if target is None:
-        _standing_skipped(ctx, uid, "countercharge", "after winning its close combat",
-                          "no enemy it can see in its 180-degree front within a charge's reach")
-        return None
-    tu = ctx.state["units"][target]
-    if max(u.get("melees", 0), tu.get("melees", 0)) >= cap:
-        _standing_skipped(ctx, uid, "countercharge", f"against {ctx.name(target)}",
-                          "one of them has fought its two close combats this turn (10 K)")
-        return None
-    if not morale.passes(ctx, uid, f"to countercharge {ctx.name(target)}", about=target):
-        return None
-    ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(uid), other_id=uid,
-                   target=ctx.name(target), id=target))
-    if tu["status"] == "routed":
-        router_caught(ctx, uid, target, contact)
-        return None
-    if target not in beaten:
-        # a fresh enemy: the countercharge is a charge, halting an inch short and answered as one (10 A, C)
-        if not _close_in(ctx, uid, target) or not _defender_stands(ctx, uid, target, False):
-            return None
-    held = (tu["x"], tu["y"])
-    flank = target not in beaten and strikes_flank(u, tu)
-    if fight(ctx, [uid], [target], f"{contact}c", flank=flank) == "attacker":
-        return {"winners": [uid], "beaten": [target], "held": held, "contact": contact}
-    return {"winners": [target], "beaten": [uid], "held": None, "contact": contact}
-
-
-def _close_in(ctx, uid: str, target: str) -> bool:
-    """The countercharger turns to the target and goes at it, up to its base move (a bonus move:
-    no D20, designed), halting an inch short (10 A); True when it got there."""
-    u = ctx.state["units"][uid]
-    halt = scale_rules(ctx.scale)["halt_short_of_enemy"]
-    near = nearest_points(ctx.layout(target).footprint, Point(u["x"], u["y"]))[0]
-    seen_before = seen_by(ctx, [uid])
-    u["facing"] = bearing_to(u["x"], u["y"], near.x, near.y)
-    res = travel(ctx, None, [(near.x, near.y)], budget=base_of(ctx, uid), halt_at=halt, unit_id=uid)
-    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], **both_ends(seen_before, seen_by(ctx, [uid]))})
-    officers.follow_unit(ctx, uid)
-    gap = ctx.layout(uid).footprint.distance(ctx.layout(target).footprint)
-    if gap <= halt + CONTACT_SLACK:
-        return True
-    ctx.emit(event("charge_short", N_("%(unit)s countercharges toward %(target)s but falls %(gap)s in. short."),
-                   to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
-                   gap=round(gap - halt, 2)))
-    return False
-
-
-def collision_combats(ctx) -> None:
-    """H. Units that fell back into the enemy and chose to fight do so now (14 A.2)."""
-    for n, c in enumerate(ctx.state.pop("collisions", []), start=1):
-        uid, enemy = c["unit"], c["enemy"]
-        if ctx.state["units"][uid]["status"] in FIGHTING and ctx.state["units"][enemy]["status"] in FIGHTING:
-            fight(ctx, [uid], [enemy], f"collision {n}", collision=True)
-    move_pending(ctx)
-    lost_staff_checks(ctx)
-
-
-def _defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
+def defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
     du, au = ctx.state["units"][d], ctx.state["units"][a]
     temp = rules_table("morale")["temporary"]
     pull = ctx.state["standing"].get(du["side"], {}).get(d, {}).get("pull_away")
     if du["formation"] == "square" and au["arm"] == "cavalry" and au.get("mounted", True):
         if pull:
-            _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "a square always stands against cavalry (15 B)")
+            standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "a square always stands against cavalry (15 B)")
         ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d), id=d))
         return True
     if rear:
         if pull:
-            _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}",
+            standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}",
                               "it is attacked from outside its front and checks at -1 instead (13 C)")
         if morale.passes(ctx, d, "attacked in the rear", [("rear attack", temp["rear_attack"])]):
             return True
         rout(ctx, d, "attacked in the rear")
         return False
     if pull and du["moved"]:
-        _standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "it has moved this turn; only a unit that has not "
+        standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "it has moved this turn; only a unit that has not "
                           "moved may pull away (10 M)")
     elif pull:
         if morale.passes(ctx, d, "to pull away"):
