@@ -14,7 +14,8 @@ from .fog import unseen_charge
 from .messages import N_
 from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
-from .visibility import CONTACT_SLACK, reveal, visible_enemies
+from .sight import can_see
+from .visibility import CONTACT_SLACK, contact_distance, reveal, visible_enemies
 
 SECTORS = {"front": (0.0, 30.0), "left": (270.0, 60.0), "right": (90.0, 60.0), "any": (0.0, 180.0)}
 
@@ -257,9 +258,18 @@ def _report_stop(ctx, uid: str, op: dict, res: dict | None) -> None:
                    unit=ctx.name(uid), id=uid, why=why, by=f" ({blocked})" if blocked else "", stopped=res["stopped"]))
 
 
+def sees_itself(ctx, uid: str, enemies) -> list[str]:
+    """The enemies the unit itself has a line of sight to (10 P: "All units must have a
+    line-of-sight to see the target unit"), of those its side sees."""
+    lay = ctx.layout(uid)
+    return [e for e in sorted(enemies)
+            if can_see(ctx.table, ctx.scale, lay, ctx.layout(e), ctx.footprints(exclude=(uid, e)))
+            or lay.footprint.distance(ctx.layout(e).footprint) <= contact_distance(ctx.scale)]
+
+
 def charge_target(ctx, uid: str, op: dict) -> str | None:
     u = ctx.state["units"][uid]
-    seen = visible_enemies(ctx.scenario, ctx.state, u["side"])
+    seen = sees_itself(ctx, uid, visible_enemies(ctx.scenario, ctx.state, u["side"]))
     if op.get("target"):
         return op["target"] if op["target"] in seen else None
     centre, half = SECTORS[op.get("sector") or "any"]

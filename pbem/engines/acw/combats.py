@@ -15,6 +15,7 @@ from shapely.ops import nearest_points
 from pbem.engines.base import event
 
 from . import morale, officers
+from .actions import sees_itself
 from .fog import both_ends, seen_by
 from .geometry import bearing_to, half_plane_front
 from .melee import FIGHTING, defender_stands, fight, router_caught, standing_skipped, strikes_flank, supports
@@ -134,15 +135,15 @@ def lost_staff_checks(ctx) -> None:
 
 
 def countercharge_target(ctx, uid: str, beaten: list[str]) -> str | None:
-    """10 S: "countercharge a unit in a 180 degree cone": the nearest enemy the unit sees in its
-    180-degree front that it can reach with a charge (its base move), or the attacker it has just
+    """10 S: "countercharge a unit in a 180 degree cone": the nearest enemy the unit itself sees
+    (10 P) in its 180-degree front that it can reach with a charge (its base move), or the attacker it has just
     beaten wherever it went (its pursuit, designed)."""
     u = ctx.state["units"][uid]
     front = half_plane_front(u["x"], u["y"], u["facing"])
     reach = base_of(ctx, uid) + scale_rules(ctx.scale)["halt_short_of_enemy"]
     fp = ctx.layout(uid).footprint
     best = None
-    for e in sorted(visible_enemies(ctx.scenario, ctx.state, u["side"])):
+    for e in sees_itself(ctx, uid, visible_enemies(ctx.scenario, ctx.state, u["side"])):
         eu = ctx.state["units"][e]
         if eu["status"] not in ("formed", "falling_back", "routed") or not front.intersects(ctx.layout(e).footprint):
             continue

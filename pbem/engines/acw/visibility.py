@@ -12,14 +12,15 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from shapely.geometry import Point
+from shapely import STRtree
+from shapely.geometry import LineString, Point
 
 from pbem.engines.base import event
 
 from .messages import N_
 from .rules import scale as scale_rules
 from .scenario import generation, load
-from .sight import can_see, sees_point
+from .sight import can_see, sees_point, sight_line_blocked, terrain_blocks
 from .situation import ON_TABLE, Context
 
 CONTACT_SLACK = 0.3  # inches beyond the halt distance that still count as contact
@@ -71,12 +72,13 @@ def unit_seen(scenario, state: dict, side: str, uid: str, key: str | None = None
 
 
 _WHOLE: dict = {}  # the whole answers of _visible, by their arguments, for unit_seen (kept small)
+_LAYOUTS: dict = {}  # (scenario, registration) -> the units' shapes where they stood, shared by the position keys (most units stay put)
 
 
 class _Positions:
     """The units and officers of a position key, with their shapes."""
 
-    def __init__(self, name: str, key: str):
+    def __init__(self, name: str, registration: int, key: str):
         scenario = load(name)
         rows = json.loads(key)
         n = len(scenario.units)
@@ -85,13 +87,28 @@ class _Positions:
                             "concealed": concealed}
                       for uid, x, y, f, form, mounted, stands, status, concealed in rows[:n]}
         self.officers = [{"x": x, "y": y, "side": s, "status": st, "attached": a} for x, y, s, st, a in rows[n:]]
-        self.ctx = Context(scenario, {"units": self.units, "officers": {}}, None, [])
+        self.ctx = Context(scenario, {"units": self.units, "officers": {}}, None, [], _layouts=_LAYOUTS.setdefault((name, registration), {}))
+        if len(self.ctx._layouts) > 4096:
+            self.ctx._layouts.clear()
         self.layouts = {uid: self.ctx.layout(uid) for uid in self.ctx.on_table()}
         self.shapes = {uid: lay.footprint for uid, lay in self.layouts.items()}
+        self.ids = list(self.shapes)
+        self.tree = STRtree([self.shapes[uid] for uid in self.ids])  # which units stand near a sight line
+
+    def _near(self, eye, point, width: float, leave: tuple[str, ...]) -> list:
+        """The footprints within a stand's width of the sight line, but the viewer's and the target's."""
+        found = self.tree.query(LineString([eye, point]), predicate="dwithin", distance=width)
+        return [self.shapes[self.ids[i]] for i in found if self.ids[i] not in leave]
+
+    def _line(self, eye, point, width: float, leave: tuple[str, ...]) -> bool:
+        table, scale = self.ctx.table, self.ctx.scale
+        if terrain_blocks(table, scale, eye, point, width):  # most lines: the ground alone answers (kept)
+            return False
+        return sight_line_blocked(table, scale, eye, point, width, self._near(eye, point, width, leave)) is None
 
     def sees(self, side: str, e: str) -> bool:
         """Whether ``side`` sees the enemy unit ``e``: contact, or a line of sight from one of its
-        units, or from one of its officers riding alone."""
+        units (as ``sight.can_see``), or from one of its officers riding alone."""
         ctx, units, layouts, shapes = self.ctx, self.units, self.layouts, self.shapes
         if e not in layouts or units[e]["concealed"]:
             return False
@@ -101,18 +118,18 @@ class _Positions:
             return True
         target = layouts[e]
         tx, ty = target.centre
+        stands = target.stand_centres()
         for m in sorted(mine, key=lambda m: (layouts[m].x - tx) ** 2 + (layouts[m].y - ty) ** 2):
-            others = [s for uid, s in shapes.items() if uid not in (m, e)]
-            if can_see(ctx.table, ctx.scale, layouts[m], target, others):
+            eye, width = layouts[m].at(0.0, 0.0), layouts[m].width
+            if any(self._line(eye, c, width, (m, e)) for c in stands):
                 return True
         eyes = [(o["x"], o["y"]) for o in self.officers if o["side"] == side and o["status"] == "active" and not o["attached"]]
-        others = [s for uid, s in shapes.items() if uid != e]
-        return any(sees_point(ctx.table, ctx.scale, eye, c, others, target.width) for eye in eyes for c in target.stand_centres())
+        return any(self._line(eye, c, target.width, (e,)) for eye in eyes for c in stands)
 
 
 @lru_cache(maxsize=64)
 def _positions(name: str, registration: int, key: str) -> _Positions:
-    return _Positions(name, key)
+    return _Positions(name, registration, key)
 
 
 @lru_cache(maxsize=256)
