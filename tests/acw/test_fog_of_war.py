@@ -13,7 +13,7 @@ moment, or one it saw leave the table:
   is over;
 * a HISTORY re-send and each player's web page, turn by turn.
 
-The suite plays one Herbst Woods game and the first turns of one McPherson's Ridge game;
+The suite plays one Herbst Woods game and the first two turns of one McPherson's Ridge game;
 ``PBEM_SLOW=1 .venv/bin/python -m pytest tests/acw/test_fog_of_war.py -m slow`` plays 20 whole
 games of each scenario (docs/games/acw.md gives its last result)."""
 
@@ -322,10 +322,10 @@ def test_a_herbst_woods_game_tells_each_side_only_what_its_troops_see(svc, monke
     assert_no_leak([game])
 
 
-def test_the_first_turns_of_a_mcphersons_ridge_game_tell_each_side_only_what_its_troops_see(svc, monkeypatch):
+def test_the_first_two_turns_of_a_mcphersons_ridge_game_tell_each_side_only_what_its_troops_see(svc, monkeypatch):
     seeded(monkeypatch, 1)
     game = Game(svc, "mcphersons_ridge", 1)
-    game.play(turns=3)
+    game.play(turns=2)
     assert_no_leak([game])
 
 
