@@ -184,4 +184,7 @@ class Server:
         done = threading.Event()
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda *_: done.set())
-        done.wait()
+        # A handler runs in the main thread once it runs Python code: a signal the kernel gave
+        # another thread does not end an endless wait (SIGTERM was left unanswered), a short one does.
+        while not done.wait(0.5):
+            pass
