@@ -216,32 +216,34 @@ class Clockwork:
 
     def sync_all(self) -> None:
         rows = self.svc.records.timed_open_phases()
+        leads = self.svc.records.reminder_leads()
         live = set()
         for ph in rows:
             live.add(ph["id"])
-            self._schedule(ph)
+            self._schedule(ph, leads.get(ph["game_id"], []))
         with self._lock:
             for gone in set(self._known) - live:
                 self._unschedule(gone)
 
     def sync_game(self, game_id: str) -> None:
         rows = self.svc.records.open_phases_with_game_status(game_id)
+        leads = self.svc.records.reminder_leads(game_id).get(game_id, [])
         live = set()
         for ph in rows:
             if ph["deadline"] and ph["game_status"] == "active":
                 live.add(ph["id"])
-                self._schedule(ph)
+                self._schedule(ph, leads)
         with self._lock:
             for gone in self._known_of_game.get(game_id, set()) - live:
                 self._unschedule(gone)
 
-    def _schedule(self, ph: dict) -> None:
-        """The phase's jobs at its deadline and next reminder (moments of the calendar: a clock step
-        changes when they are due, not the jobs)."""
+    def _schedule(self, ph: dict, leads: list[int]) -> None:
+        """The phase's jobs at its deadline and next reminder (``leads``: its players' lead hours),
+        moments of the calendar: a clock step changes when they are due, not the jobs."""
         if self.stopping:
             return
         deadline = from_iso(ph["deadline"])
-        reminder = self.svc.phases.next_reminder_time(ph, after=self.svc.now())
+        reminder = self.svc.phases.next_reminder_time(ph, leads, after=self.svc.now())
         key = (ph["deadline"], reminder, ph["game_id"])
         with self._lock:
             if self._known.get(ph["id"]) == key:
