@@ -62,6 +62,12 @@ class Records:
         """Games not finished, as stored, oldest first."""
         return self.store.all("SELECT * FROM games WHERE status != 'finished' ORDER BY created_at, id")
 
+    def running_games_versions(self) -> list[dict]:
+        """(id, engine, rules_version, state_format) of the games not finished, oldest first: the
+        check at every start-up (whole rows of 10,000 games took 0.2 s to read)."""
+        return self.store.all("SELECT id, engine, rules_version, state_format FROM games WHERE status != 'finished' "
+                              "ORDER BY created_at, id")
+
     def game_exists(self, game_id: str) -> bool:
         return self.store.one("SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None
 

@@ -36,6 +36,7 @@ import threading
 from concurrent.futures import Future
 from datetime import timedelta, timezone
 from threading import TIMEOUT_MAX
+from typing import Callable
 
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.jobstores.base import JobLookupError
@@ -105,16 +106,26 @@ class Clockwork:
         self._active = 0
         self._idle = threading.Condition()
 
-    def start(self) -> None:
+    def start(self, then: Callable[[], None] | None = None) -> None:
+        """Start, and return at once; ``then`` is called (in a scheduler thread) once the first
+        sync has made every deadline's job."""
         self.scheduler.start()
         self.svc.listeners.append(self._on_change)  # first, so no change made meanwhile is missed
         # All at once in the scheduler's threads: the sweep (what fell due while the server was
         # down, and whatever falls due before its job is made), the sync (every deadline's job;
         # phases every awaited role had ordered when the server stopped), the reminders missed.
         self._every("sweep", DUE_SWEEP_SECONDS, self._close_due)
-        self._every("sync", self.sync_seconds, self._periodic)
+        self._after("sync", 0, self._first_sync, then)
         self._after("missed-reminders", 0, self._remind, None)
         self.watch.start()
+
+    def _first_sync(self, then: Callable[[], None] | None) -> None:
+        try:
+            self._periodic()
+        finally:
+            self._every("sync", self.sync_seconds, self._periodic, first=self.sync_seconds)
+        if then is not None:
+            then()
 
     def shutdown(self) -> None:
         self.stopping = True
@@ -146,14 +157,15 @@ class Clockwork:
             self.scheduler.add_job(self._job, Elapsed(self.ticks, seconds), args=[fn, *args], id=job_id,
                                    jobstore=ELAPSED, replace_existing=True)
 
-    def _every(self, job_id: str, seconds: float, fn) -> None:
-        """``fn()`` now, then ``seconds`` of elapsed time after each run ends (runs never overlap nor pile up)."""
+    def _every(self, job_id: str, seconds: float, fn, first: float = 0.0) -> None:
+        """``fn()`` after ``first`` seconds of elapsed time, then ``seconds`` after each run ends
+        (runs never overlap nor pile up)."""
         def run() -> None:
             try:
                 fn()
             finally:
                 self._after(job_id, seconds, run)
-        self._after(job_id, 0, run)
+        self._after(job_id, first, run)
 
     def _keep_elapsed_jobs_on_time(self) -> None:
         """(The watch, every second.) A job on elapsed time kept later on the calendar than its
