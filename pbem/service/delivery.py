@@ -235,12 +235,12 @@ class OutboxProcess:
         if self._launched is not None:  # spawned, never awaited: a later part of the server failed to start
             process, ready, wake_writer = self._launched
             self._launched = None
-            ready.close()
-            os.close(wake_writer)  # the process reads the end of the pipe: stop
+            os.close(wake_writer)  # the process reads the end of the pipe, once it has said it is ready: stop
             process.join(timeout)
             if process.is_alive():
                 process.kill()
                 process.join()
+            ready.close()
             return
         with self._pipe_lock:
             if self._wake_fd is not None:
