@@ -106,7 +106,7 @@ LAYOUT_KEY = b"pbem-layout"
 def _layout_chunk(layout: dict) -> bytes:
     """The picture's layout data (``pbem.engines.labels.Layout.to_json``) as a zTXt chunk."""
     data = json.dumps(layout, separators=(",", ":"), sort_keys=True).encode()
-    return _chunk(b"zTXt", LAYOUT_KEY + b"\0\0" + zlib.compress(data, 9))
+    return _chunk(b"zTXt", LAYOUT_KEY + b"\0\0" + deflate.zlib_compress(data, 6))
 
 
 def layout_of(png: bytes) -> dict | None:

@@ -198,8 +198,16 @@ def _legend_sample(d: ImageDraw.ImageDraw, kind: str, x: float, y: float) -> Non
 
 
 def _legend(width: int, _) -> tuple[Image.Image, list[tuple[str, tuple[float, float, float, float]]]]:
-    """The legend as a strip ``width`` wide: two columns when they fit, else one."""
+    """The legend as a strip ``width`` wide: two columns when they fit, else one (drawn once
+    for a width and a language)."""
     rows = [(kind, _(text)) for kind, text in LEGEND]
+    return _LEGENDS.get((width, tuple(rows)), lambda: _draw_legend(width, rows))
+
+
+_LEGENDS: BoundedCache[tuple[Image.Image, list]] = BoundedCache(8)
+
+
+def _draw_legend(width: int, rows: list[tuple[str, str]]) -> tuple[Image.Image, list[tuple[str, tuple[float, float, float, float]]]]:
     widest = max(text_box(t, LEGEND_SIZE, 0, 0)[2] for _k, t in rows) + 34
     columns = 2 if 2 * widest + 12 <= width - 2 * PAD else 1
     line = 18
@@ -249,13 +257,12 @@ def draw_overview(view: dict, _) -> bytes:
             d.line([(left, y0 + 0.43 * s), (left + mw, y0 + 0.43 * s)], fill=HEXNUM, width=1)
         rows = min(SECTOR, board.rows - j * SECTOR)
         layout.fixed_text(d, (PAD + 6, y0 + s * math.sqrt(3) * rows / 2), str(j + 1), SECTOR_SIZE, HEXNUM, "sector", anchor="mm")
-    frame = Frame(style, float(left), float(top))
-    sub = img.crop((0, 0, width, top + mh))
-    _draw_view(sub, view, frame, layout, board, set(board.terrain), False, _)
-    img.paste(sub, (0, 0))
-    img.paste(legend_img, (0, top + mh + PAD))
+    layout.block((0, top + mh + PAD, width, height))  # the legend's strip: no word is placed there
     for text, (x0, y0, x1, y1) in legend_words:
         layout.fixed(text, (x0, y0 + top + mh + PAD, x1, y1 + top + mh + PAD), LEGEND_SIZE, "legend")
+    frame = Frame(style, float(left), float(top))
+    _draw_view(img, view, frame, layout, board, set(board.terrain), False, _)
+    img.paste(legend_img, (0, top + mh + PAD))  # over the counters of the last row, where they reach below the map
     return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
 
 
