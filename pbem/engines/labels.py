@@ -16,6 +16,7 @@ that no two labels overlap and how large its words are drawn.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,6 +51,15 @@ class Label:
 def _tenth(v: float) -> float:
     """``v`` to a tenth of a pixel (round() with digits is ten times slower: thousands a picture)."""
     return math.floor(v * 10 + 0.5) / 10
+
+
+@lru_cache(maxsize=32768)
+def _label_json(label: Label) -> str:
+    return json.dumps(label.to_json(), separators=(",", ":"), sort_keys=True)
+
+
+def _box_json(box: Box) -> str:
+    return json.dumps([_tenth(v) for v in box], separators=(",", ":"))
 
 
 def overlap(a: Box, b: Box, gap: float = 0.0) -> bool:
@@ -223,6 +233,15 @@ class Layout:
         """Forget the words not wholly inside ``box``: on a close-up, those of counters cut by its
         edges or painted over by its title, no longer words a reader can read."""
         self.labels = [x for x in self.labels if box[0] <= x.box[0] and box[1] <= x.box[1] and x.box[2] <= box[2] and x.box[3] <= box[3]]
+
+    def json_text(self) -> str:
+        """``to_json`` as ``json.dumps(..., separators=(",", ":"), sort_keys=True)`` writes it, each
+        label's text made once per process (hex numbers and most counters' words are the same
+        from one phase to the next)."""
+        blocks = ",".join(_box_json(b) for b in self.blocks)
+        labels = ",".join(_label_json(x) for x in self.labels)
+        return (f'{{"blocks":[{blocks}],"height":{json.dumps(self.height)},"labels":[{labels}],'
+                f'"unplaced":{json.dumps(self.unplaced)},"width":{json.dumps(self.width)}}}')
 
     def to_json(self) -> dict:
         return {"width": self.width, "height": self.height, "labels": [x.to_json() for x in self.labels],

@@ -263,7 +263,7 @@ def draw_overview(view: dict, _) -> bytes:
     frame = Frame(style, float(left), float(top))
     _draw_view(img, view, frame, layout, board, set(board.terrain), False, _)
     img.paste(legend_img, (0, top + mh + PAD))  # over the counters of the last row, where they reach below the map
-    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout)
 
 
 def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
@@ -293,7 +293,7 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
     d.rectangle([0, 0, width, title_h - 1], fill=PAPER)  # over the counters of the hexes above
     d.line([(0, title_h - 1), (width, title_h - 1)], fill=HEXNUM)
     layout.fixed_text(d, (PAD, 4), heading, CROP_TITLE_SIZE, INK, "title")
-    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout)
 
 
 def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes]:
