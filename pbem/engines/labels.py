@@ -108,6 +108,7 @@ class Layout:
         self._sat: np.ndarray | None = None  # the covered pixels' summed-area table, made at the first ``place``
         self._pending: list[Box] = []  # boxes recorded since it was made (all of them, before)
         self._grid: dict[tuple[int, int], list[Box]] = {}  # the pending boxes by cell, once there is a table
+        self._inside: set[int] = set()  # ids of the labels inside a blocked box (not weighed apart)
 
     # --- recording ------------------------------------------------------------
     def _cells(self, box: Box):
@@ -142,7 +143,8 @@ class Layout:
     def _boxes(self):
         yield from self.blocks
         for label in self.labels:
-            yield label.box
+            if id(label) not in self._inside:
+                yield label.box
 
     def free(self, box: Box) -> bool:
         """Whether ``box`` is inside the picture and clear of every label and blocked box (by the
@@ -165,19 +167,23 @@ class Layout:
         self.blocks.append(box)
         self._index(box)
 
-    def fixed(self, text: str, box: Box, size: int, kind: str) -> Label:
+    def fixed(self, text: str, box: Box, size: int, kind: str, inside: bool = False) -> Label:
         """A label drawn where it must be; the caller keeps it clear of the others (the
-        tests check the layout data)."""
+        tests check the layout data). ``inside``: within a box the caller blocks (a counter's
+        words): placed labels keep off that box already, so this one is not weighed again."""
         label = Label(text, box, size, kind)
         self.labels.append(label)
-        self._index(box)
+        if inside:
+            self._inside.add(id(label))
+        else:
+            self._index(box)
         return label
 
     def fixed_text(self, d: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, size: int, fill, kind: str,
-                   anchor: str = "la") -> Label:
+                   anchor: str = "la", inside: bool = False) -> Label:
         """Draw ``text`` at ``xy`` and record it as a fixed label."""
         draw_words(d, xy, text, size, fill, anchor=anchor)
-        return self.fixed(text, text_box(text, size, xy[0], xy[1], anchor), size, kind)
+        return self.fixed(text, text_box(text, size, xy[0], xy[1], anchor), size, kind, inside)
 
     # --- placing ----------------------------------------------------------------
     def place(self, text: str, size: int, anchor: tuple[float, float], kind: str, clear: float = 3.0,

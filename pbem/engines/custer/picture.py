@@ -123,7 +123,7 @@ def _counters(img: Image.Image, layout: Layout, frame: Frame, stacks: dict[str, 
             img.paste(tile, (left, top))
             layout.block((left, top, left + w + 1, top + h + 1))
             for text, (x0, y0, x1, y1), size, kind in words:
-                layout.fixed(text, (x0 + left, y0 + top, x1 + left, y1 + top), size, kind)
+                layout.fixed(text, (x0 + left, y0 + top, x1 + left, y1 + top), size, kind, inside=True)
 
 
 def _leaders(d: ImageDraw.ImageDraw, layout: Layout, frame: Frame, stacks: dict[str, list[dict]]) -> None:
@@ -424,7 +424,7 @@ def _board_window(units: list[dict], moves: list, combats, full: Rect, legend_wi
         left = max(full[0], left - grow / 2)
         right = min(full[2], left + legend_width)
         left = max(full[0], right - legend_width)
-    return round(left), round(top), round(right), round(bottom)
+    return math.floor(left), math.floor(top), math.ceil(right), math.ceil(bottom)  # the legend's width whole
 
 
 def draw_map(view: dict, gettext=None) -> bytes:

@@ -32,7 +32,8 @@ from pbem.engines.pictures import BoundedCache, encode_png, palette_image, quant
 from . import scenario as scenarios
 from .messages import N_
 from .picture_layers import (CLOSE_UP, COLOURS, GOLD, HEXNUM, INK, LABEL_PAPER, MOVE, ORANGE, OVERVIEW, PAPER, RED,
-                             SIDE, SIDE_INK, Frame, Style, counters, fights, hex_numbers, map_size, terrain, under_counters)
+                             SIDE, SIDE_INK, Frame, Style, counters, fights, hex_numbers, map_size, new_view, terrain,
+                             under_counters)
 
 COMPRESS_LEVEL = 6
 SECTOR = 6  # a sector is 6 columns by 6 rows of hexes
@@ -299,6 +300,7 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
 def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes]:
     """Every picture of a report: the whole map, the reader's sectors, the fights."""
     _ = gettext or _english
+    new_view()
     key = json.dumps([_(AFTER), role, {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
     return _RECENT.get(key, lambda: _draw_all(view, role, _))
 
@@ -333,4 +335,5 @@ def draw_map(view: dict, gettext=None) -> bytes:
     """The whole map alone (``Engine.picture``): the same bytes for views that differ only in
     standing orders and reader."""
     _ = gettext or _english
+    new_view()
     return _MAPS.get((_shared(view), _(AFTER)), lambda: draw_overview(view, _))
