@@ -11,6 +11,7 @@ Pure: Pillow and in-memory images only (no files, clock or randomness).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -103,6 +104,7 @@ INK_INDEX = palette_index(PALETTE)  # colour -> palette index, to draw on the ma
 # -------------------------------------------------------------- geometry
 
 
+@lru_cache(maxsize=8192)
 def hex_xy(hex_id: str, k: float = 1.0) -> tuple[float, float]:
     """The hex's centre on the map drawn at ``k`` times the usual scale (1.5: a close-up's)."""
     x, y = center(hex_id, S * k)
@@ -288,6 +290,7 @@ def hexnum_size(k: float) -> int:
     return round(HEXNUM_SIZE * k)
 
 
+@lru_cache(maxsize=8192)
 def hexnum_box(hx: str, k: float) -> tuple[float, float, float, float]:
     """Where the hex's number is drawn, at the top of the hex (counters stay below it)."""
     x, y = hex_xy(hx, k)
@@ -440,8 +443,15 @@ def counter_tile(u: dict, us, k: float) -> tuple[Image.Image, Words]:
 
 
 def title_strip(width: int, title: str, size: int = 16, height: int = TOP) -> tuple[Image.Image, tuple]:
-    """The banner above the map with its title (drawn for each turn: the title changes), and
-    the title's box."""
+    """The banner above the map with its title, and the title's box (drawn once for a title:
+    both readers' pictures of a turn have it)."""
+    return _STRIPS.get((width, title, size, height), lambda: _draw_title_strip(width, title, size, height))
+
+
+_STRIPS: BoundedCache[tuple[Image.Image, tuple]] = BoundedCache(32)
+
+
+def _draw_title_strip(width: int, title: str, size: int, height: int) -> tuple[Image.Image, tuple]:
     im = Image.new("RGB", (width, height), PAPER)
     d = ImageDraw.Draw(im)
     d.fontmode = TEXT_MODE

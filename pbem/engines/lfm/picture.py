@@ -301,8 +301,8 @@ def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes
     """Every picture of a report: the whole map, the reader's sectors, the fights."""
     _ = gettext or _english
     new_view()
-    key = json.dumps([_(AFTER), role, {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
-    return _RECENT.get(key, lambda: _draw_all(view, role, _))
+    shared = _shared(view)  # the view's JSON made once: the key of every picture of it
+    return _RECENT.get((_(AFTER), role, view.get("reader"), shared), lambda: _draw_all(view, role, _, shared))
 
 
 _RECENT: BoundedCache[dict[str, bytes]] = BoundedCache(4)  # every role's report of a phase shows the same map
@@ -313,10 +313,9 @@ def _shared(view: dict) -> str:
     return json.dumps({k: v for k, v in view.items() if k not in ("standing", "reader")}, sort_keys=True)
 
 
-def _draw_all(view: dict, role: str | None, _) -> dict[str, bytes]:
+def _draw_all(view: dict, role: str | None, _, shared: str) -> dict[str, bytes]:
     board = scenarios.load(view["scenario"]).board
     label = phase_words(view, _)["label"]
-    shared = _shared(view)
     out = {"map": _MAPS.get((shared, _(AFTER)), lambda: draw_overview(view, _))}
     close_ups = [(f"sector{name}", sector_hexes(board, name), format_message(SECTOR_TITLE, {"sector": name, "label": label}, _))
                  for name in reader_sectors(view, role)]

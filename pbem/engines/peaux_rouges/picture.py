@@ -25,7 +25,6 @@ import math
 
 from PIL import Image, ImageDraw
 
-from pbem.engines.accented_text import draw_text
 from pbem.engines.base import format_message
 from pbem.engines.fonts import font
 from pbem.engines.labels import Layout, text_box
@@ -180,8 +179,7 @@ def _coordinates(draw, layout: Layout, cols: range, rows: range, left: float, to
 
 
 def _word(draw, layout: Layout, xy, text: str, size: int, fill, kind: str, anchor: str = "mm") -> None:
-    draw_text(draw, xy, text, font(size), fill, anchor=anchor)
-    layout.fixed(text, text_box(text, size, xy[0], xy[1], anchor), size, kind)
+    layout.fixed_text(draw, xy, text, size, fill, kind, anchor)  # glyphs drawn once per process
 
 
 def _token(draw, cx, cy, code: str, side: str, r: float, dead: bool = False) -> None:

@@ -23,7 +23,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from pbem.engines.accented_text import draw_text, text_length
+from pbem.engines.accented_text import draw_text
 from pbem.engines.base import format_message
 from pbem.engines.fonts import font as _font
 from pbem.engines.labels import Layout, text_box
