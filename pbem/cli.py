@@ -277,6 +277,8 @@ def verify(db_path, game_id, offline):
         fail(f"there is no game {game_id!r} in this database (`pbem game list` lists them)")
     for note in result["notes"]:
         click.echo(f"note: {note}")
+    for correction in result["corrections"]:
+        click.echo(f"correction: {correction}")
     for phase in result["not_replayed"]:
         click.echo(f"NOT REPLAYED: {phase}")
     for problem in result["problems"]:

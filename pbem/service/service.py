@@ -81,8 +81,8 @@ class Service:
         self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
-        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
-                                 notify=self.notify, **common)
+        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, observers=self.observers,
+                                 settings_source=settings_source, notify=self.notify, **common)
         self.verifier = Verifier(records=records, **common)
         self.upgrades = Upgrades(records=records, **common)
         # issue 16: games played over months
