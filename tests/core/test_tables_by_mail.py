@@ -47,7 +47,10 @@ def test_tables_by_mail_through_the_server_in_english_and_in_french(settings, si
         svc = server.svc
         lfm = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA, "usa": USA})
         custer = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND}, languages={"indians": "fr"})
-        sink.wait_for(lambda r: r["kind"] == "welcome", count=4)
+        welcomes = sink.wait_for(lambda r: r["kind"] == "welcome", count=4)
+        welcome = {r["to"]: text_of(r["msg"]).replace("\r\n", "\n") for r in welcomes}
+        assert "Send TABLES for them again, or TABLES ODDS for one of them." in welcome[CSA], "the welcome says how"
+        assert "Envoyez AIDES pour les recevoir à nouveau, ou AIDES COMBATS pour l'une d'elles." in welcome[IND]
         with smtplib.SMTP(settings.smtp_host, server.settings.smtp_port, timeout=10) as smtp:
             smtp.sendmail(CSA, [address_of(svc, lfm, "csa")], mail(CSA, address_of(svc, lfm, "csa"), "TABLES CRT\n", subject="tables"))
             smtp.sendmail(IND, [address_of(svc, custer, "indians")], mail(IND, address_of(svc, custer, "indians"), "AIDES\n", subject="aides"))
