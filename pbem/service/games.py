@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -19,7 +19,7 @@ from pbem.service.mail_writer import REPORT_JSON_CHOICES, MailWriter
 from pbem.service.phases import Phases
 from pbem.service.part import ServicePart
 from pbem.service.store import dumps, loads
-from pbem.service.timing import TimingError, game_timing
+from pbem.service.timing import TimingError, game_timing, with_normal_deadline
 
 GAME_ID = re.compile(r"^[a-z][a-z0-9]{1,15}$")
 
@@ -89,6 +89,7 @@ class Games(ServicePart):
         with records.write():
             game_id = self._new_game_id(scenario, game_id)
             state, setup_seed = _set_up_state(new)
+            new = replace(new, timing=with_normal_deadline(new.timing, timing, new.engine.phase(state).deadline))
             records.insert("games", {
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(new.options),
                 "title": title or f"{new.engine.title}: {new.info.title}", "status": "active", "timing": dumps(new.timing),

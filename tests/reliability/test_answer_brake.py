@@ -141,7 +141,7 @@ def _lines(name: str, gid: str, phase: str, template: str, n: int) -> list[str]:
         "PRESS": [f"PRESS TO indians\nMessage {i}.\nEND" for i in range(n)],
         "STATUS": ["STATUS"] * n, "HELP": [f"HELP TOPIC{i}" for i in range(n)], "SET": [f"SET NAME Player {i}" for i in range(n)],
         "ABSENCE": [f"ABSENCE 2026-12-{1 + i % 28:02d} 2026-12-{1 + i % 28:02d}" for i in range(n)],
-        "HISTORY": [f"HISTORY {1 + i}" for i in range(n)],
+        "HISTORY": [f"HISTORY {1 + i}" for i in range(n)], "TABLES": [f"TABLES T{i}" for i in range(n)],
         "PROPOSE": ["PROPOSE DRAW"] * n, "ACCEPT": ["ACCEPT DRAW"] * n, "REJECT": ["REJECT DRAW"] * n,
         "CONCEDE": ["CONCEDE"] * n, "RESIGN": ["RESIGN"] * n, "CONFIRM": [f"CONFIRM {i:08x}" for i in range(n)],
         "JOIN": [f"JOIN g{i} {i:08x}" for i in range(n)], "LIST": ["LIST"] * n,
@@ -158,6 +158,7 @@ AMPLIFICATION = {
     (GAME_ADDRESS, "STATUS"): ((1, 0), (1, 0)),
     (GAME_ADDRESS, "HISTORY"): ((1, 0), (2, 0)),     # the report; and which lines were not carried out
     (GAME_ADDRESS, "HELP"): ((1, 0), (1, 0)),
+    (GAME_ADDRESS, "TABLES"): ((1, 0), (2, 0)),      # the tables; and which lines were not carried out
     (GAME_ADDRESS, "SET"): ((1, 0), (1, 0)),
     (GAME_ADDRESS, "ABSENCE"): ((1, 0), (2, 0)),     # the answer; and which lines were not carried out
     (GAME_ADDRESS, "RESIGN"): ((0, 1), (0, 1)),      # the notice to the other player
@@ -172,6 +173,7 @@ AMPLIFICATION = {
     (GENERAL_ADDRESS, "OBSERVE"): ((1, 0), (1, 0)),
     (GENERAL_ADDRESS, "UNOBSERVE"): ((0, 0), (0, 0)),  # not an observer: not answered
     (GENERAL_ADDRESS, "HELP"): ((1, 0), (1, 0)),
+    (GENERAL_ADDRESS, "TABLES"): ((1, 0), (1, 0)),   # the first game it may answer for; else one error
 }
 
 
