@@ -1,7 +1,8 @@
 """Reads a game's rules-coverage table (docs/games/<game>-rules-coverage.md, and any
 ``<game>-rules-coverage-<part>.md`` beside it: one table may be written in parts) and says what in it
 does not hold: a clause with neither a case nor a reason, a case named that does not exist,
-a designed number whose data file is missing.
+a designed number whose data file is missing, a clause of the rulebook text (../shared/rules/)
+that has no row.
 
 The table's rows are ``| clause | what it says | cases | status |``:
 
