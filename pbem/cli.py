@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
-from pbem.config import LOG_FORMAT, Settings
+from pbem.cli_clubs import CLUB_COMMANDS
+from pbem.cli_common import db_option, fail, service, settings_from
+from pbem.config import LOG_FORMAT
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service.delivery import DeliveryFailedToStart, deliver_once, make_transport
-from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.timing import TimingError, parse_deadline, parse_duration
@@ -25,29 +26,11 @@ from pbem.tls import TlsFilesError
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
 
-def db_option(f):
-    return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="PBEM_DB", default=None,
-                        help="SQLite database (default var/pbem.db; env PBEM_DB).")(f)
-
-
-def settings_from(db_path=None, **overrides) -> Settings:
-    return Settings.from_env(db_path=db_path, **overrides)
-
-
 def _server():
     """pbem.server, imported only by the commands that run or send (`pbem ingest`, run once
     per mail by an MTA, should not pay for the SMTP server and the scheduler)."""
     import pbem.server  # lazy: `pbem ingest`, run once per mail, should not load the SMTP server and scheduler
     return pbem.server
-
-
-def service(db_path=None, **overrides):
-    return Service(settings_from(db_path, **overrides)).init()
-
-
-def fail(message: str, code: int = 1):
-    click.echo(f"pbem: {message}", err=True)
-    sys.exit(code)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -173,8 +156,9 @@ def _pairs(values, what):
 @click.option("--closed-to-observers", is_flag=True, help="Refuse OBSERVE: nobody outside the game receives its reports.")
 @click.option("--report-json", type=click.Choice(["attach", "link"]), default="attach", show_default=True,
               help="Each report's JSON (for pbem verify --offline): attached, or a link to it on the player's page (a lighter mail).")
+@click.option("--unrated", is_flag=True, help="The game's result moves nobody's rating (it is still recorded).")
 def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title,
-             absence_days, closed_to_observers, report_json):
+             absence_days, closed_to_observers, report_json, unrated):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
@@ -192,7 +176,7 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
         gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
                                            game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"),
                                            absence_days=absence_days, observers_allowed=not closed_to_observers,
-                                           report_json=report_json)
+                                           report_json=report_json, rated=not unrated)
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
     click.echo(gid)
@@ -400,6 +384,10 @@ def demo(workdir, engine_name, scenario, turns, smtp_port, http_port):
                       http_port=http_port, echo=click.echo)
     if result["stalled"]:
         fail("the demo stopped before the game got as far as asked")
+
+
+for _club_command in CLUB_COMMANDS:  # issue 28: ratings, the host's policies, tournaments
+    main.add_command(_club_command)
 
 
 if __name__ == "__main__":

@@ -380,6 +380,28 @@ class Engine:
         HELP and each report. Default: None (the templates then say nothing of it)."""
         return None
 
+    def finishing_order(self, state: dict, roles: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
+        """How the sides of a finished game placed, for ratings and tournaments: (the roles of one
+        side, its place), place 1 best, equal places for a tie. ``roles``: the scenario's roles.
+        Default, from ``outcome(state)``: no winner (a draw) puts every role first; otherwise the
+        winner is first and every other role after it, ordered by the outcome's ``scores`` (higher
+        is better) where they give every role one, else all second. An engine whose sides are teams
+        (rummy's) or whose scores mean something else overrides it."""
+        outcome = self.outcome(state) or {}
+        winner = outcome.get("winner")
+        if winner not in roles:
+            return [((role,), 1) for role in roles]
+        others = [role for role in roles if role != winner]
+        scores = outcome.get("scores") or {}
+        if not all(isinstance(scores.get(role), (int, float)) for role in others):
+            return [((winner,), 1)] + [((role,), 2) for role in others]
+        others.sort(key=lambda role: -scores[role])
+        placed = [((winner,), 1)]
+        for i, role in enumerate(others):
+            tied = i and scores[role] == scores[others[i - 1]]
+            placed.append(((role,), placed[-1][1] if tied else i + 2))
+        return placed
+
     def validate_state(self, state: dict) -> list[str]:
         """Problems that make a state unplayable (for a moderator's manual edit)."""
         return []

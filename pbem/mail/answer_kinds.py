@@ -33,6 +33,7 @@ ANSWER_KINDS: dict[str, AnswerKind] = {k.name: k for k in (
     AnswerKind("status", "STATUS"),
     AnswerKind("help", "HELP"),
     AnswerKind("list", "LIST"),
+    AnswerKind("ratings", "RATINGS: the ladder, and the sender's place on it"),
     AnswerKind("settings", "SET"),
     AnswerKind("absence", "ABSENCE"),
     AnswerKind("draw", "ACCEPT DRAW"),

@@ -126,6 +126,8 @@ class Disputes(ConfiguredPart):
     mail: MailWriter
     phases: Phases
     notify: Callable[..., None]
+    #: told (inside the transaction) that a correction re-resolved a game: its result follows
+    game_revised: Callable[[str], None] = lambda game_id: None
 
     # -- drafts --------------------------------------------------------------------------
     def draft(self, draft_id: int) -> dict | None:
@@ -298,6 +300,7 @@ class Disputes(ConfiguredPart):
                 "set_aside": after.stale,
             }
             records.audit(game_id, actor, "correct phase", reason, summary)
+            self.game_revised(game_id)
             mails = 0
             corrected = records.phase(corrected["id"])
             for p in records.players(game_id):

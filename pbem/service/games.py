@@ -78,11 +78,12 @@ class Games(ServicePart):
                options: dict | None = None, timing: dict | None = None, game_id: str | None = None,
                title: str | None = None, languages: dict[str, str] | None = None,
                timezones: dict[str, str] | None = None, actor: str = "cli",
-               absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach") -> str:
+               absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach", rated: bool = True) -> str:
         """Create a game, open its first phase and welcome its players. Returns the game id.
         ``absence_days``: the most days of absence each player may declare (ABSENCE);
         ``observers_allowed``: whether OBSERVE may watch it; ``report_json``: 'attach' (each
-        report carries its JSON) or 'link' (a link to it on the player's page instead)."""
+        report carries its JSON) or 'link' (a link to it on the player's page instead); ``rated``:
+        whether its result moves the players' ratings (pbem.service.ratings)."""
         _check_policies(absence_days, report_json)
         new = self._checked_new_game(engine_name, scenario, players, languages, options, timing)
         records, now = self.records, self.now()
@@ -94,7 +95,7 @@ class Games(ServicePart):
                 "title": title or f"{new.engine.title}: {new.info.title}", "status": "active", "timing": dumps(new.timing),
                 "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
                 "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
-                "rules_version": new.engine.rules_version, "state_format": new.engine.state_format,
+                "rules_version": new.engine.rules_version, "state_format": new.engine.state_format, "rated": int(rated),
             })
             self._seat_players(game_id, new, players, languages or {}, timezones or {})
             # The setup seed may have dealt hidden cards: it stays in the private log only.

@@ -87,6 +87,8 @@ class Phases(ServicePart):
     mail: MailWriter
     observers: Observers
     notify: Callable[..., None]
+    #: told (inside the transaction) that a game has just finished: its result, ratings, tournament
+    game_over: Callable[[str], None] = lambda game_id: None
 
     def next_phase_row(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0,
                        game: dict | None = None) -> tuple[dict | None, dict | None]:
@@ -125,6 +127,7 @@ class Phases(ServicePart):
 
     def _finish(self, game_id: str, outcome: dict, now: datetime) -> None:
         self.records.set_game_status(game_id, "finished", outcome=dumps(outcome), finished_at=to_iso(now))
+        self.game_over(game_id)
 
     def ready_to_close(self, game_id: str | None = None) -> list[dict]:
         """Open immediate phases of active games whose every awaited role has standing orders

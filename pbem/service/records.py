@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable, ContextManager
 
+from pbem.service.club_records import ClubRecords
 from pbem.service.clock import to_iso
 from pbem.service.store import Store, dumps, loads
 
@@ -22,7 +23,9 @@ changes; ``pbem verify`` follows it by the hashes in the entry)."""
 _OPEN_PHASE = "SELECT * FROM phases WHERE game_id = ? AND status = 'open' ORDER BY seq DESC LIMIT 1"
 
 
-class Records:
+class Records(ClubRecords):
+    """(The questions about clubs, issue 28, are asked in :class:`ClubRecords`.)"""
+
     def __init__(self, store: Callable[[], Store], clock: Callable[[], datetime]):
         self._store = store
         self._clock = clock

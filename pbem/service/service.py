@@ -23,6 +23,8 @@ it calls), so that modules import each other only downward:
   join (issue 16);
 * ``unsubscribe``: the one-click unsubscribe links of observers' mail and reminders (pbem.service.unsubscribe);
 * ``bounces``: what a report on a mail that came back does (pbem.service.bounces);
+* ``host``, ``ratings``: clubs (issue 28): the host's policies (pbem.service.host_policy), results
+  and ratings (pbem.service.ratings);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -43,6 +45,7 @@ from pbem.service.disputes import Disputes
 from pbem.service.endings import Endings
 from pbem.service.games import Games
 from pbem.service.history import History
+from pbem.service.host_policy import HostPolicy
 from pbem.service.lobby import Lobby
 from pbem.service.mail_writer import MailWriter
 from pbem.service.mailroom import MailRoom
@@ -53,6 +56,7 @@ from pbem.service.pages.player import PlayerPages
 from pbem.service.pages.public import PublicPages
 from pbem.service.phase_states import DecodedStates
 from pbem.service.phases import Phases
+from pbem.service.ratings import Ratings
 from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
@@ -78,24 +82,29 @@ class Service:
         settings_source = lambda: self.settings  # noqa: E731
         records = self.records = Records(lambda: self.store, self.now)
         mail = self.mail_writer = MailWriter(records=records, settings_source=settings_source, **common)
+        # issue 28: clubs (the host's policies, results and ratings)
+        self.host = HostPolicy(records=records, changed=self._policy_changed, **common)
+        self.ratings = Ratings(records=records, policy=self.host, settings_source=settings_source, **common)
         self.observers = Observers(records=records, mail=mail, settings_source=settings_source, **common)
-        self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
+        self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, game_over=self._game_over,
+                             **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
-                                 notify=self.notify, **common)
+                                 notify=self.notify, game_revised=self.ratings.game_revised, **common)
         self.verifier = Verifier(records=records, **common)
         self.upgrades = Upgrades(records=records, **common)
         # issue 16: games played over months
         self.roster = Roster(records=records, **common)
         self.absences = Absences(records=records, mail=mail, notify=self.notify, **common)
-        self.endings = Endings(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
+        self.endings = Endings(records=records, mail=mail, observers=self.observers, notify=self.notify,
+                               game_over=self._game_over, **common)
         self.history = History(records=records, mail=mail, notify=self.notify, **common)
         self.lobby = Lobby(records=records, **common)
         self.moderators = Moderators(records=records, now=self.now)
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)
-        self.public = PublicPages(records=records, mail=mail, **common)
+        self.public = PublicPages(records=records, mail=mail, ratings=self.ratings, **common)
         self.bounces = Bounces(records=records, mail=mail, history=self.history, roster=self.roster, notify=self.notify,
                                settings_source=settings_source, **common)  # issue 27: reports on mail that came back
         self.unsubscribe = Unsubscribe(records=records, settings_source=settings_source, **common)  # RFC 8058 links
@@ -103,6 +112,15 @@ class Service:
                                  settings_source=settings_source, **common)
         self.player_pages = PlayerPages(records=records, mail=mail, **common)
         self.phase_states = DecodedStates()  # read-only, shared: what orders are parsed against
+
+    # -- what the parts tell each other --------------------------------------------
+    def _game_over(self, game_id: str) -> None:
+        """A game has just finished, inside the transaction that finished it: its result and ratings."""
+        self.ratings.game_over(game_id)
+
+    def _policy_changed(self, name: str) -> None:
+        if name.startswith("ratings."):
+            self.ratings.recompute()
 
     # -- plumbing --------------------------------------------------------------
     @property

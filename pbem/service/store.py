@@ -437,6 +437,43 @@ def m016_bounces(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m017_results_and_ratings(db: sqlite_utils.Database) -> None:
+    """Issue 28: each finished game's result (who placed where, how it ended, whether a stand-in
+    played), from which every rating is computed, and the ratings as they stand (per engine and
+    overall), which `pbem ratings recompute` rebuilds from the results with the same numbers. A game
+    may be made unrated."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE phases ADD COLUMN stand_in TEXT;  -- JSON: the roles whose orders a stand-in gave
+        CREATE TABLE results (
+            id INTEGER PRIMARY KEY,                  -- the order results are rated in
+            game_id TEXT NOT NULL UNIQUE REFERENCES games(id),
+            engine TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            ending TEXT NOT NULL,                    -- played | drawn | conceded
+            rated INTEGER NOT NULL,                  -- the game was played rated (games.rated)
+            stand_in TEXT NOT NULL DEFAULT 'none',   -- none | played (a stand-in gave some orders) | decided (its last phase)
+            sides TEXT NOT NULL                      -- [{"place": 1, "roles": [...], "players": [address, ...]}], best first
+        );
+        CREATE TABLE ratings (
+            scope TEXT NOT NULL,                     -- an engine's name, or '*' for every engine together
+            player TEXT NOT NULL,                    -- lower-case address (never shown)
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            last_result INTEGER REFERENCES results(id),
+            PRIMARY KEY (scope, player)
+        );
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -254,6 +254,17 @@ class RummyEngine(Engine):
     def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
         return bot_orders(state, role, dice)
 
+    def finishing_order(self, state: dict, roles: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
+        """Each side (a player, or a team of the 'teams' scenario) placed by its points, the winner's first."""
+        outcome = state.get("outcome") or {}
+        totals = sorted(((tuple(side), sum(state["totals"][p] for p in side)) for side in S.sides(state)),
+                        key=lambda item: (outcome.get("winner") not in item[0], -item[1]))
+        placed: list[tuple[tuple[str, ...], int]] = []
+        for i, (side, points) in enumerate(totals):
+            tied = i and points == totals[i - 1][1] and outcome.get("winner") not in side
+            placed.append((side, placed[-1][1] if tied else i + 1))
+        return placed
+
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from pbem.engines.rummy.picture import draw  # Pillow is loaded only when a picture is wanted
         return draw(view, gettext)

@@ -1,0 +1,62 @@
+"""The store's questions about clubs and long campaigns (issue 28): results and ratings, the host's
+policies, tournaments, games players start themselves. A part of the query layer
+(:class:`pbem.service.records.Records` derives from :class:`ClubRecords`), kept apart so that
+neither grows into a grab-bag; the same rules hold: one method per question, rows as dicts."""
+
+from __future__ import annotations
+
+from pbem.service.store import Store
+
+#: the ordinal a ladder is sorted by: a rating the player is very likely above (mu - 3 sigma)
+_ORDINAL = "(mu - 3 * sigma)"
+
+
+class ClubRecords:
+    store: Store
+
+    # -- results ---------------------------------------------------------------------------------
+    def result_of(self, game_id: str) -> dict | None:
+        return self.store.one("SELECT * FROM results WHERE game_id = ?", (game_id,))
+
+    def results(self) -> list[dict]:
+        """Every result in the order it is rated in (the order the games finished in)."""
+        return self.store.all("SELECT * FROM results ORDER BY id")
+
+    def results_of_player(self, player: str, engine: str | None, limit: int) -> list[dict]:
+        """A player's latest results (of one engine, or of every engine), newest first."""
+        return self.store.all(
+            "SELECT r.* FROM results r WHERE (? IS NULL OR r.engine = ?) AND EXISTS (SELECT 1 FROM json_each(r.sides) s, "
+            "json_each(s.value, '$.players') p WHERE p.value = ?) ORDER BY r.id DESC LIMIT ?", (engine, engine, player, limit))
+
+    def delete_result(self, game_id: str) -> None:
+        self.store.execute("DELETE FROM results WHERE game_id = ?", (game_id,))
+
+    # -- ratings -----------------------------------------------------------------------------------
+    def rating(self, scope: str, player: str) -> dict | None:
+        return self.store.one("SELECT * FROM ratings WHERE scope = ? AND player = ?", (scope, player))
+
+    def save_rating(self, row: dict) -> None:
+        cols = ", ".join(row)
+        self.store.execute(f"INSERT OR REPLACE INTO ratings ({cols}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
+
+    def clear_ratings(self) -> None:
+        self.store.execute("DELETE FROM ratings")
+
+    def all_ratings(self) -> list[dict]:
+        return self.store.all("SELECT * FROM ratings ORDER BY scope, player")
+
+    def ladder(self, scope: str) -> list[dict]:
+        """The ratings of one scope (an engine, or '*'), best first."""
+        return self.store.all(f"SELECT *, {_ORDINAL} AS ordinal FROM ratings WHERE scope = ? ORDER BY {_ORDINAL} DESC, player", (scope,))
+
+    def rated_scopes(self) -> list[str]:
+        return [r["scope"] for r in self.store.all("SELECT DISTINCT scope FROM ratings ORDER BY scope")]
+
+    def latest_names(self, addresses: list[str]) -> dict[str, str]:
+        """address -> the display name its player chose most recently in any game (SET NAME), where one was."""
+        if not addresses:
+            return {}
+        marks = ",".join("?" * len(addresses))
+        rows = self.store.all(f"SELECT lower(email) AS address, name FROM players WHERE lower(email) IN ({marks}) AND name != '' "
+                              "ORDER BY joined_at, id", tuple(addresses))
+        return {r["address"]: r["name"] for r in rows}  # the latest wins
