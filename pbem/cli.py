@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from pbem.cli_clubs import CLUB_COMMANDS
-from pbem.cli_common import db_option, fail, service, settings_from
+from pbem.cli_common import db_option, fail, json_options, pairs, service, settings_from
 from pbem.config import LOG_FORMAT
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
@@ -127,16 +127,6 @@ def game():
     """Create, list, show and run games."""
 
 
-def _pairs(values, what):
-    out = {}
-    for v in values:
-        if "=" not in v:
-            fail(f"{what} must be written KEY=VALUE, not {v!r}")
-        k, val = v.split("=", 1)
-        out[k.strip()] = val.strip()
-    return out
-
-
 @game.command("new")
 @db_option
 @click.option("--engine", required=True, help="Engine name (see `pbem engines`).")
@@ -163,18 +153,13 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
                   "early_close_seconds": parse_duration(early_close) if early_close else None,
-                  **{kind: parse_deadline(spec) for kind, spec in _pairs(kind_deadlines, "--kind-deadline").items()}}
+                  **{kind: parse_deadline(spec) for kind, spec in pairs(kind_deadlines, "--kind-deadline").items()}}
     except TimingError as exc:
         fail(str(exc))
-    opts = {}
-    for k, v in _pairs(options, "--option").items():
-        try:
-            opts[k] = json.loads(v)
-        except json.JSONDecodeError:
-            opts[k] = v
+    opts = json_options(options)
     try:
-        gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
-                                           game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"),
+        gid = service(db_path).games.create(engine, scenario, pairs(players, "--player"), options=opts, timing=timing,
+                                           game_id=game_id, title=title, languages=pairs(langs, "--lang"), timezones=pairs(tzs, "--tz"),
                                            absence_days=absence_days, observers_allowed=not closed_to_observers,
                                            report_json=report_json, rated=not unrated)
     except (ServiceError, UnknownEngine) as exc:

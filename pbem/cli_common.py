@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -26,3 +27,25 @@ def service(db_path=None, **overrides) -> Service:
 def fail(message: str, code: int = 1):
     click.echo(f"pbem: {message}", err=True)
     sys.exit(code)
+
+
+def pairs(values, what: str) -> dict[str, str]:
+    """KEY=VALUE options, as a dict."""
+    out = {}
+    for v in values:
+        if "=" not in v:
+            fail(f"{what} must be written KEY=VALUE, not {v!r}")
+        k, val = v.split("=", 1)
+        out[k.strip()] = val.strip()
+    return out
+
+
+def json_options(values) -> dict:
+    """--option KEY=VALUE, each value read as JSON where it is JSON (30, true, "x") and as text otherwise."""
+    opts = {}
+    for k, v in pairs(values, "--option").items():
+        try:
+            opts[k] = json.loads(v)
+        except json.JSONDecodeError:
+            opts[k] = v
+    return opts

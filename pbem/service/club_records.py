@@ -60,3 +60,26 @@ class ClubRecords:
         rows = self.store.all(f"SELECT lower(email) AS address, name FROM players WHERE lower(email) IN ({marks}) AND name != '' "
                               "ORDER BY joined_at, id", tuple(addresses))
         return {r["address"]: r["name"] for r in rows}  # the latest wins
+
+    def latest_language(self, address: str) -> str:
+        """The language the player at ``address`` chose most recently in any game ('en' when none)."""
+        row = self.store.one("SELECT lang FROM players WHERE lower(email) = ? ORDER BY joined_at DESC, id DESC LIMIT 1", (address,))
+        return row["lang"] if row else "en"
+
+    # -- tournaments -------------------------------------------------------------------------------
+    def tournament(self, tournament_id: str) -> dict | None:
+        return self.store.one("SELECT * FROM tournaments WHERE id = ?", (tournament_id,))
+
+    def tournaments(self) -> list[dict]:
+        return self.store.all("SELECT * FROM tournaments ORDER BY created_at DESC, id")
+
+    def count_tournaments(self) -> int:
+        return self.store.one("SELECT COUNT(*) AS n FROM tournaments")["n"]
+
+    def tournament_games(self, tournament_id: str) -> list[dict]:
+        """Every pairing of the tournament, round by round, with its game's status and outcome (a bye: none)."""
+        return self.store.all("SELECT t.*, g.status, g.outcome FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id "
+                              "WHERE t.tournament_id = ? ORDER BY t.round, t.id", (tournament_id,))
+
+    def tournament_of_game(self, game_id: str) -> dict | None:
+        return self.store.one("SELECT * FROM tournament_games WHERE game_id = ?", (game_id,))

@@ -23,8 +23,9 @@ it calls), so that modules import each other only downward:
   join (issue 16);
 * ``unsubscribe``: the one-click unsubscribe links of observers' mail and reminders (pbem.service.unsubscribe);
 * ``bounces``: what a report on a mail that came back does (pbem.service.bounces);
-* ``host``, ``ratings``: clubs (issue 28): the host's policies (pbem.service.host_policy), results
-  and ratings (pbem.service.ratings);
+* ``host``, ``ratings``, ``tournaments``: clubs (issue 28): the host's policies
+  (pbem.service.host_policy), results and ratings (pbem.service.ratings), seasons and
+  tournaments (pbem.service.tournaments);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 import threading
 from datetime import datetime
 from typing import Callable
@@ -61,6 +63,7 @@ from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
 from pbem.service.store import Store
+from pbem.service.tournaments import Tournaments
 from pbem.service.unsubscribe import Unsubscribe
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
@@ -89,6 +92,8 @@ class Service:
         self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, game_over=self._game_over,
                              **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
+        self.tournaments = Tournaments(records=records, games=self.games, ratings=self.ratings, mail=mail, notify=self.notify,
+                                       settings_source=settings_source, **common)
         self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
                                  notify=self.notify, game_revised=self.ratings.game_revised, **common)
@@ -115,8 +120,17 @@ class Service:
 
     # -- what the parts tell each other --------------------------------------------
     def _game_over(self, game_id: str) -> None:
-        """A game has just finished, inside the transaction that finished it: its result and ratings."""
-        self.ratings.game_over(game_id)
+        """A game has just finished, inside the transaction that finished it: its result and ratings,
+        then its tournament's next round (paired by the ratings it just moved). A fault in either is
+        undone alone and logged: the game's close stands (`pbem ratings recompute` mends the ratings)."""
+        for part in (self.ratings, self.tournaments):
+            try:
+                with self.store.savepoint():
+                    part.game_over(game_id)
+            except sqlite3.OperationalError:
+                raise  # locked, disk full: the whole close is tried again
+            except Exception:
+                log.exception("%s failed after game %s ended", type(part).__name__, game_id)
 
     def _policy_changed(self, name: str) -> None:
         if name.startswith("ratings."):

@@ -474,6 +474,40 @@ def m017_results_and_ratings(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m018_tournaments(db: sqlite_utils.Database) -> None:
+    """Issue 28: a season or tournament: its players and engine, how it is paired (round robin, or
+    Swiss by rating), and each round's pairings with the game each one plays (NULL: a bye)."""
+    db.executescript(
+        """
+        CREATE TABLE tournaments (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            format TEXT NOT NULL,                    -- round_robin | swiss
+            rounds INTEGER NOT NULL,
+            players TEXT NOT NULL,                   -- JSON: the addresses, in the order the host gave them
+            game_settings TEXT NOT NULL DEFAULT '{}',  -- JSON: options, timing, rated: what its games are created with
+            status TEXT NOT NULL DEFAULT 'running',  -- running | finished
+            round INTEGER NOT NULL DEFAULT 0,        -- the round being played
+            created_by TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE tournament_games (
+            id INTEGER PRIMARY KEY,
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            round INTEGER NOT NULL,
+            game_id TEXT REFERENCES games(id),      -- NULL: a bye
+            seats TEXT NOT NULL                      -- JSON: role -> address (a bye: {"bye": address})
+        );
+        CREATE INDEX tournament_games_round ON tournament_games(tournament_id, round);
+        CREATE INDEX tournament_games_game ON tournament_games(game_id);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -38,15 +38,6 @@ def games():
     return render_template("public_games.html", games=service().public.games())
 
 
-@bp.route("/ladder")
-@bp.route("/ladder/<engine>")
-def ladder(engine=None):
-    data = service().public.ladder(engine or "*")
-    if data is None:
-        abort(404)
-    return render_template("ladder.html", data=data)
-
-
 @bp.route("/games/<game_id>")
 def archive(game_id):
     data = service().public.archive(game_id, g.lang)
