@@ -252,6 +252,10 @@ class Engine:
     """The engine's entry-point name (``pbem.engines`` group): ``custer``."""
     title: str = ""
     """The game's name as players read it: ``Custer's Last Stand``."""
+    option_descriptions: Mapping[str, str] = MappingProxyType({})
+    """What each of its scenarios' options does, in a line of English (option name -> text): a game
+    started by mail (NEW GAME) offers them, and a wrong option is answered with them. An option
+    without one is offered by its name and default alone."""
     languages: tuple[str, ...] = ("en",)
     """Languages the order syntax, templates and catalog cover; the first is a new player's default."""
     reveals_orders: bool = True

@@ -27,6 +27,7 @@ ANSWER_KINDS: dict[str, AnswerKind] = {k.name: k for k in (
     AnswerKind("acknowledgement", "orders taken (ORDERS, standing orders, held orders confirmed)"),
     AnswerKind("confirmation", "a code to send back: orders held from another address, a second address, and its outcome"),
     AnswerKind("join_code", "JOIN: the code that takes the held role"),
+    AnswerKind("new_game", "NEW GAME: the code that makes the game asked for, or why it cannot be (with the right choices)"),
     AnswerKind("observer_confirmation", "OBSERVE and UNOBSERVE: the code to send back, and that reports start or stop"),
     AnswerKind("history", "HISTORY: the list of phases, or a report mailed again (a whole report: its own lower limit)",
                per_address_per_hour=6),

@@ -83,3 +83,29 @@ class ClubRecords:
 
     def tournament_of_game(self, game_id: str) -> dict | None:
         return self.store.one("SELECT * FROM tournament_games WHERE game_id = ?", (game_id,))
+
+    # -- games started by mail -----------------------------------------------------------------------
+    def live_game_requests(self, email: str, now_iso: str) -> list[dict]:
+        """An address's NEW GAME requests not confirmed and not expired, newest first."""
+        return self.store.all("SELECT * FROM game_requests WHERE email = ? AND confirmed_at IS NULL AND expires_at > ? "
+                              "ORDER BY id DESC", (email, now_iso))
+
+    def expire_game_requests(self, email: str, now_iso: str) -> None:
+        """An address's requests not confirmed end now (a newer one replaces them)."""
+        self.store.execute("UPDATE game_requests SET expires_at = ? WHERE email = ? AND confirmed_at IS NULL AND expires_at > ?",
+                           (now_iso, email, now_iso))
+
+    def open_games_started_by(self, email: str) -> int:
+        return self.store.one("SELECT COUNT(*) AS n FROM games WHERE status = 'open' AND created_by = ?", (email,))["n"]
+
+    def waiting_games(self) -> list[dict]:
+        """Games waiting for players, oldest first."""
+        return self.store.all("SELECT * FROM games WHERE status = 'open' ORDER BY created_at, id")
+
+    def lapsing_games(self, now_iso: str) -> list[dict]:
+        """Games waiting for players whose time is up."""
+        return self.store.all("SELECT * FROM games WHERE status = 'open' AND lapses_at IS NOT NULL AND lapses_at <= ?", (now_iso,))
+
+    def ever_played(self, address: str) -> bool:
+        """Whether ``address`` is, or was, a confirmed address of a player of any game."""
+        return self.store.one("SELECT 1 FROM addresses WHERE email = ? AND confirmed_at IS NOT NULL LIMIT 1", (address,)) is not None

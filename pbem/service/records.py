@@ -62,8 +62,8 @@ class Records(ClubRecords):
         return [self.game(r["id"]) for r in self.store.all("SELECT id FROM games ORDER BY created_at, id")]
 
     def running_games(self) -> list[dict]:
-        """Games not finished, as stored, oldest first."""
-        return self.store.all("SELECT * FROM games WHERE status != 'finished' ORDER BY created_at, id")
+        """Games not finished (nor lapsed while waiting for players), as stored, oldest first."""
+        return self.store.all("SELECT * FROM games WHERE status NOT IN ('finished', 'lapsed') ORDER BY created_at, id")
 
     def game_exists(self, game_id: str) -> bool:
         return self.store.one("SELECT 1 FROM games WHERE id = ?", (game_id,)) is not None

@@ -23,9 +23,9 @@ it calls), so that modules import each other only downward:
   join (issue 16);
 * ``unsubscribe``: the one-click unsubscribe links of observers' mail and reminders (pbem.service.unsubscribe);
 * ``bounces``: what a report on a mail that came back does (pbem.service.bounces);
-* ``host``, ``ratings``, ``tournaments``: clubs (issue 28): the host's policies
+* ``host``, ``ratings``, ``tournaments``, ``open_games``: clubs (issue 28): the host's policies
   (pbem.service.host_policy), results and ratings (pbem.service.ratings), seasons and
-  tournaments (pbem.service.tournaments);
+  tournaments (pbem.service.tournaments), games players start themselves (pbem.service.open_games);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -53,6 +53,7 @@ from pbem.service.mail_writer import MailWriter
 from pbem.service.mailroom import MailRoom
 from pbem.service.moderators import Moderators
 from pbem.service.observers import Observers
+from pbem.service.open_games import OpenGames
 from pbem.service.pages.console import ConsolePages
 from pbem.service.pages.player import PlayerPages
 from pbem.service.pages.public import PublicPages
@@ -94,7 +95,10 @@ class Service:
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.tournaments = Tournaments(records=records, games=self.games, ratings=self.ratings, mail=mail, notify=self.notify,
                                        settings_source=settings_source, **common)
-        self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
+        self.open_games = OpenGames(records=records, games=self.games, mail=mail, policy=self.host, notify=self.notify,
+                                    settings_source=settings_source, **common)
+        self.seats = Seats(records=records, mail=mail, notify=self.notify, seat_taken=self.open_games.seat_taken,
+                           settings_source=settings_source, **common)
         self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
                                  notify=self.notify, game_revised=self.ratings.game_revised, **common)
         self.verifier = Verifier(records=records, **common)

@@ -508,6 +508,32 @@ def m018_tournaments(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m019_games_started_by_mail(db: sqlite_utils.Database) -> None:
+    """Issue 28: games players start themselves. NEW GAME from an address is a request until the
+    code mailed to it comes back (CONFIRM), so a forged From starts nothing and costs its owner
+    nothing but that mail; then the game waits for players (status 'open', no phase yet) until every
+    role is taken, or lapses (status 'lapsed') at ``lapses_at``."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN created_by TEXT;     -- the address that started it by mail
+        ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;  -- LIST and /games/open show it with its code
+        ALTER TABLE games ADD COLUMN lapses_at TEXT;      -- a game waiting for players lapses then
+        CREATE TABLE game_requests (
+            id INTEGER PRIMARY KEY,
+            email TEXT NOT NULL,                     -- the From it came with: the code goes there
+            request TEXT NOT NULL,                   -- JSON: engine, scenario, role, options, timing, rated, listed, lang
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            confirmed_at TEXT,
+            game_id TEXT REFERENCES games(id)
+        );
+        CREATE INDEX game_requests_email ON game_requests(email, confirmed_at);
+        CREATE INDEX games_open ON games(status, lapses_at);
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

@@ -40,3 +40,9 @@ def tournament(tournament_id):
     if data is None:
         abort(404)
     return render_template("tournament.html", t=data)
+
+
+@bp.route("/open-games")
+def open_games():
+    svc = service()
+    return render_template("open_games.html", games=svc.open_games.waiting(), address=svc.settings.server_address)

@@ -6,6 +6,8 @@ the enemy's moves. At the deadline the turn resolves A to K (section 4)."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
@@ -63,6 +65,12 @@ SIDE_TITLES = {"union": N_("Union"), "confederate": N_("Confederates")}
 class ACWMiniaturesEngine(Engine):
     name = "acw"
     title = "ACW Miniatures (1997)"
+    option_descriptions = MappingProxyType({
+        "sharpshooters": "true: sharpshooter units fire to 30 inches (an optional rule)",
+        "officer_casualties": "true: the d20 officer casualties of section 19 (an optional rule)",
+        "supply_wagons": "true: units run low on ammunition and refill near their wagons (an optional rule)",
+        "free_deployment": "true: the players deploy in a phase before turn 1 instead of the scenario",
+    })
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
     sealed_seed_note = N_("(sealed: these dice rolled each unit's initial morale, which the other side learns only "

@@ -10,6 +10,8 @@ marker is drawn at the end of that resolve (with that phase's dice).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
@@ -27,6 +29,12 @@ from .victory import check_sudden_death, finish_on_turn_limit, over_message, rec
 class CusterEngine(Engine):
     name = "custer"
     title = "Custer's Last Stand"
+    option_descriptions = MappingProxyType({
+        "impulse": "true: a short phase for each drawn marker instead of orders for every marker ahead",
+        "pass_any_marker": "true: any drawn marker may be passed, not only one with another marker in the cup",
+        "attacker_retreat_farther_only": "true: a beaten attacker retreats only farther from the hex it attacked",
+        "dismount_bonus_in_defence_only": "true: the +1 CF of a dismounted unit counts only in defence",
+    })
     languages = ("en", "fr")
     reveals_orders = True
     view_layout = ViewLayout(keyed={"units": "id", "markers": "id"})

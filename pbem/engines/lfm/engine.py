@@ -10,6 +10,8 @@ orders it sent with any earlier mail (see standing.py for the defaults).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
@@ -39,6 +41,11 @@ SIDE_TITLES = {"csa": N_("Confederates"), "usa": N_("Union")}
 class LastFullMeasureEngine(Engine):
     name = "lfm"
     title = "Last Full Measure"
+    option_descriptions = MappingProxyType({
+        "mails": "2: movement and attacks in two mails each player turn; 1: one mail",
+        "stacking": "one_brigade: one brigade to a hex; any_brigades: any brigades, within the stacking points",
+        "combat_rounds": "0: combat rounds without limit; a number: the most rounds a combat phase fights",
+    })
     languages = ("en",)
     # orders carry STANDING lines the other side must not read; the events say what was done
     reveals_orders = False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
@@ -23,6 +25,13 @@ SCENARIO = "little_big_horn"
 class PeauxRougesEngine(Engine):
     name = "peaux_rouges"
     title = "Peaux-Rouges contre Longs-Couteaux"
+    option_descriptions = MappingProxyType({
+        "turn_limit": "the number of turns the game lasts",
+        "leader_shots": "separate: a leader's two shots at any enemies; consecutive: the second straight after the first",
+        "flag_carriers": "soldiers: only soldier pieces carry the flag; long_knives: any Long Knife",
+        "parapet_bonus": "all_foot: every piece on foot behind a parapet; long_knives: only the camp's defenders",
+        "stacking": "british: the British edition's limits (3 foot, 2 riders); one: one piece a square",
+    })
     languages = ("fr", "en")
     # The canonical orders carry STANDING lines, which the other side must not
     # read; everything the orders did is in the events anyway.

@@ -9,6 +9,8 @@ See ``docs/games/rummy.md``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
 from pbem.engines.rummy import aids
@@ -19,7 +21,7 @@ from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
 from pbem.engines.rummy import state as S
 from pbem.engines.rummy import support
-from pbem.engines.rummy.options import house_rules, offered
+from pbem.engines.rummy.options import HOUSE_RULES, house_rules, offered
 
 SCENARIOS = {
     "two": ("Two players", ("p1", "p2"), None),
@@ -59,6 +61,8 @@ def _group_view(groups: list[dict], g: dict) -> dict:
 class RummyEngine(Engine):
     name = "rummy"
     title = "Little Bighorn Rummy"
+    option_descriptions = MappingProxyType({"target": "the points that win (the scenario's own when none is given)",
+                                            **{name: f"true: {text}" for name, text in HOUSE_RULES.items()}})
     languages = ("en", "fr")
     reveals_orders = False  # a turn's orders name cards still in the hand
     view_layout = ViewLayout(hand="hand", keyed={"hand": "id", "discard": "id", "tables.*": "id", "tables.*.cards": "id"})
