@@ -147,8 +147,10 @@ def game():
 @click.option("--report-json", type=click.Choice(["attach", "link"]), default="attach", show_default=True,
               help="Each report's JSON (for pbem verify --offline): attached, or a link to it on the player's page (a lighter mail).")
 @click.option("--unrated", is_flag=True, help="The game's result moves nobody's rating (it is still recorded).")
+@click.option("--stand-in", "stand_in", default="off", show_default=True, metavar="after:N|off",
+              help="after:N: the engine's cautious bot plays a seat that missed N deadlines in a row, until its player writes again.")
 def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title,
-             absence_days, closed_to_observers, report_json, unrated):
+             absence_days, closed_to_observers, report_json, unrated, stand_in):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
         timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
@@ -157,11 +159,15 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
     except TimingError as exc:
         fail(str(exc))
     opts = json_options(options)
+    after = re.fullmatch(r"after:(\d{1,3})", stand_in.strip().lower())
+    if after is None and stand_in.strip().lower() != "off":
+        fail(f"--stand-in is after:N (N missed deadlines in a row) or off, not {stand_in!r}")
     try:
         gid = service(db_path).games.create(engine, scenario, pairs(players, "--player"), options=opts, timing=timing,
                                            game_id=game_id, title=title, languages=pairs(langs, "--lang"), timezones=pairs(tzs, "--tz"),
                                            absence_days=absence_days, observers_allowed=not closed_to_observers,
-                                           report_json=report_json, rated=not unrated)
+                                           report_json=report_json, rated=not unrated,
+                                           stand_in_after=int(after.group(1)) if after else 0)
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
     click.echo(gid)

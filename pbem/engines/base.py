@@ -177,6 +177,19 @@ class DeadlineKind:
     description: str = ""
 
 
+#: the styles of play ``Engine.bot_orders`` knows: random but legal; a cautious stand-in for an absent player
+RANDOM_PLAY, CAUTIOUS_PLAY = "random", "cautious"
+
+
+def without_orders(text: str, words: tuple[str, ...]) -> str:
+    """A bot's order text without the lines that hold any of ``words`` (order words, any case, whole
+    words): how an engine's cautious stand-in drops what a careful player would not risk."""
+    drop = {w.casefold() for w in words}
+    kept = [line for line in text.splitlines()
+            if line.lstrip().startswith("#") or not drop & {w.strip(",;:").casefold() for w in line.split()}]
+    return "\n".join(kept)
+
+
 PHASE_DEADLINE = DeadlineKind("phase", 48, "the game's normal deadline")
 TURN_DEADLINE = DeadlineKind("turn", 24, "the shorter deadline of a single player's turn (a card player, an activation)")
 
@@ -347,9 +360,11 @@ class Engine:
         ``gettext`` translates the comments (English without it), as for pictures."""
         raise NotImplementedError
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        """Order text a random but legal player would mail for the current phase
-        (random-play tests and the demo campaign). All choice from ``dice``."""
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        """Order text a player would mail for the current phase; all choice from ``dice``. ``style``:
+        ``RANDOM_PLAY`` (the default: random but legal, for random-play tests and the demo) or
+        ``CAUTIOUS_PLAY`` (the stand-in for an absent player, issue 28: holds good ground and attacks
+        nothing recklessly; each engine says in its bot module what its stand-in does)."""
         raise NotImplementedError
 
     def picture(self, view: dict, gettext: Callable[[str], str] | None = None) -> bytes | None:

@@ -109,3 +109,10 @@ class ClubRecords:
     def ever_played(self, address: str) -> bool:
         """Whether ``address`` is, or was, a confirmed address of a player of any game."""
         return self.store.one("SELECT 1 FROM addresses WHERE email = ? AND confirmed_at IS NOT NULL LIMIT 1", (address,)) is not None
+
+    # -- stand-ins --------------------------------------------------------------------------------------
+    def missed_orders_history(self, game_id: str) -> list[dict]:
+        """The game's resolved phases, newest first: seq, awaited, defaulted and stand_in (JSON text):
+        who had no orders of their own."""
+        return self.store.all("SELECT seq, awaited, defaulted, stand_in FROM phases WHERE game_id = ? AND status = 'resolved' "
+                              "ORDER BY seq DESC LIMIT 200", (game_id,))

@@ -80,7 +80,7 @@ class Games(ServicePart):
                timezones: dict[str, str] | None = None, actor: str = "cli",
                absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach", rated: bool = True,
                waiting_for_players: bool = False, created_by: str | None = None, listed: bool = False,
-               lapses_at: datetime | None = None) -> str:
+               lapses_at: datetime | None = None, stand_in_after: int = 0) -> str:
         """Create a game, open its first phase and welcome its players. Returns the game id.
         ``absence_days``: the most days of absence each player may declare (ABSENCE);
         ``observers_allowed``: whether OBSERVE may watch it; ``report_json``: 'attach' (each
@@ -90,7 +90,11 @@ class Games(ServicePart):
         ``waiting_for_players`` (a game started by mail, pbem.service.open_games): the game waits
         (status 'open', no state, no phase, no welcome) until :meth:`start`, or lapses at
         ``lapses_at``; ``created_by`` names the address that started it, ``listed`` whether LIST
-        and the open-games page show it with its invitation code."""
+        and the open-games page show it with its invitation code. ``stand_in_after``: the stand-in plays
+        a seat that has missed that many deadlines in a row (0: only where its player asks;
+        pbem.service.stand_ins)."""
+        if not 0 <= stand_in_after <= 100:
+            raise ServiceError("the stand-in comes after 1 to 100 missed deadlines, or never (0)")
         _check_policies(absence_days, report_json)
         new = self._checked_new_game(engine_name, scenario, players, languages, options, timing)
         records, now = self.records, self.now()
@@ -105,6 +109,7 @@ class Games(ServicePart):
                 "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
                 "rules_version": new.engine.rules_version, "state_format": new.engine.state_format, "rated": int(rated),
                 "created_by": created_by, "listed": int(listed), "lapses_at": to_iso(lapses_at) if lapses_at else None,
+                "stand_in_after": stand_in_after,
             })
             self._seat_players(game_id, new, players, languages or {}, timezones or {})
             records.audit(game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": new.options})

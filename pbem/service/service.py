@@ -26,6 +26,7 @@ it calls), so that modules import each other only downward:
 * ``host``, ``ratings``, ``tournaments``, ``open_games``: clubs (issue 28): the host's policies
   (pbem.service.host_policy), results and ratings (pbem.service.ratings), seasons and
   tournaments (pbem.service.tournaments), games players start themselves (pbem.service.open_games);
+* ``stand_ins``: a stand-in for an absent seat (pbem.service.stand_ins);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -63,6 +64,7 @@ from pbem.service.ratings import Ratings
 from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
+from pbem.service.stand_ins import StandIns
 from pbem.service.store import Store
 from pbem.service.tournaments import Tournaments
 from pbem.service.unsubscribe import Unsubscribe
@@ -90,8 +92,9 @@ class Service:
         self.host = HostPolicy(records=records, changed=self._policy_changed, **common)
         self.ratings = Ratings(records=records, policy=self.host, settings_source=settings_source, **common)
         self.observers = Observers(records=records, mail=mail, settings_source=settings_source, **common)
+        self.stand_ins = StandIns(records=records, mail=mail, notify=self.notify, **common)
         self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, game_over=self._game_over,
-                             **common)
+                             stand_ins=self.stand_ins, **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
         self.tournaments = Tournaments(records=records, games=self.games, ratings=self.ratings, mail=mail, notify=self.notify,
                                        settings_source=settings_source, **common)

@@ -534,6 +534,25 @@ def m019_games_started_by_mail(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m020_stand_in(db: sqlite_utils.Database) -> None:
+    """Issue 28: a stand-in for an absent seat. The game's rule (``stand_in_after``: the stand-in
+    plays a seat that has missed that many deadlines in a row; 0: never), the player's own choice
+    (``players.stand_in``: 'on', 'off', NULL for the game's rule; an absence declared with STAND-IN),
+    and whether the stand-in holds the seat now (``stood_in``) and since which phase the missed
+    deadlines count (``counted_from``: the player wrote then). ``phases.stand_in`` (m017) names the
+    roles whose orders it gave."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN stand_in_after INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE players ADD COLUMN stand_in TEXT;             -- on | off | NULL (the game's rule)
+        ALTER TABLE players ADD COLUMN stood_in INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE players ADD COLUMN counted_from INTEGER NOT NULL DEFAULT 0;  -- a phase's seq
+        ALTER TABLE absences ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;   -- the stand-in plays; no deadline moves
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

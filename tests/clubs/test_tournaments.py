@@ -68,8 +68,10 @@ def test_a_swiss_tournament_of_six_players_and_three_rounds_runs_to_its_standing
     assert all(row["played"] == 3 for row in standings)
     assert [row["points"] for row in standings] == sorted((row["points"] for row in standings), reverse=True)
     final = _club_mails(svc, "fay@club.example")[-1]
-    assert "The tournament Spring season is over. The final standings:" in final
-    assert "1. " in final and "@club.example" not in final.split("final standings:")[1].split("/tournaments/")[0]
+    # in the language of her latest game: Peaux-Rouges seats its players in French unless told otherwise
+    assert svc.records.latest_language("fay@club.example") == "fr"
+    assert "Le tournoi Spring season est terminé. Le classement final :" in final
+    assert "1. " in final and "@club.example" not in final.split("classement final :")[1].split("/tournaments/")[0]
     # every tournament game was rated: each player has three more games on the ladder
     assert {row["player"]: row["games"] for row in svc.ratings.ladder(ENGINE)}["ann@club.example"] == 1 + 3
     out = pbem("tournament", "show", tid, db=svc.settings.db_path).stdout.decode()

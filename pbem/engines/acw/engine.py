@@ -12,6 +12,7 @@ import json
 
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import bot, deployment, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
@@ -127,10 +128,11 @@ class ACWMiniaturesEngine(Engine):
         visible = [u for u in build(sc, state, role, "")["units"] if u["side"] != role]
         return template(sc, state, role, self.phase(state).id, visible, gettext)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
         if state.get("deploying"):
             return deployment.bot_text(scenarios.load(state["scenario"]), state, role, dice)
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
         state = json.loads(json.dumps(state))

@@ -16,6 +16,7 @@ import json
 
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids
 from . import activation, bot, orders as order_text, scenario as scenarios
@@ -87,8 +88,9 @@ class CusterEngine(Engine):
         without it); the keywords are English in every language, so ``lang`` is unused."""
         return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id, gettext=gettext)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     # --- resolution ---------------------------------------------------------------------
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:

@@ -16,6 +16,7 @@ import json
 
 from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids, bot, legacy, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
@@ -115,8 +116,9 @@ class LastFullMeasureEngine(Engine):
             text = "\n".join(lines) + "\n" + text if lines else text
         return text
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
         state = json.loads(json.dumps(state))

@@ -8,11 +8,12 @@ import json
 
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, ViewLayout
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids
 from . import messages as M
 from .board import board_data, board_for
-from .bot import bot_orders
+from .bot import CAUTIOUS_DROPS, bot_orders
 from .options import RULE_OPTIONS, default_options, options_of, rule_options
 from .orders import empty_orders, parse, standing_as_ops, write_standing
 from .pieces import LC, PIECES, PR, ROLES, display_name, kind_of, side_of
@@ -139,8 +140,9 @@ class PeauxRougesEngine(Engine):
             lines.extend(write_standing(standing_as_ops(state["standing"][role]), lang))
         return "\n".join(lines) + "\n"
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot_orders(state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot_orders(state, role, dice)
+        return without_orders(text, CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw  # Pillow is loaded only when a picture is wanted

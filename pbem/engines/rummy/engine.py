@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY
 from pbem.engines.rummy import aids
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.bot import bot_orders
@@ -255,8 +256,8 @@ class RummyEngine(Engine):
                               "DISCARD card|drawn (HELP for more)"))
         return "\n".join(lines)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot_orders(state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        return bot_orders(state, role, dice, cautious=style == CAUTIOUS_PLAY)
 
     def finishing_order(self, state: dict, roles: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
         """Each side (a player, or a team of the 'teams' scenario) placed by its points, the winner's first."""
