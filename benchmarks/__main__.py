@@ -12,6 +12,7 @@ the whole suite takes a few minutes.
   verify      pbem verify over a long Custer campaign
   mail_parsing  parse_message and new_text on the real-mail corpus, new_text's growth on a pathological text
   rummy_picture  one rummy picture, four players mid-game
+  lfm_period  Last Full Measure: one combat phase at 3-1 against a lone stack, open and town (seeded)
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ BENCHMARKS = {
     "verify": "benchmarks.verify_campaign",
     "mail_parsing": "benchmarks.mail_parsing",
     "rummy_picture": "benchmarks.rummy_picture",
+    "lfm_period": "benchmarks.lfm_period",
 }
 RESULTS = Path(__file__).resolve().parent / "results.json"
 

@@ -12,6 +12,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from email.message import EmailMessage
@@ -186,15 +187,34 @@ class ServeProcess:
                 "--http-port", str(self.http_port), "--maildir", str(maildir or db.parent / "outbox")]
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=str(ROOT))
-        self.ready_seconds: float | None = None
+        self._first_line: list = []  # (the line, seconds from spawn), read as soon as it is written
+        self._reader = threading.Thread(target=self._read_first_line, daemon=True)
+        self._reader.start()
+
+    def _read_first_line(self) -> None:
+        line = self.proc.stdout.readline()
+        self._first_line[:] = [line, time.perf_counter() - self.started]
 
     def wait_ready(self) -> float:
-        """Seconds from spawn until `pbem serve` says every part listens (its first line of output)."""
-        line = self.proc.stdout.readline()
+        """Seconds from spawn until `pbem serve` said every part listens (its first line of output)."""
+        self._reader.join()
+        line, seconds = self._first_line
         if not line.startswith(b"pbem serving"):
             raise RuntimeError(f"pbem serve did not start: {line!r}; see {self.log.name}")
-        self.ready_seconds = time.perf_counter() - self.started
-        return self.ready_seconds
+        return seconds
+
+    def first_mail_taken(self, raw: bytes, sender: str, rcpt: str, timeout: float = 120.0) -> float:
+        """Seconds from spawn until the server took ``raw`` (its 250), connecting every 10 ms until it listens."""
+        import smtplib
+        while True:
+            try:
+                with smtplib.SMTP("127.0.0.1", self.smtp_port, timeout=timeout) as smtp:
+                    smtp.sendmail(sender, [rcpt], raw)
+                return time.perf_counter() - self.started
+            except (ConnectionRefusedError, smtplib.SMTPServerDisconnected):
+                if self.proc.poll() is not None or time.perf_counter() - self.started > timeout:
+                    raise RuntimeError(f"pbem serve never took a mail; see {self.log.name}") from None
+                time.sleep(0.01)
 
     @property
     def pid(self) -> int:

@@ -7,7 +7,14 @@ from tests.rules_coverage import problems, tables, top_level_rules, unlisted_cas
 
 # game -> the numbered rules its rulebook has (../shared/rules/)
 NUMBERED = {"lfm": range(1, 28), "acw": range(1, 20)}
-RULEBOOKS = {game: rules for game, rules in NUMBERED.items() if tables(game)}
+# the games whose table must exist (a missing one fails, it is never skipped)
+REQUIRED = ("acw", "lfm")
+RULEBOOKS = {game: rules for game, rules in NUMBERED.items() if game in REQUIRED or tables(game)}
+
+
+@pytest.mark.parametrize("game", REQUIRED)
+def test_the_game_has_a_rules_coverage_table(game):
+    assert tables(game), f"docs/games/{game}-rules-coverage.md is missing"
 
 
 @pytest.mark.parametrize("game", sorted(RULEBOOKS))

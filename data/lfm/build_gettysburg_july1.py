@@ -140,8 +140,8 @@ def build_scenario() -> dict:
     commanders = [
         # Confederates: Lee arrives in the afternoon; Hill's III Corps from the west, Ewell's II Corps from the north.
         cmd("lee", "Lee", CS, "army", cv=5, enter=arrive(8, pike_w), cavalry=False, replacement={"name": "Longstreet", "cv": 4}),
-        cmd("hill", "A. P. Hill", CS, "corps", cv=3, superior="lee", enter=arrive(3, pike_w), cavalry=False),
-        cmd("ewell", "Ewell", CS, "corps", cv=3, superior="lee", enter=arrive(5, mummasburg), cavalry=False),
+        cmd("hill", "A. P. Hill", CS, "corps", cv=3, superior="lee", enter=arrive(3, pike_w), cavalry=False, number=3),
+        cmd("ewell", "Ewell", CS, "corps", cv=3, superior="lee", enter=arrive(5, mummasburg), cavalry=False, number=2),
         cmd("heth", "Heth", CS, "division", cv=3, superior="hill", enter=arrive(1, pike_w), cavalry=False,
             replacement={"name": "Pettigrew (acting)", "cv": 2}),
         cmd("pender", "Pender", CS, "division", cv=4, superior="hill", enter=arrive(4, pike_w), cavalry=False),
@@ -168,9 +168,9 @@ def build_scenario() -> dict:
             brigade_name="Hoke's Brigade (Avery)"),
         cmd("esmith", "Smith", CS, "brigade", superior="early", enter=arrive(9, harrisburg), cavalry=False),
         # Union: Meade is off the map; Buford commands until Reynolds comes up, then the corps commanders.
-        cmd("reynolds", "Reynolds", US, "corps", cv=5, enter=arrive(4, emmitsburg), cavalry=False,
+        cmd("reynolds", "Reynolds", US, "corps", cv=5, enter=arrive(4, emmitsburg), cavalry=False, number=1,
             replacement={"name": "Doubleday (acting)", "cv": 3}),
-        cmd("howard", "Howard", US, "corps", cv=3, enter=arrive(5, taneytown), cavalry=False,
+        cmd("howard", "Howard", US, "corps", cv=3, enter=arrive(5, taneytown), cavalry=False, number=11,
             replacement={"name": "Schurz (acting)", "cv": 3}),
         cmd("buford", "Buford", US, "division", cv=5, hex_="1614", cavalry=True),
         cmd("wadsworth", "Wadsworth", US, "division", cv=3, superior="reynolds", enter=arrive(4, emmitsburg), cavalry=False),

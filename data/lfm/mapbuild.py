@@ -42,9 +42,11 @@ def stream_sides(bed: list[str], columns: int, rows: int) -> list[list[str]]:
 
 
 def cmd(id_, name, side, rank, hex_=None, cv=None, superior=None, replacement=None, enter=None, cavalry=True,
-        brigade_name=None):
+        brigade_name=None, number=None):
     out = {"id": id_, "name": name, "side": side, "rank": rank, "cv": cv, "superior": superior, "cavalry": cavalry,
            "replacement": replacement or {"name": f"{name} (replacement)", "cv": max(1, (cv or 2) - 2) if cv else None}}
+    if number is not None:
+        out["number"] = number  # a corps commander's corps number: the lower outranks (rule 20.12)
     if brigade_name:
         out["brigade_name"] = brigade_name
     if hex_:

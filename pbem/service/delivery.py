@@ -101,6 +101,9 @@ class OutboxWorker(threading.Thread):
         if what == "outbox":
             self.wake.set()
 
+    def wait_started(self) -> None:
+        """A thread delivers once started: nothing to wait for."""
+
     def run(self) -> None:
         deliver_until_stopped(self.svc.store, self.transport, self.svc.settings, clock=self.svc.now,
                               wake=self.wake, stopping=self.stopping, poll=self.poll)
@@ -134,6 +137,7 @@ class OutboxProcess:
         self.process = None
         self.restarts = 0
         self._watcher: threading.Thread | None = None
+        self._launched: tuple | None = None  # spawned, its readiness not yet awaited
         svc.listeners.append(self._on_change)
 
     def _on_change(self, what: str, game_id: str | None) -> None:
@@ -152,13 +156,23 @@ class OutboxProcess:
         return process.pid if process is not None else None
 
     def start(self) -> "OutboxProcess":
-        """Returns once the process delivers; raises :class:`DeliveryFailedToStart` if it cannot."""
-        self._spawn()
-        self._watcher = threading.Thread(target=self._watch, name="pbem-outbox-watch", daemon=True)
-        self._watcher.start()
+        """Spawn the process: it gets ready while the server starts its other parts
+        (:meth:`wait_started`)."""
+        self._launched = self._launch()
         return self
 
+    def wait_started(self) -> None:
+        """Return once the process delivers; raise :class:`DeliveryFailedToStart` if it cannot."""
+        launched, self._launched = self._launched, None
+        self._adopt(*launched)
+        self._watcher = threading.Thread(target=self._watch, name="pbem-outbox-watch", daemon=True)
+        self._watcher.start()
+
     def _spawn(self) -> None:
+        self._adopt(*self._launch())
+
+    def _launch(self) -> tuple:
+        """A process started: (it, the end it says it is ready on, the wake pipe's end we write)."""
         ready, ready_sender = self._context.Pipe(duplex=False)
         wake_reader, wake_writer = os.pipe()
         os.set_blocking(wake_writer, False)
@@ -175,6 +189,10 @@ class OutboxProcess:
         finally:
             signals.close()  # the child holds its own copies of both ends it was given
             ready_sender.close()
+        return process, ready, wake_writer
+
+    def _adopt(self, process, ready: Connection, wake_writer: int) -> None:
+        """Once the process launched says it is ready, make it the one that delivers."""
         try:
             _await_ready(process, ready)
         except BaseException:
@@ -218,6 +236,16 @@ class OutboxProcess:
         reap it, and the loser would take it for alive."""
         with self._spawning:  # no process starts after this
             self._stopped.set()
+        if self._launched is not None:  # spawned, never awaited: a later part of the server failed to start
+            process, ready, wake_writer = self._launched
+            self._launched = None
+            os.close(wake_writer)  # the process reads the end of the pipe, once it has said it is ready: stop
+            process.join(timeout)
+            if process.is_alive():
+                process.kill()
+                process.join()
+            ready.close()
+            return
         with self._pipe_lock:
             if self._wake_fd is not None:
                 os.close(self._wake_fd)  # the process reads the end of the pipe: stop

@@ -296,29 +296,25 @@ class Phases(ServicePart):
         """Remind players who have not ordered, each at their chosen lead time before the deadline."""
         records, now = self.records, self.now()
         sent = 0
-        for ph in records.phases_due_between(to_iso(now), to_iso(now + timedelta(days=8)), game_id or None):
-            deadline = from_iso(ph["deadline"])
-            awaited = set(loads(ph["awaited"]))
-            ordered = records.ordered_roles(ph["id"])
-            opened = from_iso(ph["opened_at"])
+        for r in records.players_to_remind(to_iso(now), to_iso(now + timedelta(days=8)), game_id or None):
+            if now < reminder_time(from_iso(r["deadline"]), from_iso(r["opened_at"]), r["reminder_hours"]):
+                continue
             with records.write():
-                for p in records.players(ph["game_id"]):
-                    if p["status"] != "active" or p["role"] not in awaited or p["role"] in ordered or not p["reminder_hours"]:
-                        continue
-                    if now >= reminder_time(deadline, opened, p["reminder_hours"]) and self.mail.queue_reminder(ph["game_id"], p, ph):
-                        sent += 1
+                ph = records.phase(r["phase_row_id"])
+                if self.mail.queue_reminder(ph["game_id"], records.player(r["player_id"]), ph):
+                    sent += 1
         if sent:
             self.notify("outbox", game_id)
         return sent
 
-    def next_reminder_time(self, ph: dict, after: datetime | None = None) -> datetime | None:
-        """The earliest reminder still to come for a phase (players choose their lead time)."""
+    def next_reminder_time(self, ph: dict, leads: list[int], after: datetime | None = None) -> datetime | None:
+        """The earliest reminder still to come for a phase, given its game's players' lead hours
+        (Records.reminder_leads: players choose their lead time)."""
         deadline = from_iso(ph["deadline"])
         if deadline is None:
             return None
         opened = from_iso(ph["opened_at"])
-        times = [reminder_time(deadline, opened, p["reminder_hours"])
-                 for p in self.records.players(ph["game_id"]) if p["status"] == "active" and p["reminder_hours"]]
+        times = [reminder_time(deadline, opened, hours) for hours in leads]
         if after is not None:
             times = [t for t in times if t > after]
         return min(times) if times else None

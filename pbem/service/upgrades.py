@@ -44,7 +44,7 @@ class Upgrades(ServicePart):
         of the games upgraded. A game whose engine is missing or cannot migrate its state is
         logged and left as it was (the others still go)."""
         upgraded = []
-        for g in self.records.running_games():
+        for g in self.records.running_games_versions():
             try:
                 engine = self.engine(g["engine"])
             except UnknownEngine:

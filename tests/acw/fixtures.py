@@ -12,10 +12,26 @@ SEED = "00" * 31 + "0a"
 
 
 class ScriptedDice(SupportScriptedDice):
-    """tests.support's scripted dice with this folder's seed."""
+    """tests.support's scripted dice with this folder's seed, keeping the scripted labels
+    that were rolled or shuffled, so a case can insist that every one of them was."""
 
     def __init__(self, script: dict | None = None, seed: str = SEED):
         super().__init__(script, seed)
+        self.used: set[str] = set()
+
+    def roll(self, sides: int, label: str) -> int:
+        if label in self.script:
+            self.used.add(label)
+        return super().roll(sides, label)
+
+    def shuffle(self, items: list, label: str) -> list:
+        if label in self.script:
+            self.used.add(label)
+        return super().shuffle(items, label)
+
+    def never_rolled(self) -> list[str]:
+        """Scripted labels no roll or shuffle asked for (a wrong label would roll at random)."""
+        return sorted(set(self.script) - self.used)
 
 
 def small_scenario(name: str, *, units: list[dict], terrain: list | None = None, officers: list | None = None,

@@ -44,7 +44,10 @@ def test_officers_attach_and_standing_orders_are_read():
     r = engine.parse_orders(state, "union", "Meredith: ATTACH TO 2nd Wisconsin\n"
                                             "STANDING Iron Brigade: opportunity fire, support\nSTANDING 19th Indiana: NONE")
     assert r.ok, r.errors
-    assert r.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2"}]
+    assert r.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2", "rank": "front"}]
+    rear = engine.parse_orders(state, "union", "Meredith: ATTACH TO 2nd Wisconsin REAR RANK")
+    assert rear.orders["staff"]["meredith"] == [{"op": "attach", "unit": "wis2", "rank": "rear"}], rear.errors
+    assert rear.canonical == "Meredith: ATTACH TO 2nd Wisconsin REAR RANK\n"
     assert r.orders["standing"]["wis2"] == {"opportunity": True, "pull_away": False, "countercharge": False, "support": True}
     assert r.orders["standing"]["ind19"]["opportunity"] is False
 
@@ -144,3 +147,17 @@ def test_the_readmes_orders_example_parses_clean_with_every_form():
             "support", "enter", "limber", "unlimber", "dismount", "attach"} <= ops
     assert r.orders["wagons"] and r.orders["staff"]["buford"][0]["op"] == "move"
     assert {flag for flags in r.orders["standing"].values() for flag, on in flags.items() if on} == set(STANDING_FLAGS)
+
+
+def test_reserves_enter_by_whole_brigades():
+    """2 C: "To Enter, (By Brigs./Divs. only)": ENTER AT is an order for a brigade; a regiment of a
+    brigade with others in reserve is refused, with the order to write instead."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("mcphersons_ridge", {}, Dice("ab" * 32))
+    reserve = [uid for uid, u in state["units"].items() if u["status"] == "reserve" and u["side"] == "confederate"]
+    assert len(reserve) > 1
+    r = engine.parse_orders(state, "confederate", "40th Virginia: ENTER AT Pike West")
+    assert not r.ok and r.errors[0].kind == ILLEGAL
+    assert r.errors[0].reason % r.errors[0].args == "reserves enter by whole brigades (2 C): write ENTER AT for Brockenbrough's Brigade"
+    ok = engine.parse_orders(state, "confederate", "Brockenbrough's Brigade: ENTER AT Pike West")
+    assert ok.ok, ok.errors

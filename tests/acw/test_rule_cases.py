@@ -6,6 +6,9 @@ terrain, landmarks, entries), ``units``, ``officers``, ``brigades``, ``cards``,
 ``commanders``, ``wagons`` (the optional supply wagons), ``options``, ``state`` (fields set
 after set-up: ``units`` -> fields, ``wagons`` -> fields, ``standing``), ``orders`` (role ->
 order text), ``dice`` (label -> value or list),
+Every scripted label must be rolled (or, for ``T1 cards``, shuffled): a label the engine
+never asks for fails the case rather than leave that roll to chance. ``not_rolled`` lists the
+labels the rule must not roll at all (guns in action roll no D20).
 ``expect``: ``units`` (unit -> fields of its state; a number field within 0.01), ``officers``, ``wagons``,
 ``events`` (each matches some event of that type whose args contain the given ones),
 ``no_events`` (types that must not occur), ``no_event_args``.
@@ -90,6 +93,9 @@ def test_rule_case(path):
         assert contains(answer, expect), (answer, expect)
         return
     new_state, events = resolve_strictly(engine, state, case.get("orders", {}), dice)
+    assert dice.never_rolled() == [], "scripted dice never rolled (a wrong label falls back to a random roll)"
+    rolled = {r["for"] for r in dice.rolls}
+    assert [label for label in case.get("not_rolled", []) if label in rolled] == [], "rolled though the rule rolls no die"
     for uid, fields in expect.get("units", {}).items():
         assert contains(new_state["units"][uid], fields), (uid, new_state["units"][uid])
     for oid, fields in expect.get("officers", {}).items():

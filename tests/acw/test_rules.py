@@ -83,15 +83,28 @@ def test_grid_squares_are_lettered_from_the_left_and_numbered_from_the_top():
 
 
 def test_army_effectiveness_is_three_points_per_fresh_unit_as_a_share_of_the_army():
-    """Section 18: 3 points for each regiment or battery with all its stands; the total as a
-    percentage of the army's; the bands (designed): 50 steady, 30 wavering, under 30 broken."""
+    """Section 18, game option effectiveness_percent=share_of_start: 3 points for each regiment
+    or battery with all its stands; the total as a percentage of the army's; the bands
+    (designed): 50 steady, 30 wavering, under 30 broken."""
     name = small_scenario("rules_effectiveness", units=[
         {"id": f"u{i}", "side": "union", "x": 10, "y": 4 + 6 * i, "facing": 90} for i in range(4)] + [
         {"id": "e", "side": "confederate", "x": 40, "y": 30, "facing": 270}])
     ctx = context(name)
+    ctx.state["options"]["effectiveness_percent"] = "share_of_start"
     ctx.state["units"]["u0"]["stands"].pop()
     assert percentage(ctx, "union") == 75
     assert [band_of(p)["name"] for p in (75, 50, 49, 30, 29)] == ["steady", "steady", "wavering", "wavering", "broken"]
+
+
+def test_army_effectiveness_read_literally_is_the_points_themselves():
+    """Section 18 A, literally: "The resultant number is the Armys' Effectiveness percentage":
+    three fresh regiments of four make 9 points, 9 %."""
+    name = small_scenario("rules_effectiveness_literal", units=[
+        {"id": f"u{i}", "side": "union", "x": 10, "y": 4 + 6 * i, "facing": 90} for i in range(4)] + [
+        {"id": "e", "side": "confederate", "x": 40, "y": 30, "facing": 270}])
+    ctx = context(name)
+    ctx.state["units"]["u0"]["stands"].pop()
+    assert percentage(ctx, "union") == 9
 
 
 def test_a_falling_back_unit_is_in_hand_again_once_its_response_passes():
@@ -100,20 +113,21 @@ def test_a_falling_back_unit_is_in_hand_again_once_its_response_passes():
     name = small_scenario("rules_reform", units=[
         {"id": "u", "side": "union", "x": 10, "y": 10, "facing": 90},
         {"id": "e", "side": "confederate", "x": 40, "y": 30, "facing": 270, "formation": "column"}])
-    engine_state, events = play_turn(name, {"union": "u: HOLD"}, {"T1 response union_bde": 1})
+    engine_state, events = play_turn(name, {"union": "u: HOLD"}, {"T1 response union_bde": 1},
+                                     options={"effectiveness_percent": "share_of_start"})
     engine_state["units"]["u"]["status"] = "falling_back"
     state, events = play_turn(name, {"union": "u: FACE 80"}, {"T2 response union_bde": 1}, state=engine_state)
     assert state["units"]["u"]["status"] == "formed" and of_type(events, "reformed")
 
 
 def test_the_game_ends_when_an_army_is_broken():
-    """Section 18 (designed band): an army under 30 % effectiveness quits the field; the other
-    side wins at once."""
+    """Section 18 (designed band, read as a share of the army at the start): an army under 30 %
+    effectiveness quits the field; the other side wins at once."""
     name = small_scenario("rules_broken", units=[
         {"id": "a", "side": "union", "x": 10, "y": 4, "facing": 90}, {"id": "b", "side": "union", "x": 10, "y": 20, "facing": 90},
         {"id": "e", "side": "confederate", "x": 40, "y": 30, "facing": 270}])
     engine = ACWMiniaturesEngine()
-    state, _ = play_turn(name, {})
+    state, _ = play_turn(name, {}, options={"effectiveness_percent": "share_of_start"})
     state["units"]["a"]["stands"].pop()
     state["units"]["b"]["stands"].pop()
     state, events = play_turn(name, {}, state=state)

@@ -2,6 +2,8 @@
 every brigade on a card, objectives and entries where they should be, reserves at most a
 third of an army (2 C), and concealed units out of the enemy's sight at the start (2 B)."""
 
+import json
+
 import pytest
 
 from pbem.dice import Dice
@@ -65,3 +67,40 @@ def test_options_are_the_scenarios_settings_and_bad_ones_are_refused_plainly():
         engine.setup("herbst_woods", {"supply_wagons": "no"}, Dice("ab" * 32))
     with pytest.raises(ValueError, match="unknown option"):
         engine.setup("herbst_woods", {"wagons": True}, Dice("ab" * 32))
+
+
+def test_a_reading_option_takes_one_of_its_readings_and_both_scenarios_play_the_share_of_start():
+    """18 A and the range chart are read literally by default (effectiveness_percent=literal,
+    sharpshooter_range=chart); both shipped scenarios play effectiveness as a share of the
+    army's points at the start (their armies are far smaller than the 33 units of 100 points);
+    a reading the clause does not have is refused with the ones it has."""
+    engine = ACWMiniaturesEngine()
+    from pbem.engines.acw.engine import OPTIONS
+
+    assert OPTIONS["effectiveness_percent"] == "literal" and OPTIONS["sharpshooter_range"] == "chart"
+    for name in ("herbst_woods", "mcphersons_ridge"):
+        assert engine.scenarios()[name].options["effectiveness_percent"] == "share_of_start"
+        assert engine.setup(name, {}, Dice("ab" * 32))["effectiveness"] == {"union": 100, "confederate": 100}
+    literal = engine.setup("herbst_woods", {"effectiveness_percent": "literal"}, Dice("ab" * 32))
+    assert literal["effectiveness"] == {"union": 18, "confederate": 18}  # six units, 3 points each
+    with pytest.raises(ValueError, match="effectiveness_percent is one of literal, share_of_start"):
+        engine.setup("herbst_woods", {"effectiveness_percent": "half"}, Dice("ab" * 32))
+
+
+def test_a_game_begun_under_rules_3_keeps_the_readings_it_was_played_under():
+    """State format 1 to 2: a running game is brought forward with the readings of its rules
+    (effectiveness as a share of the start, sharpshooters' 30 inches with the optional rule only)
+    and its attached officers in the front rank."""
+    engine = ACWMiniaturesEngine()
+    state = engine.setup("herbst_woods", {}, Dice("ab" * 32))
+    old = json.loads(json.dumps(state))
+    for key in ("effectiveness_percent", "sharpshooter_range"):
+        del old["options"][key]
+    old["officers"]["meredith"].update(attached="wis2")
+    for o in old["officers"].values():
+        o.pop("in_rank", None)
+    new = engine.migrate_state(old, 1)
+    assert new["options"]["effectiveness_percent"] == "share_of_start"
+    assert new["options"]["sharpshooter_range"] == "optional_rule"
+    assert new["officers"]["meredith"]["in_rank"] == "front" and "in_rank" not in old["officers"]["meredith"]
+    assert engine.validate_state(new) == []

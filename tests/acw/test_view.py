@@ -186,3 +186,64 @@ def test_a_captured_wagon_is_known_to_both_sides():
     state["wagons"]["grey_hidden_train"]["status"] = "captured"
     union = engine.view(state, "union")
     assert {"id": "grey_hidden_train", "name": "Grey Hidden Train", "side": "confederate", "status": "captured"} in union["wagons"]
+
+
+SLOPE = {"kind": "hill", "name": "Hill", "level": 1, "polygon": [[0, 0], [13, 0], [13, 36], [0, 36]],
+         "crest": [[2, 0], [2, 36]], "forward_slope": [[2, 0], [13, 0], [13, 36], [2, 36]]}
+
+
+def over_the_screen():
+    """A battery on a forward slope fires over its own screening regiment at a regiment 12 inches and
+    more beyond it (16 B); the target, on level ground, cannot see back over the screen."""
+    return small_scenario("view_unseen_fire", terrain=[SLOPE], width=72, units=[
+        {"id": "guns", "name": "Slope Battery", "side": "union", "x": 10, "y": 18, "facing": 90, "arm": "artillery",
+         "stands": 3, "formation": "unlimbered"},
+        {"id": "screen", "name": "Screen", "side": "union", "x": 20, "y": 18, "facing": 90, "formation": "column"},
+        {"id": "target", "name": "Grey Target", "side": "confederate", "x": 40, "y": 18, "facing": 270}])
+
+
+def test_fire_from_a_unit_the_target_cannot_see_is_told_only_by_its_quarter_and_its_hits():
+    """Fog of war (docs/games/acw.md): a side fired on by an enemy its troops cannot see learns the
+    kind of fire, the compass point it comes from and the hits, never the firer."""
+    state, events = play_turn(over_the_screen(), {"union": "guns: FIRE"}, {"T1 fire artillery guns": 6, "T1 fire standing target": 1})
+    fire = [e for e in events if e["type"] == "fire" and e["args"]["firer"] == "Slope Battery"]
+    assert fire and all(not event_visible(e, "confederate") and event_visible(e, "union") for e in fire)
+    [unseen] = [e for e in events if e["type"] == "fire_unseen"]
+    assert unseen["to"] == ["confederate"] and unseen["args"]["direction"] == "west" and unseen["args"]["hits"] > 0
+    assert unseen["args"]["what"] == "artillery fire" and "Slope Battery" not in json.dumps(unseen)
+    told = json.dumps([e for e in events if event_visible(e, "confederate")])
+    assert "Slope Battery" not in told and '"guns"' not in told
+    assert "Slope Battery" not in json.dumps(ACWMiniaturesEngine().view(state, "confederate"))
+
+
+def test_an_event_naming_an_unseen_enemy_is_told_with_the_enemy_masked():
+    """Fog of war: a morale check of a seen unit that names an enemy the other side cannot see (the
+    battery over the screen, here named as the cause) is told to that side with the name replaced."""
+    from pbem.engines.acw import scenario as scenarios
+    from pbem.engines.acw.fog import censor
+    from pbem.engines.acw.situation import Context
+    from pbem.engines.base import event
+
+    engine = ACWMiniaturesEngine()
+    name = over_the_screen()
+    state = engine.setup(name, {}, ScriptedDice())
+    ctx = Context(scenarios.load(name), state, ScriptedDice(), [])
+    told = censor(ctx, event("morale", "%(unit)s checks morale (%(why)s).", unit="Grey Target", id="target",
+                             why="fired on by Slope Battery", about_ids=["guns"]))
+    by_role = {tuple(e.get("to") or ("all",)): e for e in told}
+    assert by_role[("union",)]["args"]["why"] == "fired on by Slope Battery"
+    masked = by_role[("confederate",)]["args"]
+    assert masked["why"] == "fired on by an unseen enemy unit to the west" and masked["about_ids"] == []
+
+
+def test_an_unseen_units_move_is_neither_told_nor_drawn_to_the_enemy():
+    """Fog of war: a regiment that moves out of the enemy's sight is not told to it, and its track is
+    not on the enemy's picture; its own side sees both."""
+    name = small_scenario("view_hidden_move", terrain=[RIDGE], units=[
+        {"id": "blue", "name": "Blue", "side": "union", "x": 10, "y": 10, "facing": 90},
+        {"id": "grey", "name": "Grey Mover", "side": "confederate", "x": 34, "y": 20, "facing": 90}])
+    state, events = play_turn(name, {"confederate": "grey: MOVE 4 BEARING 90"}, {"T1 response confederate_bde": 1})
+    assert not [e for e in events if event_visible(e, "union") and "Grey Mover" in json.dumps(e)]
+    engine = ACWMiniaturesEngine()
+    assert [m for m in engine.view(state, "confederate")["moves"] if m["unit"] == "grey"]
+    assert not [m for m in engine.view(state, "union")["moves"] if m.get("unit") == "grey"]

@@ -55,16 +55,17 @@ def hosted(settings):
     shutil.rmtree(var, ignore_errors=True)
 
 
-def _mails(postfix) -> list:
-    if not postfix.mailbox.exists():
+def _raw_mails(postfix) -> list[bytes]:
+    # Postfix's local delivery makes tmp/, new/ and cur/ one after another with the first
+    # mail: until all three exist the Maildir is not whole and Python's reader would fail.
+    if not all((postfix.mailbox / sub).is_dir() for sub in ("tmp", "new", "cur")):
         return []
     box = mailbox.Maildir(str(postfix.mailbox), create=False)
-    return [email.message_from_bytes(box.get_bytes(k), policy=policy.default) for k in box.iterkeys()]
-
-
-def _raw_mails(postfix) -> list[bytes]:
-    box = mailbox.Maildir(str(postfix.mailbox), create=False)
     return [box.get_bytes(k) for k in box.iterkeys()]
+
+
+def _mails(postfix) -> list:
+    return [email.message_from_bytes(raw, policy=policy.default) for raw in _raw_mails(postfix)]
 
 
 def _until(postfix, predicate, what: str):

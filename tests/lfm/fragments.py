@@ -7,9 +7,27 @@ import copy
 from pbem.engines.lfm import LastFullMeasureEngine, scenario as scenarios
 from pbem.engines.lfm.situation import Context
 
-from tests.custer.fragments import ScriptedDice
+from tests.custer.fragments import ScriptedDice as _ScriptedDice
 
 __all__ = ["ScriptedDice", "fragment", "play", "context", "of_type"]
+
+
+class ScriptedDice(_ScriptedDice):
+    """The scripted dice, remembering which scripted labels were rolled: a rule case whose
+    scripted die is never rolled is wrong (a mistaken label would fall back to a random roll)."""
+
+    def __init__(self, script: dict | None = None, *args, **kwargs):
+        super().__init__(script, *args, **kwargs)
+        self.rolled: set[str] = set()
+
+    def _scripted(self, label: str):
+        if label in self.script:
+            self.rolled.add(label)
+        return super()._scripted(label)
+
+    def unrolled(self) -> list[str]:
+        """Scripted labels no roll asked for."""
+        return sorted(set(self.script) - self.rolled)
 
 
 def fragment(name: str, *, columns: int = 10, rows: int = 10, hexes=None, elevation=None, hexsides=None,
@@ -50,9 +68,10 @@ def fragment(name: str, *, columns: int = 10, rows: int = 10, hexes=None, elevat
     return scenarios.register(map_data, data)
 
 
-def new_state(name: str, script: dict | None = None, options: dict | None = None, changes: dict | None = None) -> dict:
+def new_state(name: str, script: dict | None = None, options: dict | None = None, changes: dict | None = None,
+              dice: ScriptedDice | None = None) -> dict:
     engine = LastFullMeasureEngine()
-    state = engine.setup(name, options or {}, ScriptedDice(script))
+    state = engine.setup(name, options or {}, dice or ScriptedDice(script))
     for key, value in (changes or {}).items():
         if key in ("units", "commanders", "brigades"):
             for ident, fields in value.items():
@@ -63,13 +82,14 @@ def new_state(name: str, script: dict | None = None, options: dict | None = None
 
 
 def play(name: str, mails: list[str], script: dict | None = None, state: dict | None = None,
-         options: dict | None = None, changes: dict | None = None):
+         options: dict | None = None, changes: dict | None = None, dice: ScriptedDice | None = None):
     """Set up ``name`` (or take ``state``), then resolve each mail in turn as the phasing side's
-    orders (no parse errors allowed); returns the final state and every event."""
+    orders (no parse errors allowed); returns the final state and every event. ``dice``: the
+    scripted dice to roll (set-up included), to ask afterwards which labels were never rolled."""
     engine = LastFullMeasureEngine()
-    dice = ScriptedDice(script)
+    dice = dice or ScriptedDice(script)
     if state is None:
-        state = new_state(name, script, options, changes)
+        state = new_state(name, script, options, changes, dice=dice)
     events: list[dict] = []
     for text in mails:
         role = engine.phase(state).awaited[0]

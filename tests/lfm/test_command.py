@@ -46,11 +46,14 @@ def test_regiments_pass_the_word_along_their_brigade():
     assert "r2" in result and "r3" not in result
 
 
-def test_a_detached_marker_comes_off_in_the_brigade_commanders_range():
-    """Rule 22.3: DETACHED markers are removed when the regiment enters its brigade commander's range."""
+def test_a_detached_regiment_is_out_of_command_even_in_its_brigade_commanders_range():
+    """Rule 22.3: "Detached regiments may move freely, but are not in command ... DETACHED markers
+    are automatically removed if the regiment enters the command range of it's own brigade
+    commander": a regiment detached where it stands keeps its marker until it moves into the
+    range (tests/lfm/cases/22_3_a_detached_regiment_entering_*), and is out of command."""
     ctx = ctx_with({"test command army": 1, "test command div": 1})
     ctx.state["units"]["r2"]["detached"] = True
-    assert "r2" in determine(ctx, "csa") and ctx.state["units"]["r2"]["detached"] is False
+    assert "r2" not in determine(ctx, "csa") and ctx.state["units"]["r2"]["detached"] is True
 
 
 def test_a_failed_army_roll_leaves_subordinates_on_their_own_initiative():
@@ -73,7 +76,8 @@ def test_initiative_goes_to_the_higher_total_and_ties_to_the_higher_cv():
 
 def test_an_acting_army_commander_serves_until_a_senior_has_him_in_range():
     """Rule 20.12: with the army commander off the map the highest-ranked commander present
-    acts for him, until a higher-ranked one comes within 8 hexes and takes over."""
+    acts for him; "They are relieved when they are in the command range of a ranking commander":
+    a corps commander takes over once the acting division commander is within his 5 hexes."""
     from pbem.engines.lfm.command import acting_army_commander
 
     commanders = [
@@ -89,5 +93,7 @@ def test_an_acting_army_commander_serves_until_a_senior_has_him_in_range():
     ctx.state["acting"] = {"usa": "buford"}
     assert acting_army_commander(ctx, "usa") == "buford"  # Reynolds is 11 hexes away
     ctx.sit.place_commander("reynolds", "0505")
+    assert acting_army_commander(ctx, "usa") == "buford"  # 6 hexes: outside a corps commander's 5
+    ctx.sit.place_commander("reynolds", "0404")
     assert acting_army_commander(ctx, "usa") == "reynolds"
     assert of_type(ctx.events, "acting_commander")[-1]["args"]["name"] == "Reynolds"

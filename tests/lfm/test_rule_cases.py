@@ -6,7 +6,7 @@ Case keys: ``rule`` (the rule in our words), ``section``, ``map`` (columns, rows
 elevation, hexsides, roads), ``units``, optional ``commanders``, ``turns``, ``mails_per_turn``,
 ``victory``, ``options`` (game options: the other reading of an ambiguous rule), ``changes`` (state fields set after setup: ``units``/``commanders``/``brigades`` by id,
 ``standing``...), ``mails`` (order texts, each resolved as the phasing side's), ``dice``
-(label -> value or list), ``expect``: ``positions`` (id -> hex or null), ``units`` (id ->
+(label -> value or list; every scripted label must be rolled), ``expect``: ``positions`` (id -> hex or null), ``units`` (id ->
 fields of its state), ``brigades``, ``events`` (each matches some event of that type whose
 args contain the given ones), ``no_events`` (event types that must not occur), ``phase``.
 """
@@ -19,7 +19,7 @@ import pytest
 from pbem.engines.lfm import LastFullMeasureEngine
 from tests.custer.test_rule_cases import contains
 
-from .fragments import fragment, play
+from .fragments import ScriptedDice, fragment, play
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.json"))
 
@@ -33,8 +33,9 @@ def test_rule_case(path):
                     elevation=m.get("elevation"), hexsides=m.get("hexsides"), roads=m.get("roads"),
                     units=case["units"], commanders=case.get("commanders"), turns=case.get("turns"),
                     mails=case.get("mails_per_turn", 2), victory=case.get("victory"))
-    state, events = play(name, case.get("mails", ["HOLD"]), case.get("dice", {}), changes=case.get("changes"),
-                         options=case.get("options"))
+    dice = ScriptedDice(case.get("dice", {}))
+    state, events = play(name, case.get("mails", ["HOLD"]), changes=case.get("changes"), options=case.get("options"),
+                         dice=dice)
     expect = case["expect"]
     for uid, hex_ in expect.get("positions", {}).items():
         where = state["units"][uid]["hex"] if uid in state["units"] else state["commanders"][uid]["hex"]
@@ -50,3 +51,4 @@ def test_rule_case(path):
         assert not [e for e in events if e["type"] == kind], (kind, [e for e in events if e["type"] == kind])
     if "phase" in expect:
         assert LastFullMeasureEngine().phase(state).id == expect["phase"]
+    assert dice.unrolled() == [], "scripted dice never rolled (a wrong label falls back to a random roll)"

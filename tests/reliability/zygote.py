@@ -47,7 +47,7 @@ def warm_up() -> None:
 
 def main() -> None:
     import pbem.cli
-    import pbem.server  # noqa: F401  (aiosmtpd, the scheduler, the service)
+    import pbem.server  # noqa: F401  (aiosmtpd, APScheduler, the service)
     import pbem.web  # noqa: F401  (Flask)
     from pbem.engines import all_engines
 

@@ -9,18 +9,27 @@ from shapely.ops import nearest_points
 from pbem.engines.base import event
 
 from .geometry import bearing_to, direction, rounded
-from .melee import is_rear_attack
+from .melee import is_rear_attack, strikes_flank
+from .fog import unseen_charge
 from .messages import N_
 from .movement import Mover, base_of, guns_in_action
 from .rules import scale as scale_rules, table as rules_table
-from .visibility import reveal, visible_enemies
+from .sight import can_see
+from .visibility import CONTACT_SLACK, contact_distance, reveal, visible_enemies
 
 SECTORS = {"front": (0.0, 30.0), "left": (270.0, 60.0), "right": (90.0, 60.0), "any": (0.0, 180.0)}
 
 
 def _short(ctx, uid: str, op: dict, why: str, **args) -> None:
-    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[ctx.state["units"][uid]["side"]],
-                   unit=ctx.name(uid), id=uid, order=op_words(op), why=why, **args))
+    side = ctx.state["units"][uid]["side"]
+    words = op_words(op)
+    if op.get("target"):
+        if op["target"] in visible_enemies(ctx.scenario, ctx.state, side):
+            args.setdefault("target_id", op["target"])
+        else:
+            words = "charge the enemy its order names"  # out of sight now: neither named nor placed
+    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[side],
+                   unit=ctx.name(uid), id=uid, order=words, why=why, **args))
 
 
 def op_words(op: dict) -> str:
@@ -40,11 +49,20 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
     if u["status"] == "reserve":
         enter = next((op for op in ops if op["op"] == "enter"), None)
         if enter is None:
+            if any(op["op"] not in ("hold", "fire") for op in ops):
+                _short(ctx, uid, ops[0], "it is in reserve: it must ENTER AT an entry point first (2 C)")
             return
         if not _enter(ctx, uid, enter):
             return
         ops = [op for op in ops if op["op"] != "enter"]
+    elif any(op["op"] == "enter" for op in ops):
+        if not ctx.scenario.units[uid].get("reserve") or u["status"] in ("formed", "falling_back"):
+            _short(ctx, uid, next(op for op in ops if op["op"] == "enter"), "it is already on the table")
+        ops = [op for op in ops if op["op"] != "enter"]
     if u["status"] not in ("formed", "falling_back"):
+        if ops and any(op["op"] not in ("hold", "fire") for op in ops):
+            _short(ctx, uid, ops[0], "it is routed: it takes no orders until it rallies (14 B.6)"
+                   if u["status"] == "routed" else f"it is {u['status'].replace('_', ' ')}")
         return
     if u["status"] == "falling_back":
         u["status"] = "formed"
@@ -70,24 +88,39 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
                        formation=u["formation"].replace("_", " "), used=int(round(min(mover.used, 1.0) * 100))))
 
 
+ENTRY_SPACING = 0.5  # inches between regiments of a brigade coming on side by side
+
+
 def _enter(ctx, uid: str, op: dict) -> bool:
+    """A reserve unit comes on at its side's entry point, in road column (limbered), the whole
+    column on the table; the regiments of a brigade entering together (2 C: by brigades) come
+    on side by side along the edge when the entry itself is taken."""
     u = ctx.state["units"][uid]
     entry = ctx.scenario.entries.get(op["at"])
     if entry is None or entry["side"] != u["side"]:
         _short(ctx, uid, op, "no such entry point for this side")
         return False
-    u["x"], u["y"] = entry["at"]
     u["facing"] = entry["facing"]
     u["formation"] = "limbered" if u["arm"] == "artillery" else "road_column"
     fx, fy = direction(u["facing"])
+    ex, ey = entry["at"]
+    u["x"], u["y"] = ex, ey
     depth = ctx.layout(uid).total_depth
-    u["x"], u["y"] = u["x"] + fx * depth, u["y"] + fy * depth  # the whole column stands on the table
-    shape = ctx.layout(uid).footprint
-    if any(shape.intersects(fp) for fp in ctx.footprints(exclude=(uid,))):
-        _short(ctx, uid, op, "the entry point is blocked")
+    step = ctx.layout(uid).frontage + ENTRY_SPACING
+    others = ctx.footprints(exclude=(uid,))
+    for k in (0, 1, -1, 2, -2, 3, -3, 4, -4):
+        side = k * step  # along the edge, to the right of the way in
+        u["x"], u["y"] = ex + fx * depth - fy * side, ey + fy * depth + fx * side
+        shape = ctx.layout(uid).footprint
+        if ctx.table.bounds.contains(shape) and not any(shape.intersects(fp) for fp in others):
+            break
+    else:
+        u["x"], u["y"] = ex, ey
+        _short(ctx, uid, op, "the entry point and the ground beside it are taken")
         return False
     u["status"] = "formed"
-    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s."), unit=ctx.name(uid), id=uid, entry=op["at"]))
+    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s%(beside)s."), unit=ctx.name(uid), id=uid, entry=op["at"],
+                   beside="" if k == 0 else f", {abs(side):g} in. to the {'right' if side > 0 else 'left'} of it"))
     return True
 
 
@@ -225,9 +258,18 @@ def _report_stop(ctx, uid: str, op: dict, res: dict | None) -> None:
                    unit=ctx.name(uid), id=uid, why=why, by=f" ({blocked})" if blocked else "", stopped=res["stopped"]))
 
 
+def sees_itself(ctx, uid: str, enemies) -> list[str]:
+    """The enemies the unit itself has a line of sight to (10 P: "All units must have a
+    line-of-sight to see the target unit"), of those its side sees."""
+    lay = ctx.layout(uid)
+    return [e for e in sorted(enemies)
+            if can_see(ctx.table, ctx.scale, lay, ctx.layout(e), ctx.footprints(exclude=(uid, e)))
+            or lay.footprint.distance(ctx.layout(e).footprint) <= contact_distance(ctx.scale)]
+
+
 def charge_target(ctx, uid: str, op: dict) -> str | None:
     u = ctx.state["units"][uid]
-    seen = visible_enemies(ctx.scenario, ctx.state, u["side"])
+    seen = sees_itself(ctx, uid, visible_enemies(ctx.scenario, ctx.state, u["side"]))
     if op.get("target"):
         return op["target"] if op["target"] in seen else None
     centre, half = SECTORS[op.get("sector") or "any"]
@@ -250,7 +292,9 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         return
     target = charge_target(ctx, uid, op)
     if target is None:
-        _short(ctx, uid, op, "no enemy it can see answers the order")
+        _short(ctx, uid, op, "it cannot see its target (10 P: a charge needs sight of it)" if op.get("target") else
+               f"it sees no enemy {'in its ' + op['sector'] + ' sector' if op.get('sector') not in (None, 'any') else ''}".rstrip()
+               + " to charge (10 P)")
         return
     if mover.rate() <= 0:
         _short(ctx, uid, op, f"a unit in {u['formation'].replace('_', ' ')} cannot charge")
@@ -270,18 +314,21 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
     if res["stopped"] == "enemy" and other and other != target and ctx.state["units"][other]["side"] != u["side"]:
         # another enemy stood in the way: the charge falls on it (designed)
         ctx.emit(event("charge_redirected", N_("%(unit)s meets %(other)s on its way to %(target)s and charges it instead."),
-                       unit=ctx.name(uid), id=uid, other=ctx.name(other), target=ctx.name(target)))
+                       unit=ctx.name(uid), id=uid, other=ctx.name(other), other_id=other, target=ctx.name(target),
+                       target_id=target))
         rear = is_rear_attack(ctx, (u["x"], u["y"]), other)
         target, tfp = other, ctx.layout(other).footprint
     gap = ctx.layout(uid).footprint.distance(tfp)
-    if gap <= halt + 0.3:
+    if gap <= halt + CONTACT_SLACK:
         u["charging"] = target
-        ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear})
+        flank = not rear and strikes_flank(u, ctx.state["units"][target])
+        ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear, "flank": flank})
         ctx.emit(event("charge", N_("%(unit)s charges %(target)s%(rear)s and halts an inch away."),
                        unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
-                       rear=" from outside its front" if rear else ""))
+                       rear=" from outside its front" if rear else ""), fallback=unseen_charge(ctx, uid, target))
     else:
         ctx.emit(event("charge_short", N_("%(unit)s charges toward %(target)s but falls %(gap)s in. short."),
-                       to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), gap=rounded(gap - halt)))
+                       to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
+                       gap=rounded(gap - halt)))
         _report_stop(ctx, uid, op, res)
 

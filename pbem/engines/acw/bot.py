@@ -39,12 +39,12 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
         if not units:
             continue
         label = f"bot T{t} {role} {bid}"
+        entries = [e for e, info in sc.entries.items() if info["side"] == role]
+        if entries and any(u["status"] == "reserve" for u in units) and dice.below(2, f"{label} enter"):
+            lines.append(f"{brigade['name']}: ENTER AT {dice.choice(entries, label + ' entry')}")  # by whole brigades (2 C)
         for u in units:
             ulabel = f"{label} {u['id']}"
             if u["status"] == "reserve":
-                entries = [e for e, info in sc.entries.items() if info["side"] == role]
-                if entries and dice.below(2, f"{ulabel} enter"):
-                    lines.append(f"{sc.units[u['id']]['name']}: ENTER AT {dice.choice(entries, ulabel + ' entry')}")
                 continue
             if u["status"] != "formed" and u["status"] != "falling_back":
                 continue

@@ -14,22 +14,33 @@ from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
-from . import bot, deployment, orders as order_text, scenario as scenarios, supply, turn
+from . import bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
 from .rules import initial_morale
-from .situation import ON_TABLE, Context
+from .situation import Context
 from .template import template
-from .view import build, seen_by
+from .view import build
 
-# the rulebook's optional rules, and deployment by the players instead of the scenario's, off by default
-OPTIONS = {"sharpshooters": False, "officer_casualties": False, "supply_wagons": False, "free_deployment": False}
-# what a unit did that only its side learns while the other side cannot see it (a unit that
-# has left the table, been destroyed or captured is public: it is in every view's "gone" list)
-PRIVATE_UNLESS_SEEN = ("allowance", "move", "move_stopped", "enter", "reformed", "order_short", "charge_short",
-                       "morale", "morale_change", "fall_back", "rout", "rally", "take_ground", "collision",
-                       "horse_holders", "ammunition_low", "low_ammunition_fire")
+# the rulebook's optional rules, and deployment by the players instead of the scenario's, off by default;
+# then the readings of an ambiguous clause, the literal one by default (docs/games/acw.md)
+OPTIONS = {"sharpshooters": False, "officer_casualties": False, "supply_wagons": False, "free_deployment": False,
+           "sharpshooter_range": "chart", "effectiveness_percent": "literal"}
+READINGS = {"sharpshooter_range": ("chart", "optional_rule"), "effectiveness_percent": ("literal", "share_of_start")}
 
 
+def option_problems(options: dict) -> list[str]:
+    """What is wrong with the options given: unknown names, a switch not true or false, a
+    reading that is not one of its clause's."""
+    out = []
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        out.append(f"unknown option(s) {', '.join(unknown)}; this game has: {', '.join(OPTIONS)}")
+    not_bool = sorted(k for k, v in options.items() if k in OPTIONS and k not in READINGS and not isinstance(v, bool))
+    if not_bool:
+        out.append(f"option(s) {', '.join(not_bool)} take true or false")
+    out += [f"option {k} is one of {', '.join(READINGS[k])}, not {v!r}" for k, v in sorted(options.items())
+            if k in READINGS and v not in READINGS[k]]
+    return out
 def initial_state(sc, options: dict, dice: Dice) -> dict:
     units = {}
     for uid, info in sc.units.items():
@@ -43,7 +54,9 @@ def initial_state(sc, options: dict, dice: Dice) -> dict:
                       "rating": rating, "initial": rating, "morale_roll": d6, "concealed": bool(info.get("concealed")),
                       "moved": False}
     officer_state = {oid: {"side": o["side"], "x": float(o["x"]), "y": float(o["y"]), "attached": o.get("attached"),
-                           "status": "active", "proved": None} for oid, o in sc.officers.items()}
+                           "in_rank": officers.rank_of(units[o["attached"]], sc.scale, float(o["x"]), float(o["y"]))
+                           if o.get("attached") else "front", "status": "active", "proved": None}
+                     for oid, o in sc.officers.items()}
     return {"game": "acw", "scenario": sc.name, "turn": 1, "options": dict(options), "units": units,
             "officers": officer_state, "wagons": supply.initial_wagons(sc, options), "standing": {r: {} for r in sc.roles},
             "effectiveness": {r: 100 for r in sc.roles}, "band": {r: "steady" for r in sc.roles},
@@ -53,10 +66,10 @@ def initial_state(sc, options: dict, dice: Dice) -> dict:
 def option_defaults(sc) -> dict:
     """The game options a new game of this scenario starts with: the engine's defaults, as the
     scenario sets them (McPherson's Ridge plays the supply wagons)."""
-    unknown = set(sc.options) - set(OPTIONS)
-    if unknown:
-        raise ValueError(f"scenario {sc.name} sets unknown option(s) {', '.join(sorted(unknown))}")
-    return {name: bool(sc.options.get(name, default)) for name, default in OPTIONS.items()}
+    problems = option_problems(sc.options)
+    if problems:
+        raise ValueError(f"scenario {sc.name}: {'; '.join(problems)}")
+    return {name: sc.options.get(name, default) for name, default in OPTIONS.items()}
 
 
 # The sides as players read them (both scenarios use these role ids).
@@ -81,7 +94,12 @@ class ACWMiniaturesEngine(Engine):
     # 2: 15 H (dismounted cavalry falling back rolls for its horse holders), the optional supply
     # wagons, sides named as their role titles in the events
     # 3: guns in action turn freely and move by hand 2 inches, without the D20 (section 8 movement)
-    rules_version = "3"
+    # 4: the rulebook clause by clause (issue 24): 10 D casualties on the losing stands, 10 L losers move
+    # after all close combats, 10 S countercharges, 5 C front rank, 5 H.1 unit by unit, 7.4, 15 F, 10 Q, the
+    # readings of 18 A and of the sharpshooters' range as options; each side told only what its troops see
+    rules_version = "4"
+    # 2: options effectiveness_percent and sharpshooter_range; an attached officer's rank (in_rank)
+    state_format = 2
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
@@ -93,16 +111,15 @@ class ACWMiniaturesEngine(Engine):
 
     def setup(self, scenario: str, options: dict, dice: Dice) -> dict:
         sc = scenarios.load(scenario)
-        opts = {name: bool((options or {}).get(name, default)) for name, default in option_defaults(sc).items()}
-        unknown = set(options or {}) - set(opts)
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(sorted(unknown))}; this game has: {', '.join(OPTIONS)}")
-        not_bool = sorted(k for k, v in (options or {}).items() if not isinstance(v, bool))
-        if not_bool:
-            raise ValueError(f"option(s) {', '.join(not_bool)} take true or false")
+        problems = option_problems(options or {})
+        if problems:
+            raise ValueError("; ".join(problems))
+        opts = {name: (options or {}).get(name, default) for name, default in option_defaults(sc).items()}
         if opts[supply.OPTION] and not all(sc.wagons_of(role) for role in sc.roles):
             raise ValueError(f"scenario {scenario} parks no supply wagons for every side: the option {supply.OPTION} needs them")
         state = initial_state(sc, opts, dice)
+        ctx = Context(sc, state, dice, [])
+        state["effectiveness"] = {r: effectiveness.percentage(ctx, r) for r in sc.roles}
         state["deploying"] = opts["free_deployment"]
         return state
 
@@ -145,16 +162,25 @@ class ACWMiniaturesEngine(Engine):
             deployment.resolve(ctx, {r: (orders or {}).get(r) or deployment.empty() for r in sc.roles})
             return state, events
         by_role = {r: (orders or {}).get(r) or order_text.empty() for r in sc.roles}
+        ctx.censor = fog.censor  # each event told as each side's troops see it at that moment
         turn.play(ctx, by_role)
-        seen = {r: seen_by(sc, state, r) for r in sc.roles}
-        for ev in events:
-            uid = ev["args"].get("id")
-            if ev["type"] in PRIVATE_UNLESS_SEEN and "to" not in ev and uid in state["units"]:
-                unit = state["units"][uid]
-                if unit["status"] in ON_TABLE + ("reserve",) and uid not in seen[sc.enemy(unit["side"])]:
-                    ev["to"] = [unit["side"]]
         state.pop("phase_step", None)
         return state, events
+
+    def migrate_state(self, state: dict, from_format: int) -> dict:
+        """Format 1 (rules 3) to 2: a running game keeps the readings it was played under (the
+        share of the army's points at the start; sharpshooters' 30 inches with the optional rule
+        only), and its attached officers ride in the front rank."""
+        if from_format == self.state_format:
+            return state
+        if from_format != 1:
+            return super().migrate_state(state, from_format)
+        state = json.loads(json.dumps(state))
+        state["options"].setdefault("effectiveness_percent", "share_of_start")
+        state["options"].setdefault("sharpshooter_range", "optional_rule")
+        for o in state["officers"].values():
+            o.setdefault("in_rank", "front")
+        return state
 
     def secret_seeds(self, state: dict) -> list[str]:
         """The set-up dice rolled each unit's initial morale, which the other side does not see

@@ -14,6 +14,7 @@ from pbem.engines.base import event
 
 from . import casualties, officers, supply
 from .formations import COLUMN_LIKE
+from .fog import seen_by, unseen_fire
 from .geometry import CONE_HALF_ANGLE, inches, rounded
 from .messages import N_
 from .routs import after_fire_morale
@@ -32,26 +33,48 @@ def weapon_of(ctx, uid: str) -> str:
         return "carbine"
     if u["arm"] == "artillery":
         return "shot_and_shell"
-    if info["weapon"] == "sharpshooter" and not ctx.state["options"].get("sharpshooters"):
-        return "rifled_musket"
+    if (info["weapon"] == "sharpshooter" and ctx.state["options"].get("sharpshooter_range") == "optional_rule"
+            and not ctx.state["options"].get("sharpshooters")):
+        return "rifled_musket"  # the chart's 30 inches read as the optional rule's, which is off
     return info["weapon"]
+
+
+def why_not_fire(ctx, uid: str, kind: str) -> str | None:
+    """Why the unit cannot fire in this step (``kind``: artillery, standing, moving or
+    opportunity), or None when it may."""
+    u = ctx.state["units"][uid]
+    if u["status"] != "formed":
+        return f"it is {u['status'].replace('_', ' ')}"
+    if u.get("charging"):
+        return "it is charging (10 A: an attacker cannot fire)"
+    if u["arm"] == "artillery":
+        if kind != "artillery":
+            return "batteries fire in the artillery phase"
+        return None if u["formation"] == "unlimbered" else "the battery is limbered"
+    if kind == "artillery":
+        return "only artillery fires in step B"
+    if u["formation"] in COLUMN_LIKE:
+        return "infantry in column cannot fire (7.4)"
+    if u["arm"] == "cavalry" and u.get("mounted", True):
+        return "mounted cavalry does not fire (15 A, D)"
+    if u.get("dismounted_after_moving"):
+        return "it dismounted this turn after moving (15 F)"
+    if kind == "opportunity":
+        if u["moved"]:
+            return "it has moved this turn; opportunity fire needs a halted unit (7.4)"
+        if u.get("fired_opportunity"):
+            return "it has made its opportunity fire this turn (7.4: once a turn)"
+        return None
+    if (kind == "moving") != bool(u["moved"]):
+        return "it moved this turn: it fires moving musketry" if u["moved"] else "it stood: it fired standing musketry"
+    return None
 
 
 def can_fire(ctx, uid: str, kind: str) -> bool:
     u = ctx.state["units"][uid]
-    if u["status"] != "formed" or u.get("charging"):
+    if kind == "opportunity" and not ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("opportunity"):
         return False
-    if u["arm"] == "artillery":
-        return kind == "artillery" and u["formation"] == "unlimbered"
-    if kind == "artillery" or u["formation"] in COLUMN_LIKE:
-        return False
-    if u["arm"] == "cavalry" and u.get("mounted", True):
-        return False  # 15 A, D: only dismounted cavalry fires
-    if kind == "opportunity":
-        return not u["moved"] and not u.get("fired_opportunity") and ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("opportunity")
-    if u.get("fired_opportunity"):
-        return False
-    return (kind == "moving") == bool(u["moved"])
+    return why_not_fire(ctx, uid, kind) is None
 
 
 def reach(ctx, uid: str) -> float:
@@ -139,7 +162,8 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
 def _tell(ctx, rec: dict) -> None:
     if len(rec["dice"]) < rec["full_dice"]:
         ctx.emit(event("low_ammunition_fire", N_("%(unit)s is low on ammunition: it rolls %(dice)s of its %(full)s dice."),
-                       unit=ctx.name(rec["firer"]), id=rec["firer"], dice=len(rec["dice"]), full=rec["full_dice"]))
+                       to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
+                       dice=len(rec["dice"]), full=rec["full_dice"]))
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
@@ -151,16 +175,18 @@ def _tell(ctx, rec: dict) -> None:
            N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
               "its centre %(off_axis)s degrees off its front, part of it in the 60-degree cone, target is %(kind)s, "
               "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."))
-    ctx.emit(event("fire", msg,
+    ctx.emit(event("fire", msg, id=rec["firer"], target_id=rec["target"],
                    firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
                    off_axis=rec["off_axis"],
                    inches=rec["inches"], band=rec["band"], weapon=rec["weapon"].replace("_", " "), kind=kind_text,
                    cover=int(round(rec["cover"] * 100)), need=rec["need"], mods=mods,
                    dice=" ".join(map(str, rec["dice"])), hits=rec["hits"],
-                   record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}))
+                   record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}),
+             fallback=unseen_fire(ctx, rec, "artillery fire" if rec["weapon"] in ("shot_and_shell", "canister") else "musketry"))
     if rec["runs_low"]:
         ctx.emit(event("ammunition_low", N_("%(unit)s's volley shows %(ones)s ones: it is low on ammunition (half its dice until a wagon refills it)."),
-                       unit=ctx.name(rec["firer"]), id=rec["firer"], ones=rec["dice"].count(1)))
+                       to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
+                       ones=rec["dice"].count(1)))
 
 
 def fire_phase(ctx, kind: str) -> None:
@@ -177,9 +203,10 @@ def fire_phase(ctx, kind: str) -> None:
         return
     ctx.emit(event("fire_step", N_("%(step)s. %(what)s fire simultaneously."), step=FIRE_STEPS[kind],
                    what={"artillery": "Artillery", "standing": "Standing musketry", "moving": "Moving musketry"}[kind]))
+    for rec in records:  # the smoke gives every firer away before the volleys are told
+        reveal(ctx, rec["firer"], "fired")
     for rec in records:
         _tell(ctx, rec)
-        reveal(ctx, rec["firer"], "fired")
     apply(ctx, records)
 
 
@@ -187,7 +214,8 @@ def apply(ctx, records: list[dict]) -> None:
     hits: dict[str, int] = {}
     for rec in records:
         hits[rec["target"]] = hits.get(rec["target"], 0) + rec["hits"]
-        ctx.state["last"]["fires"].append({k: rec[k] for k in ("firer", "target", "from", "to", "hits", "kind")})
+        ctx.state["last"]["fires"].append({**{k: rec[k] for k in ("firer", "target", "from", "to", "hits", "kind")},
+                                           **seen_by(ctx, [rec["firer"], rec["target"]])})
     lost = {}
     for uid, n in sorted(hits.items()):
         if n:
@@ -198,21 +226,33 @@ def apply(ctx, records: list[dict]) -> None:
 
 def opportunity_fire(ctx, movers: list[str]) -> None:
     """Halted units with the standing order fire once a turn at an enemy that has just
-    moved into their cone and range (7.4)."""
+    moved into their cone and range (7.4); one that the rules keep from it is told why, once
+    a turn."""
     if not movers:
         return
     side = ctx.state["units"][movers[0]]["side"]
     records = []
     ctx.state["phase_step"] = "A"
     for uid in ctx.on_table(ctx.scenario.enemy(side)):
-        if can_fire(ctx, uid, "opportunity"):
-            cand = choose_target(ctx, uid)
-            if cand is not None and cand.uid in movers:
-                records.append(roll_fire(ctx, uid, cand, "opportunity"))
-                ctx.state["units"][uid]["fired_opportunity"] = True
+        u = ctx.state["units"][uid]
+        if not ctx.state["standing"].get(u["side"], {}).get(uid, {}).get("opportunity"):
+            continue
+        cand = choose_target(ctx, uid) if u["status"] == "formed" else None
+        if cand is None or cand.uid not in movers:
+            continue  # nothing that just moved is its target (7.5: the closest)
+        why = why_not_fire(ctx, uid, "opportunity")
+        if why is None:
+            records.append(roll_fire(ctx, uid, cand, "opportunity"))
+            u["fired_opportunity"] = True
+        elif why is not None and not u.get("opportunity_skipped"):
+            u["opportunity_skipped"] = True
+            ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid),
+                           id=uid, order=f"make opportunity fire at {ctx.name(cand.uid)}", why=why, standing="opportunity",
+                           target_id=cand.uid))
     for rec in records:
-        ctx.emit(event("opportunity", N_("%(firer)s opens opportunity fire."), firer=ctx.name(rec["firer"])))
-        _tell(ctx, rec)
         reveal(ctx, rec["firer"], "fired")
+    for rec in records:
+        ctx.emit(event("opportunity", N_("%(firer)s opens opportunity fire."), firer=ctx.name(rec["firer"]), id=rec["firer"]))
+        _tell(ctx, rec)
     if records:
         apply(ctx, records)

@@ -20,22 +20,24 @@ def rating(ctx, uid: str) -> int:
     return int(ctx.state["units"][uid]["rating"])
 
 
-def roll(ctx, uid: str, why: str, mods: list[tuple[str, int]], staff: bool = True, about: str | None = None) -> tuple[int, int, list]:
-    """Roll one check: (d6, total, the modifiers used). The dice label names the other
-    unit involved (``about``) by its id, not its name."""
+def roll(ctx, uid: str, why: str, mods: list[tuple[str, int]], staff: bool = True, about: str | None = None) -> tuple[int, int, list, list]:
+    """Roll one check: (d6, total, the modifiers used, the officers whose bonus counted). The
+    dice label names the other unit involved (``about``) by its id, not its name."""
     mods = [m for m in mods if m[1]]
+    helped = []
     if staff:
-        for oid in officers.attached_to(ctx, uid):
+        for oid in officers.in_front_rank(ctx, uid):  # staff add their bonus from the front rank (5 C)
             bonus = officers.morale_bonus(ctx, oid)
             if bonus:
                 mods.append((f"{ctx.scenario.officers[oid]['name']} attached", bonus))
+                helped.append(oid)
     band = ctx.state.get("band", {}).get(ctx.state["units"][uid]["side"])
     if band == "wavering":
         mods.append(("army wavering", rules_table("morale")["temporary"]["army_wavering"]))
     key = why.replace(ctx.name(about), about) if about else why
     d6 = ctx.dice.roll(6, ctx.label("morale", uid, key, ctx.state.get("phase_step", "")))
     total = d6 + rating(ctx, uid) + sum(v for _, v in mods)
-    return d6, total, mods
+    return d6, total, mods, helped
 
 
 def _text(mods) -> str:
@@ -48,12 +50,13 @@ RESULT_WORDS = {"stand": "stands", "fall_back": "falls back", "rout": "routs"}
 def check(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, staff: bool = True,
           about: str | None = None) -> str:
     """A check after fire or when charged: ``stand``, ``fall_back`` or ``rout``."""
-    d6, total, used = roll(ctx, uid, why, list(mods or []), staff, about)
+    d6, total, used, helped = roll(ctx, uid, why, list(mods or []), staff, about)
     results = rules_table("morale")["results"]
     result = "stand" if total >= results["stand"] else "fall_back" if total >= results["fall_back"] else "rout"
     ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s: %(result_text)s."),
                    unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
-                   modifiers=[[n, v] for n, v in used], total=total, result=result, result_text=RESULT_WORDS[result]))
+                   modifiers=[[n, v] for n, v in used], total=total, result=result, result_text=RESULT_WORDS[result],
+                   about_ids=[about] if about else [], officer_ids=helped))
     return result
 
 
@@ -61,11 +64,12 @@ def passes(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, s
            need: int | None = None, about: str | None = None) -> bool:
     """A check that passes on 6 or more (or ``need``)."""
     need = rules_table("morale")["results"]["stand"] if need is None else need
-    d6, total, used = roll(ctx, uid, why, list(mods or []), staff, about)
+    d6, total, used, helped = roll(ctx, uid, why, list(mods or []), staff, about)
     ok = total >= need
     ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s, needs %(need)s: %(result)s."),
                    unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
-                   modifiers=[[n, v] for n, v in used], total=total, need=need, result="passes" if ok else "fails"))
+                   modifiers=[[n, v] for n, v in used], total=total, need=need, result="passes" if ok else "fails",
+                   about_ids=[about] if about else [], officer_ids=helped))
     return ok
 
 

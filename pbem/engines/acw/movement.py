@@ -19,6 +19,7 @@ from shapely.geometry import LineString
 
 from pbem.engines.base import event
 
+from .fog import both_ends, seen_by
 from .formations import COLUMN_LIKE, FORMATIONS, Layout
 from .geometry import angle_between, bearing_to, direction, rounded
 from .messages import N_
@@ -62,6 +63,8 @@ class Mover:
         self.start = (u["x"], u["y"])
         self.start_facing = u["facing"]
         self.track = [[rounded(u["x"]), rounded(u["y"])]]
+        self.dismounted = False  # dismounted on this card (15 F)
+        self.seen_before = seen_by(ctx, [uid])  # who saw it where its move began (its track is shown only to them)
         if guns_in_action(u):
             ctx.emit(event("allowance", N_("%(unit)s: guns in action, no D20: they turn freely and are moved by hand up to %(total)s in."),
                            unit=ctx.name(uid), id=uid, base=base_of(ctx, uid), by_hand=True, total=self.rate()))
@@ -170,6 +173,7 @@ class Mover:
             u["mounted"], u["formation"] = before
             self.used -= rules_table("movement")["mount_share"]
             return "no room for it here"
+        self.dismounted = not mounted
         return None
 
     # --- moving ---------------------------------------------------------------------------
@@ -190,7 +194,12 @@ class Mover:
         moved = math.hypot(u["x"] - self.start[0], u["y"] - self.start[1])
         if moved > 0.05:
             u["moved"] = True
-            self.ctx.state["last"]["moves"].append({"unit": self.uid, "path": self.track})
+            self.ctx.state["last"]["moves"].append({"unit": self.uid, "path": self.track,
+                                                    **both_ends(self.seen_before, seen_by(self.ctx, [self.uid]))})
+        if self.dismounted and u["moved"]:
+            u["dismounted_after_moving"] = True
+            self.ctx.emit(event("no_fire", N_("%(unit)s moved and dismounted: it may not fire this turn (15 F)."),
+                                to=[u["side"]], unit=self.ctx.name(self.uid), id=self.uid))
         return {"distance": rounded(moved)}
 
 
@@ -233,10 +242,11 @@ def step_cost(ctx, unit: dict, here: tuple[float, float], there: tuple[float, fl
 def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, halt_at: float | None = None,
            cost_factor: float = 1.0, target: str | None = None, budget: float | None = None,
            free: bool = False, through_friends: bool = False, unit_id: str | None = None,
-           until_clear: bool = False) -> dict:
+           until_clear: bool = False, through_routed: bool = False) -> dict:
     """Walk a unit along ``waypoints`` in quarter-inch steps (inch steps where nothing is
     near). With a ``mover`` the steps are paid from its allowance; otherwise ``budget``
-    inches (falling back, routing: ``free`` of terrain). Stops at the table edge (``edge``), short of a unit (``unit``,
+    inches (falling back, routing: ``free`` of terrain; ``through_routed``: routed enemies do not
+    stop it). Stops at the table edge (``edge``), short of a unit (``unit``,
     with ``blocked_by``), ``halt_at`` inches short of an enemy (``enemy``), or when the
     allowance runs out (``allowance``); ``arrived`` when it gets there (``until_clear``: as
     soon as it stands clear of every unit)."""
@@ -254,7 +264,7 @@ def travel(ctx, mover: Mover | None, waypoints: list[tuple[float, float]], *, ha
             continue
         ou = ctx.state["units"][o]
         friend = ou["side"] == u["side"]
-        if friend and through_friends:
+        if (friend and through_friends) or (not friend and through_routed and ou["status"] == "routed"):
             continue
         fp = ctx.layout(o).footprint
         if not fp.intersects(near):

@@ -7,7 +7,7 @@ separated by ``;`` and carried out in order::
     24th Michigan: MOVE 6 BEARING 270; FACE W
     Calef's Battery: UNLIMBER; FACE 250
     7th Tennessee: CHARGE NEAREST FRONT
-    Meredith: ATTACH TO 2nd Wisconsin
+    Meredith: ATTACH TO 2nd Wisconsin            (REAR RANK: no morale bonus, no front-rank risk, 5 C)
     Iron Brigade Wagons: ROAD TO Seminary      (the optional supply wagons)
     STANDING 19th Indiana: OPPORTUNITY FIRE, SUPPORT
 
@@ -175,9 +175,10 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
     up = t.upper()
     arm = sc.units[ident]["arm"] if kind == "unit" else None
     if kind == "officer":
-        m = re.match(r"^ATTACH\s+TO\s+(.+)$", t, re.I)
+        m = re.match(r"^ATTACH\s+TO\s+(.+?)(?:\s+(?:IN\s+(?:THE\s+|ITS\s+)?)?(FRONT|REAR)(?:\s+RANK)?)?$", t, re.I)
         if m:
-            return {"op": "attach", "unit": names.unit(m.group(1), friendly=True)}
+            return {"op": "attach", "unit": names.unit(m.group(1), friendly=True),
+                    "rank": (m.group(2) or "front").lower()}
         if up == "DETACH":
             return {"op": "detach"}
         m = re.match(r"^MOVE\s+TO\s+(.+)$", t, re.I)
@@ -185,7 +186,8 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
             return {"op": "move", **parse_place(sc, m.group(1))}
         if up in ("HOLD", "STAY"):
             return {"op": "hold"}
-        raise BadLine(N_("an officer can MOVE TO a place, ATTACH TO a unit, DETACH or HOLD"), SYNTAX)
+        raise BadLine(N_("an officer can MOVE TO a place, ATTACH TO a unit (in its FRONT RANK, the default, or REAR RANK), "
+                         "DETACH or HOLD"), SYNTAX)
     if kind == "wagon":
         going = _going_to(sc, t)
         if going:
@@ -315,6 +317,11 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
         ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
         if not ops:
             raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
+        if kind == "unit" and any(op["op"] == "enter" for op in ops):
+            brigade = sc.units[ident]["brigade"]
+            if any(u != ident and state["units"][u]["status"] == "reserve" for u in sc.brigade_units(brigade)):
+                raise BadLine(N_("reserves enter by whole brigades (2 C): write ENTER AT for %(brigade)s"), ILLEGAL,
+                              brigade=sc.brigades[brigade]["name"])
         orders[{"unit": "units", "brigade": "brigades", "officer": "staff", "wagon": "wagons"}[kind]][ident] = ops
 
     errors = read_lines(text, read)
@@ -348,7 +355,8 @@ def op_text(sc: Scenario, op: dict) -> str:
     if kind == "enter":
         return f"ENTER AT {op['at']}"
     if kind == "attach":
-        return f"ATTACH TO {sc.units[op['unit']]['name']}"
+        rear = " REAR RANK" if op.get("rank") == "rear" else ""
+        return f"ATTACH TO {sc.units[op['unit']]['name']}{rear}"
     raise ValueError(kind)
 
 

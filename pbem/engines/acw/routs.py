@@ -17,6 +17,7 @@ from shapely.geometry import LineString, Point
 from pbem.engines.base import event
 
 from . import morale, officers
+from .fog import both_ends, seen_by, went
 from .formations import Layout, about_face
 from .geometry import direction
 from .messages import N_
@@ -38,10 +39,14 @@ def _double_move(ctx, uid: str) -> float:
     return rules_table("movement")["fall_back_multiple"] * base
 
 
-def _go_back(ctx, uid: str, routing: bool) -> dict:
+def _go_back(ctx, uid: str, routing: bool, turn_about: bool = True) -> dict:
+    """The double move to the rear (14 A.1, B.1). A unit routing for the first time turns
+    about and runs; a router that routs again runs on the way it faces, away from the enemy
+    it ran from (14 B.4-5): it never turns back into him."""
     u = ctx.state["units"][uid]
     if routing:
-        about_face(u, ctx.scale)
+        if turn_about:
+            about_face(u, ctx.scale)
         if u["arm"] == "artillery":
             u["formation"] = "limbered"
         fx, fy = direction(u["facing"])
@@ -49,22 +54,25 @@ def _go_back(ctx, uid: str, routing: bool) -> dict:
         bx, by = direction(u["facing"])
         fx, fy = -bx, -by
     distance = _double_move(ctx, uid)
-    start = (u["x"], u["y"])
+    start, seen_before = (u["x"], u["y"]), seen_by(ctx, [uid])
     far = (u["x"] + fx * distance, u["y"] + fy * distance)
+    # a router is captured only by organized enemy (14 B.3): it runs through routed enemies as through friends
     res = travel(ctx, None, [far], budget=distance, free=True, through_friends=True, unit_id=uid,
-                 halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0)
+                 halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0, through_routed=routing)
     if res["stopped"] in ("arrived", "allowance") and not has_room(ctx, uid):
         # it passed through friends (14 A.1) but does not stop on them: it goes on until clear
         on = (u["x"] + fx * CLEAR_BEYOND, u["y"] + fy * CLEAR_BEYOND)
         more = travel(ctx, None, [on], budget=CLEAR_BEYOND, free=True, through_friends=True, unit_id=uid,
-                      halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0, until_clear=True)
+                      halt_at=scale_rules(ctx.scale)["halt_short_of_enemy"] / 2.0, until_clear=True,
+                      through_routed=routing)
         res = dict(more, track=res["track"] + more["track"][1:])
         if u["status"] in ("formed", "falling_back", "routed") and not has_room(ctx, uid):
             _back_to_clear_ground(ctx, uid, start)
             res["at"] = [round(u["x"], 2), round(u["y"], 2)]
             res["track"] = res["track"] + [res["at"]]
-    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back"})
-    res["start"] = start
+    ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], "kind": "rout" if routing else "fall_back",
+                                       **both_ends(seen_before, seen_by(ctx, [uid]))})
+    res["start"], res["seen_before"] = start, seen_before
     return res
 
 
@@ -103,34 +111,66 @@ def horse_holders(ctx, uid: str) -> None:
     ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result))
 
 
-def fall_back(ctx, uid: str, why: str) -> None:
+def fall_back(ctx, uid: str, why: str, defer: bool = False) -> None:
+    """The unit falls back in good order (14 A). ``defer``: a close combat's loser, whose move
+    waits until all close combats are resolved (10 L)."""
     u = ctx.state["units"][uid]
     if u["status"] not in ("formed", "falling_back"):
         return
     u["status"] = "falling_back"
     u.pop("charging", None)
+    if defer or uid in ctx.state.get("pending_moves", {}):
+        ctx.state.setdefault("pending_moves", {}).setdefault(uid, {"kind": "fall_back", "why": why})
+        return
+    _fall_back_now(ctx, uid, why)
+
+
+def _fall_back_now(ctx, uid: str, why: str) -> None:
     horse_holders(ctx, uid)
     res = _go_back(ctx, uid, routing=False)
     ctx.emit(event("fall_back", N_("%(unit)s falls back in good order (%(why)s) to %(at)s."),
-                   unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]))
+                   unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]),
+             seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=False)
 
 
-def rout(ctx, uid: str, why: str) -> None:
+def rout(ctx, uid: str, why: str, defer: bool = False) -> None:
+    """The unit routs (14 B): its rating drops for good the first time, it runs a double move
+    and its friends near check. ``defer`` as for ``fall_back``."""
     u = ctx.state["units"][uid]
     if u["status"] not in ("formed", "falling_back", "routed"):
         return
-    again = u["status"] == "routed"
+    before = ctx.state.get("pending_moves", {}).get(uid)  # already lost a close combat this turn
+    first = u["status"] != "routed" if before is None else before.get("first", True)
     u["status"], u["routed_turn"] = "routed", ctx.turn
     u.pop("charging", None)
-    if not again:
+    if first and not (before or {}).get("first"):
         morale.alter(ctx, uid, "routed")
-    res = _go_back(ctx, uid, routing=True)
+    if defer or before is not None:
+        ctx.state.setdefault("pending_moves", {})[uid] = {
+            "kind": "rout", "why": before["why"] if before and before["kind"] == "rout" else why, "first": first}
+        return
+    _rout_now(ctx, uid, why, first)
+
+
+def _rout_now(ctx, uid: str, why: str, first: bool) -> None:
+    res = _go_back(ctx, uid, routing=True, turn_about=first)
     ctx.emit(event("rout", N_("%(unit)s routs (%(why)s) to %(at)s."), unit=ctx.name(uid), id=uid, why=why,
-                   at=_where(ctx, res["at"]), track=res["track"]))
+                   at=_where(ctx, res["at"]), track=res["track"]), seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=True)
-    if u["status"] == "routed":
-        panic(ctx, uid, res)
+    panic(ctx, uid, res)  # wherever it ends, captured or off the table, its friends near its place check (14 B.2)
+
+
+def move_pending(ctx) -> None:
+    """10 L: when all close combats are resolved, the losers move to their new places, in the
+    order they lost."""
+    pending = ctx.state.pop("pending_moves", {})
+    for uid, move in pending.items():
+        u = ctx.state["units"][uid]
+        if move["kind"] == "rout" and u["status"] == "routed":
+            _rout_now(ctx, uid, move["why"], move.get("first", True))
+        elif move["kind"] == "fall_back" and u["status"] == "falling_back":
+            _fall_back_now(ctx, uid, move["why"])
 
 
 def _where(ctx, at) -> str:
@@ -141,6 +181,7 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
     u = ctx.state["units"][uid]
     officers.follow_unit(ctx, uid)
     if res["stopped"] == "edge":
+        went(ctx, "unit", uid)
         u["status"] = "left"
         ctx.emit(event("left_table", N_("%(unit)s leaves the table."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)
@@ -150,9 +191,10 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
         if ctx.state["units"][other]["side"] == u["side"]:
             return
         if routing:
+            went(ctx, "unit", uid)
             u["status"] = "captured"
             ctx.emit(event("captured", N_("%(unit)s runs into %(enemy)s and is captured."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
             return
         mods = [("collision", rules_table("morale")["temporary"]["collision"])]
@@ -160,11 +202,12 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
             # it turns to fight its way through: the close combat is fought in step H
             ctx.state.setdefault("collisions", []).append({"unit": uid, "enemy": other})
             ctx.emit(event("collision", N_("%(unit)s, falling back into %(enemy)s, turns to fight its way through."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
         else:
+            went(ctx, "unit", uid)
             u["status"] = "surrendered"
             ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrenders."),
-                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other)))
+                           unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
 
 
@@ -213,7 +256,8 @@ def after_fire_morale(ctx, lost: dict[str, int], hits: dict[str, int]) -> None:
 
 def rally_phase(ctx) -> None:
     """I. Routed units of an earlier turn rally on 6 or more or leave the table (14 B.6);
-    an officer who has reached the unit (within an inch) adds his bonus (14 B.7)."""
+    an officer at the rout marker adds his bonus (14 B.7): one who routed with the unit, or
+    one who has reached it (within an inch)."""
     for uid in ctx.on_table():
         u = ctx.state["units"][uid]
         if u["status"] != "routed" or u.get("routed_turn", ctx.turn) >= ctx.turn:
@@ -221,8 +265,10 @@ def rally_phase(ctx) -> None:
         ctx.state["phase_step"] = "I"
         mods = []
         for oid, o in sorted(ctx.state["officers"].items()):
-            if o["status"] == "active" and o["side"] == u["side"] and not o.get("attached"):
-                if ctx.layout(uid).footprint.distance(_point(o)) <= 1.0:
+            if o["status"] != "active" or o["side"] != u["side"]:
+                continue
+            # one who routed with the unit is at its marker (18: staff rout with their unit); another must reach it
+            if o.get("attached") == uid or (not o.get("attached") and ctx.layout(uid).footprint.distance(_point(o)) <= 1.0):
                     bonus = officers.morale_bonus(ctx, oid)
                     if bonus:
                         mods.append((f"{ctx.scenario.officers[oid]['name']} at the rout marker", bonus))
@@ -232,6 +278,7 @@ def rally_phase(ctx) -> None:
             about_face(u, ctx.scale)
             ctx.emit(event("rally", N_("%(unit)s rallies."), unit=ctx.name(uid), id=uid))
         else:
+            went(ctx, "unit", uid)
             u["status"] = "left"
             ctx.emit(event("left_table", N_("%(unit)s fails to rally and leaves the table."), unit=ctx.name(uid), id=uid))
             officers.follow_unit(ctx, uid)

@@ -20,6 +20,7 @@ class Context:
     state: dict
     dice: Dice
     events: list = field(default_factory=list)
+    censor: object = None  # fog.censor while a turn resolves: who may be told each event
     _layouts: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -34,8 +35,14 @@ class Context:
     def turn(self) -> int:
         return self.state["turn"]
 
-    def emit(self, ev: dict) -> dict:
-        self.events.append(ev)
+    def emit(self, ev: dict, fallback=None, seen_before: dict | None = None) -> dict:
+        """Tell an event; with a censor, as each side may be told it (``fallback``: what a side
+        that cannot see the event's subject is told instead, a function of the role;
+        ``seen_before``: who saw the subject where its move began, ``fog.seen_by``)."""
+        if self.censor is None:
+            self.events.append(ev)
+        else:
+            self.events.extend(self.censor(self, ev, fallback, seen_before))
         return ev
 
     def unit(self, uid: str) -> dict:

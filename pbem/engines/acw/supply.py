@@ -22,6 +22,7 @@ from shapely.geometry import LineString, Point
 
 from pbem.engines.base import event
 
+from .fog import went
 from .geometry import rounded
 from .messages import N_
 from .rules import table as rules_table
@@ -134,13 +135,13 @@ def _drive(ctx, wid: str, waypoints: list, ref: str) -> None:
     ctx.state["last"]["moves"].append({"wagon": wid, "path": track, "kind": "wagon"})
     at = f"{ctx.table.grid_ref(w['x'], w['y'])} ({w['x']:g}, {w['y']:g})"
     if stopped == "arrived":
-        ctx.emit(event("wagon_move", N_("%(wagon)s drives %(distance)s in. to %(at)s."), to=[side], wagon=name, id=wid,
+        ctx.emit(event("wagon_move", N_("%(wagon)s drives %(distance)s in. to %(at)s."), to=[side], wagon=name, wagon_id=wid,
                        distance=rounded(spent), at=at, track=track))
         return
     why = {"allowance": N_("its drive ran out"), "terrain": N_("woods, a town or a stream without a ford bar the way"),
            "edge": N_("the table edge"), "enemy": N_("an enemy unit within an inch")}[stopped]
     ctx.emit(event("wagon_short", N_("%(wagon)s drives %(distance)s in. toward %(place)s and stops at %(at)s: %(why)s."),
-                   to=[side], wagon=name, id=wid, distance=rounded(spent), place=ref, at=at, why=why, stopped=stopped,
+                   to=[side], wagon=name, wagon_id=wid, distance=rounded(spent), place=ref, at=at, why=why, stopped=stopped,
                    track=track))
 
 
@@ -176,9 +177,13 @@ def wagons_phase(ctx) -> None:
         guards = [uid for uid in formed if ctx.state["units"][uid]["side"] == w["side"]
                   and ctx.layout(uid).footprint.distance(at) <= guard]
         if takers and not guards:
+            went(ctx, "wagon", wid)
+            # the wagon's side learns of its loss (masked when it cannot see the taker); the taker's side saw it
+            w["last_seen_by"] = sorted(set(w["last_seen_by"]) | {w["side"], ctx.state["units"][takers[0]]["side"]})
             w["status"] = "captured"
             ctx.emit(event("wagon_captured", N_("%(wagon)s, with no friend within %(guard)s in., is captured by %(unit)s."),
-                           wagon=ctx.scenario.wagons[wid]["name"], id=wid, guard=guard, unit=ctx.name(takers[0])))
+                           wagon=ctx.scenario.wagons[wid]["name"], wagon_id=wid, guard=guard, unit=ctx.name(takers[0]),
+                           unit_id=takers[0]))
     radius = rules["resupply_radius"][ctx.scale]
     for uid in ctx.on_table():
         u = ctx.state["units"][uid]
@@ -192,7 +197,7 @@ def wagons_phase(ctx) -> None:
         if near:
             u["low_ammunition"] = False
             ctx.emit(event("resupplied", N_("%(unit)s, %(distance)s in. from %(wagon)s and silent this turn, fills its cartridge boxes."),
-                           to=[u["side"]], unit=ctx.name(uid), id=uid, wagon=ctx.scenario.wagons[near[0]]["name"],
+                           to=[u["side"]], unit=ctx.name(uid), id=uid, wagon=ctx.scenario.wagons[near[0]]["name"], wagon_id=near[0],
                            distance=rounded(fp.distance(Point(ctx.state["wagons"][near[0]]["x"], ctx.state["wagons"][near[0]]["y"])))))
 
 

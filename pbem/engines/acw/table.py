@@ -68,9 +68,15 @@ class Table:
                                                           for k, v in data.get("landmarks", {}).items()}
         self.cover = union([f.shape for f in self.features if f.kind in COVER_KINDS])
         self.sight_blocking = self.cover
+        # its separate pieces, for the gaps between them a sight line may pass (10 Q)
+        self.sight_blocking_parts = [] if self.cover is None else list(getattr(self.cover, "geoms", [self.cover]))
+        self.sight_blocking_bounds = self.cover.bounds if self.cover is not None else None
         if self.cover is not None:
             shapely.prepare(self.cover)
+            for part in self.sight_blocking_parts:
+                shapely.prepare(part)
         self.crests = [f.crest for f in self.features if f.crest is not None]
+        self.crest_points = [list(c.coords) for c in self.crests]  # for quick distances by hand (sight)
         self.forward_slopes = [f.forward_slope for f in self.features if f.forward_slope is not None]
         for slope in self.forward_slopes:
             shapely.prepare(slope)

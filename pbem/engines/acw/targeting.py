@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString
 
 from .formations import COLUMN_LIKE
 from .geometry import angle_between, bearing_to, direction, fire_cone, rectangle, share_inside, union
@@ -30,9 +30,13 @@ class Candidate:
     off_axis: float
 
 
+EDGE = 1e-6  # inches: a target exactly at the cone's edge or at the last inch of range is in it, whatever
+# the facing's rounding (a bearing of 270 puts the cone's far corner a few 1e-15 short)
+
+
 def in_cone(firer, target_shape, reach: float) -> bool:
     """Whether any part of the target lies inside the firer's 60-degree cone (its edges included)."""
-    return fire_cone(firer.front, firer.facing, reach).intersects(target_shape)
+    return fire_cone(firer.front, firer.facing, reach + EDGE).distance(target_shape) <= EDGE
 
 
 def base_to_base(firer, target_shape) -> float:
@@ -48,7 +52,7 @@ def closest(firer, candidates: list[tuple[str, object]], reach: float) -> list[C
         if not in_cone(firer, shape, reach):
             continue
         d = base_to_base(firer, shape)
-        if d > reach:
+        if d > reach + EDGE:
             continue
         c = shape.centroid
         out.append(Candidate(uid, d, angle_between(firer.facing, bearing_to(mid.x, mid.y, c.x, c.y))))
@@ -89,17 +93,18 @@ def column_neighbour(scale: str, target, others: list[tuple[str, dict, object]])
     return None
 
 
-def enfilades(firer, target) -> bool:
-    """The 2-inch path straight ahead from the centre of the firer's front passes over every
-    stand of a target in line (section 19, enfilade fire)."""
+def enfilades(scale: str, firer, target) -> bool:
+    """The path straight ahead from the centre of the firer's front, 2 inches wide (15 mm: 1.5,
+    scaled with the stands as the ranges are), passes over every figure of a target in line:
+    every stand lies wholly under it (section 19, enfilade fire)."""
     if target.files < 2:
         return False
     mid = firer.front.interpolate(0.5, normalized=True)
     fx, fy = direction(firer.facing)
     reach = 200.0
-    path = LineString([(mid.x, mid.y), (mid.x + fx * reach, mid.y + fy * reach)])
-    half = rules_table("fire")["enfilade_path_width"] / 2.0
-    return all(path.distance(Point(c)) <= half for c in target.stand_centres())
+    width = scale_rules(scale)["enfilade_path_width"]
+    path = rectangle(mid.x + fx * reach / 2.0, mid.y + fy * reach / 2.0, width, reach, firer.facing).buffer(EDGE)
+    return all(path.contains(stand) for stand in target.stand_shapes())
 
 
 def target_kind(scale: str, target_unit: dict, target, others, firer) -> tuple[str, str | None]:
@@ -109,6 +114,6 @@ def target_kind(scale: str, target_unit: dict, target, others, firer) -> tuple[s
     neighbour = column_neighbour(scale, target, others)
     if neighbour:
         return "column", "neighbour"
-    if enfilades(firer, target):
+    if enfilades(scale, firer, target):
         return "column", "enfilade"
     return "line", None

@@ -23,7 +23,7 @@ def template(sc: Scenario, state: dict, role: str, phase_id: str, visible: list[
                   side=sc.side_names[role], phase=phase_id),
         "# " + _t(gettext, N_("Actions, separated by ';': LINE, COLUMN, ROAD COLUMN, SQUARE, MOVE TO <place>, MOVE 6 BEARING 90, ADVANCE 4, RETIRE 2,")),
         "#   " + _t(gettext, N_("ROAD TO <place>, FACE <bearing or place>, WHEEL LEFT 45, HOLD, FIRE, CHARGE <enemy>, CHARGE NEAREST FRONT,")),
-        "#   " + _t(gettext, N_("SUPPORT <unit>, MOUNT, DISMOUNT, LIMBER, UNLIMBER, ENTER AT <entry>; officers: MOVE TO, ATTACH TO <unit>, DETACH.")),
+        "#   " + _t(gettext, N_("SUPPORT <unit>, MOUNT, DISMOUNT, LIMBER, UNLIMBER, ENTER AT <entry> (a brigade); officers: MOVE TO, ATTACH TO <unit> [REAR RANK], DETACH.")),
         "# " + _t(gettext, N_("A place is a landmark, a grid square (C4: columns A-%(last)s from the left, rows 1-%(rows)s from the top) or x,y in inches."),
                   last=chr(ord("A") + sc.table.columns - 1), rows=sc.table.rows),
         "# " + _t(gettext, N_("Landmarks: %(names)s."), names=", ".join(sc.table.landmarks)),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pbem.engines.base import event
 
-from . import command, effectiveness, fire, melee, routs, supply, victory
+from . import combats, command, effectiveness, fire, officers, routs, supply, victory
 from .messages import N_
 
-PER_TURN_FLAGS = ("moved", "fired", "fired_opportunity", "melees", "stands_lost_turn", "charging", "lost_officer")
+PER_TURN_FLAGS = ("moved", "fired", "fired_opportunity", "melees", "stands_lost_turn", "charging", "lost_officer",
+                  "lost_staff_in_melee", "dismounted_after_moving", "opportunity_skipped")
 
 
 def start_turn(state: dict) -> None:
@@ -33,10 +34,11 @@ def play(ctx, orders: dict) -> None:
     fire.fire_phase(ctx, "artillery")                         # B
     fire.fire_phase(ctx, "standing")                          # D
     fire.fire_phase(ctx, "moving")                            # E
-    melee.close_combats(ctx)                                  # F, G, H
-    melee.collision_combats(ctx)                              # H: units fallen back into the enemy
+    combats.close_combats(ctx)                                # F, G, H
+    combats.collision_combats(ctx)                            # H: units fallen back into the enemy
     routs.rally_phase(ctx)                                    # I
     supply.wagons_phase(ctx)                                  # I: wagons captured, units refilled (optional rule)
+    officers.leave_without_command(ctx)                       # 5 G: staff whose last unit has gone
     effectiveness.army_morale(ctx)                            # J
     state["phase_step"] = "K"
     if not victory.check_end(ctx):                            # K

@@ -1,20 +1,30 @@
-"""What a role may see (a whitelist): its own units and officers, the enemy units its
-troops can see now, the table, this turn's moves and fire between units it can see;
-an observer sees what both sides see of each other; the moderator everything."""
+"""What a role may see (a whitelist): its own units and officers, the enemy units and
+officers its troops can see now, the enemy's losses it saw happen, the table, and this
+turn's moves, fire and close combats that it saw (a move from where it began to where it
+ended); an observer sees what both sides see of each other, and everything once the battle
+is over; the moderator everything (docs/games/acw.md, "What each side sees")."""
 
 from __future__ import annotations
 
+from shapely.geometry import Point
+
 from pbem.engines.base import MODERATOR
 
+from .formations import Layout
 from .geometry import rounded
 from .scenario import Scenario
 from .situation import ON_TABLE
-from .visibility import visible_enemies, visible_wagons
+from .visibility import visible_enemies, visible_officers, visible_wagons
+
+
+def sees_all(state: dict, role: str | None) -> bool:
+    """The moderator always; an observer once the battle is over."""
+    return role == MODERATOR or (role is None and bool(state.get("over")))
 
 
 def seen_by(sc: Scenario, state: dict, role: str | None) -> set[str]:
     """The units ``role`` may see: its own (on the table or in reserve) and the enemies in sight."""
-    if role == MODERATOR:
+    if sees_all(state, role):
         return set(state["units"])
     if role is None:
         return set().union(*(visible_enemies(sc, state, side) for side in sc.roles))
@@ -35,12 +45,56 @@ def _unit(sc: Scenario, state: dict, uid: str, own: bool, grid) -> dict:
 
 
 def _officer(sc: Scenario, oid: str, o: dict, own: bool) -> dict:
-    """Every officer's name and rank are known to all (the order of battle); where he is,
-    whom he is with and whether he has fallen only to his own side."""
+    """An officer's name and rank; where he is, whom he is with and whether he has fallen
+    only to his own side. Enemy officers appear only while seen (with a unit seen)."""
     out = {"id": oid, "name": sc.officers[oid]["name"], "side": o["side"], "rank": sc.officers[oid]["rank"]}
     if own:
         out.update({"x": rounded(o["x"]), "y": rounded(o["y"]), "attached": o.get("attached"),
                     "lost": None if o["status"] == "active" else o["status"]})
+    return out
+
+
+def officers_seen(sc: Scenario, state: dict, role: str | None) -> set[str]:
+    if sees_all(state, role):
+        return set(state["officers"])
+    if role is None:
+        return set().union(*(visible_officers(sc, state, side) for side in sc.roles))
+    return {oid for oid, o in state["officers"].items() if o["side"] == role} | visible_officers(sc, state, role)
+
+
+def _witnessed(sc: Scenario, thing: dict, role: str | None) -> bool:
+    """Whether ``role`` saw an enemy unit (or officer) as it left the table; an observer when its enemy did."""
+    if role is None:
+        return sc.enemy(thing["side"]) in thing.get("last_seen_by", [])
+    return role in thing.get("last_seen_by", [])
+
+
+def _shown(record: dict, role: str | None, everything: bool, own: bool, fallback: bool) -> bool:
+    """Whether a record of this turn's moves, fire or combats is shown: to whoever saw it
+    (``fog.seen_by``; a record of an older game without that falls back on ``fallback``)."""
+    if everything or own:
+        return True
+    if "seen_by" not in record:
+        return fallback
+    return record["public"] if role is None else role in record["seen_by"]
+
+
+def _objectives(sc: Scenario, state: dict, role: str | None, seen: set[str], everything: bool) -> dict:
+    """Who holds each objective, as the role can tell: its own hold, and an enemy's where it
+    sees an enemy unit holding it."""
+    held = state.get("objectives", {})
+    if everything:
+        return dict(held)
+    out = {}
+    for obj in sc.objectives:
+        name, holder = obj["name"], held.get(obj["name"])
+        if holder is None or holder == role:
+            out[name] = holder
+            continue
+        at = Point(*sc.table.landmarks[name])
+        near = [uid for uid, u in state["units"].items() if u["side"] == holder and u["status"] == "formed"
+                and Layout(u, sc.scale).footprint.distance(at) <= obj["radius"]]
+        out[name] = holder if any(uid in seen for uid in near) else None
     return out
 
 
@@ -68,15 +122,22 @@ def _wagons(sc: Scenario, state: dict, role: str | None, grid) -> list[dict]:
 
 def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
     seen = seen_by(sc, state, role)
-    everything = role == MODERATOR
-    units = [_unit(sc, state, uid, everything or state["units"][uid]["side"] == role, sc.table.grid_ref)
+    everything = sees_all(state, role)
+    units = [_unit(sc, state, uid, role == MODERATOR or state["units"][uid]["side"] == role, sc.table.grid_ref)
              for uid in sorted(seen) if state["units"][uid]["status"] in ON_TABLE
              or (state["units"][uid]["status"] == "reserve" and (everything or state["units"][uid]["side"] == role))]
     gone = [{"id": uid, "name": sc.units[uid]["name"], "side": u["side"], "status": u["status"]}
-            for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")]
-    officers = [_officer(sc, oid, o, everything or o["side"] == role) for oid, o in sorted(state["officers"].items())]
+            for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")
+            and (everything or u["side"] == role or _witnessed(sc, u, role))]
+    officer_ids = officers_seen(sc, state, role)
+    officers = [_officer(sc, oid, o, role == MODERATOR or o["side"] == role) for oid, o in sorted(state["officers"].items())
+                if oid in officer_ids or (o["status"] != "active" and _witnessed(sc, o, role))]
     last = state.get("last", {})
     wagon_sides = {wid: w["side"] for wid, w in state.get("wagons", {}).items()}
+    side_of = {uid: u["side"] for uid, u in state["units"].items()}
+    keep_move = ("unit", "wagon", "path", "kind")
+    keep_fire = ("firer", "target", "from", "to", "hits", "kind")
+    keep_combat = ("at", "attackers", "defenders", "winner")
     return {
         "scenario": sc.name, "title": sc.title, "turn": state["turn"], "turns": sc.turns, "phase": phase_id,
         "scale": sc.scale, "role": role, "sides": dict(sc.side_names),
@@ -84,12 +145,15 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
                   "landmarks": {k: list(v) for k, v in sc.table.landmarks.items()}},
         "units": units, "gone": gone, "officers": officers,
         "wagons": _wagons(sc, state, role, sc.table.grid_ref),
-        "moves": [m for m in last.get("moves", []) if m.get("unit") in seen
-                  or (m.get("wagon") in wagon_sides and (everything or wagon_sides[m["wagon"]] == role))],
-        "fires": [f for f in last.get("fires", []) if f["firer"] in seen and f["target"] in seen],
-        "combats": [c for c in last.get("combats", []) if all(u in seen for u in c["attackers"] + c["defenders"])],
+        "moves": [{k: m[k] for k in keep_move if k in m} for m in last.get("moves", [])
+                  if (m.get("wagon") in wagon_sides and (everything or wagon_sides[m["wagon"]] == role))
+                  or (m.get("unit") in side_of and _shown(m, role, everything, side_of[m["unit"]] == role, m["unit"] in seen))],
+        "fires": [{k: f[k] for k in keep_fire} for f in last.get("fires", [])
+                  if _shown(f, role, everything, False, f["firer"] in seen and f["target"] in seen)],
+        "combats": [{k: c[k] for k in keep_combat} for c in last.get("combats", [])
+                    if _shown(c, role, everything, False, all(u in seen for u in c["attackers"] + c["defenders"]))],
         "effectiveness": dict(state.get("effectiveness", {})), "band": dict(state.get("band", {})),
-        "objectives": dict(state.get("objectives", {})),
+        "objectives": _objectives(sc, state, role, seen, everything),
         "standing": {r: {uid: dict(f) for uid, f in v.items()} for r, v in state.get("standing", {}).items()
                      if everything or r == role},
         "over": bool(state.get("over")), "result": state.get("result"),

@@ -10,7 +10,7 @@ from pbem.engines.hexgrid import distance
 
 from .artillery import MAX_RANGE, MIN_RANGE
 from .combat import required_targets
-from .move_phase import arrivals, entry_of
+from .reinforcements import arrivals, entry_of
 from .movement import Field, mover_for, search
 from .orders import standing_lines
 from .scenario import Scenario

@@ -10,7 +10,7 @@ from .losses import commander_casualties, lose_one
 from .messages import N_
 from .movement import Field, mover_for, path_to, search, terrain_cost
 from .retreat import hit_and_retreat, retreat
-from .situation import Context
+from .situation import Context, has_breastworks
 from .tables import charge as charge_table, charge_column, table
 
 
@@ -18,17 +18,16 @@ def charge_drms(ctx: Context, frm: str, target: str, chargers_d: bool) -> list[d
     sit, board = ctx.sit, ctx.sc.board
     spec = table("charge")["drm"]
     out = []
-    defenders = sit.units_at(target)
-    if any(sit.shattered(u) for u in defenders):
-        out.append({"why": "target shattered", "drm": spec["target_shattered"]})
-    elif sit.disorganized(target):
+    if sit.disorganized(target):  # 3.10.a; by default a shattered target is disorganized too (16.5)
         out.append({"why": "target disorganized", "drm": spec["target_disorganized"]})
+    if any(sit.shattered(u) for u in sit.units_at(target)):
+        out.append({"why": "target shattered", "drm": spec["target_shattered"]})
     if chargers_d:
         out.append({"why": "charging cavalry disorganized", "drm": spec["charger_disorganized"]})
     sides = board.sides(frm, target)
     if "slope" in sides and board.elevation[target] > board.elevation[frm]:
         out.append({"why": "up a steep slope", "drm": spec["steep_slope"]})
-    if ctx.state["breastworks"].get(target) == "built":
+    if has_breastworks(ctx, target):  # built, or a town or sunken road (24.3)
         out.append({"why": "into breastworks", "drm": spec["breastworks"]})
     if "stone_wall" in sides:
         out.append({"why": "across a stone wall", "drm": spec["stone_wall"]})
@@ -40,24 +39,28 @@ def charge_drms(ctx: Context, frm: str, target: str, chargers_d: bool) -> list[d
 
 
 def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | None, in_command: set[str],
-           spent: dict[str, int], text: str) -> bool:
-    """Carry out one CHARGE order; False (reported) when it no longer fits the position."""
+           spent: dict[str, int], text: str) -> str | None:
+    """Carry out one CHARGE order: "won" (the target gave way), "thrown back", or None (reported
+    to the side) when it no longer fits the position."""
     sit = ctx.sit
 
-    def skip(why: str) -> bool:
-        ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=side))
-        return False
+    def skip(why: str) -> None:
+        ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=side, to=[side]))
 
     hexes = {sit.units[u]["hex"] for u in units if sit.units[u]["status"] == "on_map"}
     if len(hexes) != 1 or any(sit.units[u]["status"] != "on_map" for u in units):
         return skip("the charging regiments are not together on the map")
     start = hexes.pop()
     if not all(ctx.sc.units[u].is_cavalry and sit.mounted(u) for u in units):
-        return skip("only mounted cavalry charges")
+        return skip("only mounted cavalry charges (rule 3.1)")
     if any(sit.units[u].get("charge_group") not in (None, sorted(units)) for u in units):
-        return skip("a charging stack cannot pick up or drop off regiments")
+        return skip("a charging stack may not pick up or drop off regiments (rule 3.4)")
     if any(sit.units[u].get("started") != sit.units[units[0]].get("started") for u in units):
-        return skip("the charging stack must have begun the movement phase stacked together")
+        return skip("the charging stack must have begun the movement phase stacked together (rule 3.4)")
+    left = [x for x in sit.units_at(start) if x not in units and ctx.sc.units[x].is_cavalry
+            and sit.units[x].get("started") == sit.units[units[0]].get("started")]
+    if left:
+        return skip("a charging stack may not drop off regiments (rule 3.4)")
     if sit.side_at(target) != ctx.sc.enemy(side):
         return skip("no enemy in the target hex")
     mover = mover_for(ctx, units, [], side, in_command, charging=True)
@@ -77,7 +80,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
         if cost + enter <= budget:
             options.append((cost, n, path, enter))
     if not options:
-        return skip("not enough movement points to reach and enter the target hex")
+        return skip("not enough movement points to reach and enter the target hex (rule 3.3)")
     cost, launch, path, enter = min(options)
     for u in units:
         sit.place(u, launch)
@@ -110,7 +113,8 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
             commander_casualties(ctx, target, "charged")
             lose_one(ctx, [target], def_cr, "loss to a cavalry charge")
         if sit.units_at(target):
-            hit_and_retreat(ctx, target, [launch], "charged by cavalry", nr_may_stand=False, after_charge=True)
+            hit_and_retreat(ctx, target, [launch], "charged by cavalry", nr_may_stand=False, after_charge=True,
+                            casualty=result != "DE", loss_cr=def_cr)
         if not sit.units_at(target):
             enter_cost = terrain_cost(board, launch, target, "mounted")
             for u in units:
@@ -121,7 +125,7 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
                 sit.place_commander(cid, target)
             ctx.state["last"]["moves"].append({"units": list(units), "path": [launch, target]})
             ctx.emit(event("charge_follow", N_("%(names)s rode into %(hex)s."), units=list(units), names=names, hex=target))
-        return True
+        return "won"
     if result == "AE":
         commander_casualties(ctx, launch, "charge repulsed")
         lose_one(ctx, [launch], att_cr, "charge repulsed with loss")
@@ -129,10 +133,10 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
         commander_casualties(ctx, launch, "charge repulsed")
     if sit.units_at(launch):
         movers = [u for u in units if sit.units[u]["status"] == "on_map"]
-        retreat(ctx, launch, [target], forced=True, why="charge thrown back", units=movers, after_charge=True)
-    for u in units:
-        spent[u] = 10 ** 6  # rule 3.7: no further movement
-    return True
+        whole = not [x for x in sit.units_at(launch) if x not in movers]
+        retreat(ctx, launch, [target], forced=True, why="charge thrown back", units=None if whole else movers,
+                after_charge=True, loss_cr=att_cr)
+    return "thrown back"
 
 
 def mark_charged(ctx: Context) -> None:

@@ -16,6 +16,20 @@ from .situation import ON_MAP, Context
 BUILDERS = frozenset({"infantry", "sharpshooters", "artillery", "horse_artillery"})
 
 
+def build_problem(ctx: Context, side: str, uid: str, zoi: set[str]) -> str | None:
+    """Why this unit may not begin breastworks now (rules 24.1, 24.10), or None."""
+    u, name = ctx.sit.units[uid], ctx.name(uid)
+    if u["status"] != ON_MAP:
+        return f"{name} is not on the map: a builder holds its hex from the start of the turn (rule 24.1.a)"
+    if not can_build(ctx, uid):
+        return f"{name} may not build: only infantry, dismounted cavalry and artillery build breastworks (rule 24.1)"
+    if u["hex"] in zoi:
+        return f"an enemy ZOI covers {u['hex']}: no breastworks are begun there (rule 24.10)"
+    if ctx.state["breastworks"].get(u["hex"]):
+        return f"{u['hex']} already has breastworks"
+    return None
+
+
 def can_build(ctx: Context, uid: str) -> bool:
     info = ctx.sc.units[uid]
     return info.type in BUILDERS or (info.is_cavalry and not ctx.sit.mounted(uid))
@@ -25,6 +39,9 @@ def construction_phase(ctx: Context, side: str, builders: list[str]) -> None:
     sit = ctx.sit
     zoi = sit.zoi_hexes(ctx.sc.enemy(side))
     works = ctx.state["breastworks"]
+    new = ctx.state.setdefault("works_new", {})
+    for h in [h for h, t in new.items() if t != ctx.state["turn"] or h not in works]:
+        del new[h]
     for h, st in sorted(works.items()):
         if st != "building" or ctx.state["works_side"].get(h) != side:
             continue
@@ -36,25 +53,29 @@ def construction_phase(ctx: Context, side: str, builders: list[str]) -> None:
             ctx.emit(event("works_paused", N_("Work on the breastworks at %(hex)s waits: an enemy ZOI covers it."), hex=h))
         else:
             works[h] = "built"
+            ctx.state.setdefault("works_new", {})[h] = ctx.state["turn"]
             for u in here:
                 sit.units[u]["build"] = False
             ctx.emit(event("works_built", N_("Breastworks are finished at %(hex)s."), hex=h))
     for uid in builders:
+        why = build_problem(ctx, side, uid, zoi)
+        if why:
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{ctx.name(uid)} BUILD", why=why,
+                           side=side, to=[side]))
+            continue
         u = sit.units[uid]
-        if u["status"] != ON_MAP or not can_build(ctx, uid):
-            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{ctx.name(uid)} BUILD",
-                           why="only infantry, dismounted cavalry and artillery on the map build", side=side))
-            continue
         h = u["hex"]
-        if h in zoi or works.get(h):
-            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{ctx.name(uid)} BUILD",
-                           why="an enemy ZOI covers the hex" if h in zoi else "the hex already has breastworks", side=side))
-            continue
         works[h] = "building"
         ctx.state["works_side"][h] = side
         u["build"] = True
         ctx.emit(event("works_begun", N_("%(name)s begins breastworks at %(hex)s (it may not move this turn)."),
                        unit=uid, name=ctx.name(uid), hex=h))
+
+
+def works_to_hold(ctx: Context) -> set[str]:
+    """Hexes whose breastworks were emplaced this turn: a unit must stay in each (rule 24.1.b)."""
+    turn = ctx.state["turn"]
+    return {h for h, t in (ctx.state.get("works_new") or {}).items() if t == turn}
 
 
 def clear_build_flags(ctx: Context, side: str) -> None:
@@ -111,12 +132,15 @@ def burning_phase(ctx: Context, side: str, orders: list[tuple[str, str]]) -> Non
                 burned.append(key)
     for uid, across in orders:
         u = sit.units[uid]
-        if u["status"] != ON_MAP or not is_bridge(ctx, u["hex"], across):
+        key = bridge_key(u["hex"], across) if u["status"] == ON_MAP else ""
+        why = (f"{ctx.name(uid)} is not on the map" if u["status"] != ON_MAP
+               else f"no bridge between {u['hex']} and {across}: a unit burns a bridge from a hex beside it (rule 25)"
+               if not is_bridge(ctx, u["hex"], across)
+               else f"the bridge {key} is already burned" if key in burned
+               else f"the bridge {key} is already being readied to burn" if key in burning else None)
+        if why:
             ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{ctx.name(uid)} BURN {across}",
-                           why="no bridge between its hex and that one", side=side))
-            continue
-        key = bridge_key(u["hex"], across)
-        if key in burned or key in burning:
+                           why=why, side=side, to=[side]))
             continue
         burning[key] = {"side": side, "unit": uid, "hex": u["hex"]}
         ctx.emit(event("burn_marker", N_("%(name)s makes ready to burn the bridge %(bridge)s."), unit=uid,

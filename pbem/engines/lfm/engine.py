@@ -18,7 +18,7 @@ from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
-from . import aids, bot, legacy, orders as order_text, scenario as scenarios, turn, victory
+from . import aids, bot, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
 from .messages import N_
 from .picture import draw_map, draw_pictures
@@ -32,7 +32,12 @@ from .victory_text import how_to_win
 RULE_OPTIONS = {
     "stacking": "one_brigade",  # 4.1 "16 SP of the same brigade": one brigade to a hex; or any_brigades
     "combat_rounds": 0,  # 13 "no limit to how many rounds": 0; or the most rounds a combat phase fights
+    "shattered_is_disorganized": "yes",  # 16.5 "Shattered units are already disorganized": yes; or no
+    "edge_delay": "whole_fives",  # 9.1.e, 26.7 "a turn for every 5 hexes": whole_fives; or any_part
+    "retreat_before_combat": "every_round",  # 11.1 sets no limit: every_round; or once_a_phase
 }
+CHOICES = {"stacking": ("one_brigade", "any_brigades"), "shattered_is_disorganized": ("yes", "no"),
+           "edge_delay": ("whole_fives", "any_part"), "retreat_before_combat": ("every_round", "once_a_phase")}
 
 
 # The sides as players read them (both scenarios use these role ids).
@@ -52,8 +57,10 @@ class LastFullMeasureEngine(Engine):
     reveals_orders = False
     view_layout = ViewLayout(keyed={"units": "id", "commanders": "id", "objectives": "hex"})
     # 2: brigade integrity enforced, ADVANCE ALL, retreat before combat once a combat phase, rain
-    # 3: the result names the phase it resolved (``last.resolved``, for the picture's title);
-    #    events worded in the past tense, right for one unit or several (legacy.py keeps 2's)
+    # 3: the rulebook clause by clause (docs/games/lfm-rules-coverage.md), private skipped
+    #    orders; the result names the phase it resolved (``last.resolved``, for the picture's
+    #    title); events worded in the past tense. Version 2 is no longer carried: the rule
+    #    fixes change what most phases resolve, so `pbem verify` names such phases unreplayable.
     rules_version = "3"
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
@@ -70,8 +77,9 @@ class LastFullMeasureEngine(Engine):
         if mails not in (1, 2):
             raise ValueError("mails must be 1 or 2")
         rules = {k: (options or {}).get(k, v) for k, v in RULE_OPTIONS.items()}
-        if rules["stacking"] not in ("one_brigade", "any_brigades"):
-            raise ValueError("option stacking must be one_brigade or any_brigades")
+        for key, allowed in CHOICES.items():
+            if rules[key] not in allowed:
+                raise ValueError(f"option {key} must be {' or '.join(allowed)}")
         try:
             rules["combat_rounds"] = int(rules["combat_rounds"])
         except (TypeError, ValueError):
@@ -142,11 +150,6 @@ class LastFullMeasureEngine(Engine):
         state["last"]["resolved"] = resolved
         return state, events
 
-    def rules(self, version: str) -> Engine | None:
-        if version == "2":
-            return _RulesV2()
-        return super().rules(version)
-
     def apply_standing(self, state: dict, role: str, orders: dict) -> dict | None:
         """The state with ``role``'s standing orders updated from parsed orders holding nothing
         else: how a side changes them while the other side's phase is open (the service calls
@@ -211,20 +214,6 @@ class LastFullMeasureEngine(Engine):
 
     def public_state(self, state: dict) -> dict | None:
         return None  # standing orders are private
-
-
-class _RulesV2(LastFullMeasureEngine):
-    """Rules version 2 for `pbem verify`: what 3 resolves, as 2 recorded it (legacy.py)."""
-
-    rules_version = "2"
-
-    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
-        state, events = super().resolve(state, orders, dice)
-        legacy.as_v2(state, events)
-        return state, events
-
-    def rules(self, version: str) -> Engine | None:
-        return self if version == self.rules_version else None
 
 
 def empty_last() -> dict:

@@ -22,20 +22,23 @@ from .situation import ON_MAP, Context
 
 
 def bound(ctx: Context, uid: str, moving: tuple[str, ...] = ()) -> bool:
-    """Whether rule 22.1 binds this unit: a regiment of a brigade, not detached, with another
-    regiment of its brigade on the map (``moving``: units entering with it count as on the map)."""
+    """Whether rule 22.1 binds this unit: a regiment of a brigade, not detached, not sharpshooters
+    (20.7: they need not stay next to their brigade), with another regiment of its brigade on the
+    map (``moving``: units entering with it count as on the map)."""
     info = ctx.sc.units[uid]
-    if not info.brigade or info.is_artillery or ctx.sit.units[uid]["detached"]:
+    if not info.brigade or info.is_artillery or info.type == "sharpshooters" or ctx.sit.units[uid]["detached"]:
         return False
     return bool(mates(ctx, uid, moving))
 
 
 def mates(ctx: Context, uid: str, moving: tuple[str, ...] = ()) -> list[str]:
     """The other regiments of ``uid``'s brigade on the map (or entering with it), detached
-    ones left out: they are away from the brigade by order."""
+    ones left out (they are away from the brigade by order), and sharpshooters (attached to it,
+    they need not stay with it, 20.7)."""
     sit = ctx.sit
     return [m for m in ctx.sc.brigades.get(ctx.sc.units[uid].brigade, [])
-            if m != uid and (sit.units[m]["status"] == ON_MAP or m in moving) and not sit.units[m]["detached"]]
+            if m != uid and (sit.units[m]["status"] == ON_MAP or m in moving) and not sit.units[m]["detached"]
+            and ctx.sc.units[m].type != "sharpshooters"]
 
 
 def with_brigade(ctx: Context, uid: str, at: str, moving: tuple[str, ...] = (), promised: dict | None = None) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pbem.engines.base import event
 from pbem.engines.hexgrid import distance
 
+from .command import chain
 from .messages import N_
 from .situation import ELIMINATED, GONE, ON_MAP, Context
 
@@ -33,6 +34,7 @@ def eliminate(ctx: Context, uid: str, why: str) -> int:
     sit.units[uid].update({"d": False, "charged": False, "build": False})
     ctx.emit(event("eliminated", N_("%(name)s (%(sp)s SP) is eliminated at %(hex)s: %(why)s."),
                    unit=uid, name=info.name, side=info.side, sp=sp, hex=where, why=why))
+    rehome_commanders(ctx, where)
     return sp
 
 
@@ -67,7 +69,7 @@ def commander_casualties(ctx: Context, h: str, why: str) -> None:
             continue
         roll = ctx.roll(f"casualty {cid} {h}")
         hit = roll == 1
-        ctx.emit(event("commander_casualty" if hit else "commander_safe",
+        ctx.emit(event("commander_casualty",
                        N_("%(name)s at %(hex)s rolls %(roll)s for casualty (%(why)s): %(result)s."),
                        commander=cid, name=info.name, hex=h, roll=roll, why=why,
                        result=f"hit, {info.replacement_name} takes over" if hit else "unhurt", hit=hit))
@@ -76,12 +78,17 @@ def commander_casualties(ctx: Context, h: str, why: str) -> None:
 
 
 def rehome_commanders(ctx: Context, h: str, follow: str | None = None) -> None:
-    """Commanders left alone in ``h`` go with their stack (``follow``) or to the nearest unit
-    of their command (rule 21.2); a brigade commander always to a regiment of his brigade (20.8)."""
+    """Commanders left without their men in ``h`` go with their stack (``follow``) or to the
+    nearest unit of their command (21.2); a brigade commander to a regiment of his brigade,
+    or to his superior's hex when none is left on the map (20.8)."""
     sit = ctx.sit
-    if sit.units_at(h):
-        return
     for cid in list(sit.commanders_at(h)):
+        info = ctx.sc.commanders[cid]
+        here = sit.units_at(h)
+        if info.rank == "brigade" and any(ctx.sc.units[u].brigade == cid for u in here):
+            continue
+        if info.rank != "brigade" and here:
+            continue
         dest = follow or nearest_home(ctx, cid, h)
         if dest and dest != h:
             sit.place_commander(cid, dest)
@@ -90,11 +97,15 @@ def rehome_commanders(ctx: Context, h: str, follow: str | None = None) -> None:
 
 
 def nearest_home(ctx: Context, cid: str, h: str) -> str | None:
+    """Where a commander left alone goes: the nearest unit of his command (a brigade commander:
+    of his brigade), else his immediate superior's hex, else the nearest unit of his side."""
     sit = ctx.sit
     info = ctx.sc.commanders[cid]
-    mine = [u for u in ctx.sc.brigades.get(cid, []) if sit.units[u]["status"] == ON_MAP]
-    if not mine and info.rank == "brigade" and info.superior and sit.cmds[info.superior]["status"] == ON_MAP:
-        return sit.cmds[info.superior]["hex"]  # rule 20.8: no regiment left, to his superior
+    under = chain(ctx, cid)
+    mine = [u.id for u in ctx.sc.units.values() if sit.units[u.id]["status"] == ON_MAP and u.side == info.side
+            and ((u.brigade in under) if info.rank == "brigade" else (u.brigade in under or u.formation in under))]
+    if not mine and info.superior and sit.cmds.get(info.superior, {}).get("status") == ON_MAP:
+        return sit.cmds[info.superior]["hex"]
     if not mine:
         mine = [u.id for u in ctx.sc.units.values() if u.side == info.side and sit.units[u.id]["status"] == ON_MAP]
     if not mine:

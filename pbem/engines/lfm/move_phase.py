@@ -1,20 +1,30 @@
 """The movement phase (rule phase 5): reinforcements and returning units, moves by
-destination or by path, mounting and dismounting, unlimbering, charges, detaching, build
-and recover markers; then the end-of-movement checks (over-stacking, brigade commanders
-with their regiments, the Charged markers)."""
+destination or by path, mounting and dismounting, unlimbering, charges, build and recover
+markers; then the end-of-movement checks (over-stacking, brigade commanders with their
+regiments, the Charged markers).
+
+Every order that cannot be carried out is skipped with the rule that forbids it, in a report
+to its own side only (``order_skipped`` events go ``to`` the side: the other side learns what
+happened on the map, never what was intended)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from itertools import combinations
+
 from pbem.engines.base import event
-from pbem.engines.hexgrid import distance
 
 from .charges import charge, mark_charged
+from .command import traced_distance, REGIMENT_RANGE
 from .integrity import bound, cut_off, move_breaks_it, rejoin_hex, with_brigade
 from .losses import eliminate, nearest_home
 from .messages import N_
-from .movement import Field, Mover, mover_for, path_to, search
-from .situation import ON_MAP, OFF_MAP, WAITING, Context
-from .tables import terrain
+from .movement import Field, mover_for, path_to, search, why_not
+from .construction import works_to_hold
+from .reinforcements import Entry, arrivals, enter_the_rest, entry_for, entry_of, move_entry, mp_text
+from .situation import ON_MAP, Context
+
+RETREAT_HEXES = 2  # rule 9: leaving a ZOC is a retreat of one or two hexes
 
 
 def expand(ctx: Context, refs: list[str]) -> tuple[list[str], list[str]]:
@@ -32,72 +42,9 @@ def expand(ctx: Context, refs: list[str]) -> tuple[list[str], list[str]]:
     return units, cmds
 
 
-def arrivals(ctx: Context, side: str) -> list[str]:
-    """Units and commanders of ``side`` due this turn (reinforcements, units returning)."""
-    turn = ctx.state["turn"]
-    out = []
-    for uid, u in ctx.sit.units.items():
-        info = ctx.sc.units[uid]
-        if info.side != side:
-            continue
-        if u["status"] == WAITING and info.enter and (u.get("entry") or info.enter)["turn"] <= turn:
-            out.append(uid)
-        elif u["status"] == OFF_MAP and u.get("return", {}).get("turn", 99) <= turn:
-            out.append(uid)
-    for cid, c in ctx.sit.cmds.items():
-        info = ctx.sc.commanders[cid]
-        if info.side == side and c["status"] == WAITING and info.enter and (c.get("entry") or info.enter)["turn"] <= turn:
-            out.append(cid)
-    return out
-
-
-def scheduled(ctx: Context, ref: str) -> dict | None:
-    """Where and when ``ref`` (waiting or off the map) is to enter: {"hex", "turn"}, or None."""
-    if ref in ctx.sc.commanders:
-        c = ctx.sit.cmds[ref]
-        return (c.get("entry") or ctx.sc.commanders[ref].enter) if c["status"] == WAITING else None
-    u = ctx.sit.units[ref]
-    if u["status"] == OFF_MAP:
-        return u.get("return")
-    return (u.get("entry") or ctx.sc.units[ref].enter) if u["status"] == WAITING else None
-
-
-def move_entry(ctx: Context, side: str, refs: list[str], hex_: str, text: str) -> None:
-    """Rules 26.7 and 9.1.e: units not yet on the map may come on elsewhere along the edge, a
-    turn later for every 5 hexes (or part) from their own entry hex."""
-    board = ctx.sc.board
-    if not board.on_edge(hex_):
-        ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=f"{hex_} is not on the map edge", side=side))
-        return
-    for ref in refs:
-        when = scheduled(ctx, ref)
-        if when is None:
-            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text,
-                           why=f"{ref} is not waiting to enter", side=side))
-            continue
-        delay = -(-distance(when["hex"], hex_) // 5)
-        new = {"hex": hex_, "turn": max(when["turn"], ctx.state["turn"]) + delay}
-        if ref in ctx.sc.commanders:
-            ctx.sit.cmds[ref]["entry"] = new
-        elif ctx.sit.units[ref]["status"] == OFF_MAP:
-            ctx.sit.units[ref]["return"] = new
-        else:
-            ctx.sit.units[ref]["entry"] = new
-        name = ctx.sit.commander_name(ref) if ref in ctx.sc.commanders else ctx.name(ref)
-        ctx.emit(event("entry_moved", N_("%(name)s will enter at %(hex)s on turn %(turn)s (%(delay)s turn(s) later for %(distance)s hexes along the edge)."),
-                       unit=ref, name=name, hex=hex_, turn=new["turn"], delay=delay, distance=distance(when["hex"], hex_)))
-
-
-def entry_of(ctx: Context, ref: str) -> tuple[str, int]:
-    """Entry hex and MP this turn of an arriving unit or commander."""
-    if ref in ctx.sc.commanders:
-        e = ctx.sc.commanders[ref].enter
-        return (ctx.sit.cmds[ref].get("entry") or e)["hex"], int(e.get("mp", 8))
-    u = ctx.sit.units[ref]
-    if u["status"] == OFF_MAP:
-        return u["return"]["hex"], ctx.sit.movement_points(ref)
-    e = ctx.sc.units[ref].enter
-    return (u.get("entry") or e)["hex"], int(e.get("mp", ctx.sit.movement_points(ref)))
+def skipped(ctx: Context, side: str, text: str, why: str) -> None:
+    """An order not carried out, and why: for its own side's eyes only."""
+    ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=side, to=[side]))
 
 
 class MovementPhase:
@@ -106,13 +53,20 @@ class MovementPhase:
         self.sit = ctx.sit
         self.spent: dict[str, int] = {}
         self.used_road: set[str] = set()
+        self.moved: set[str] = set()  # units that moved (or charged) this phase
         self.mode_changed: set[str] = set()
+        self.mode_after_move: set[str] = set()  # rule 1.5: they move no further
+        self.stopped: dict[str, str] = {}  # unit -> why it may move no further this phase (5.2, 3.7)
+        self.in_zoc: dict[str, str] = {}  # unit -> why: it entered an enemy ZOC (5.2; it may still charge)
+        self.retreated: dict[str, int] = {}  # hexes moved by units that started in an enemy ZOC (rule 9)
         self.unlimbered: set[str] = set()
-        self.entered_at: dict[str, int] = {}
+        self.entered_at: dict[tuple[str, int], int] = {}
         self.start_zoc: dict[str, bool] = {}
         self.due = set(arrivals(ctx, side))
         self.was_cut_off = set(cut_off(ctx, side))  # rule 22.1: these must rejoin their brigades
         self.promised: dict[str, str] = {}  # unit -> hex a later move order of this mail sends it
+        self.later_mode: set[str] = set()  # units a later MOUNT or DISMOUNT order of this mail names
+        self.hold = works_to_hold(ctx)
         enemy_zoc = self.sit.zoc_hexes(ctx.sc.enemy(side))
         for uid, u in self.sit.units.items():
             if u["status"] == ON_MAP and ctx.sc.units[uid].side == side:
@@ -120,53 +74,90 @@ class MovementPhase:
                 u["started"] = u["hex"]
 
     def skip(self, text: str, why: str) -> None:
-        self.ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=text, why=why, side=self.side))
+        skipped(self.ctx, self.side, text, why)
+
+    def name(self, ref: str) -> str:
+        return self.sit.commander_name(ref) if ref in self.ctx.sc.commanders else self.ctx.name(ref)
 
     # --- the orders ----------------------------------------------------------
     def run(self, ops: list[dict]) -> None:
+        waiting: set[str] = set()
         for op in ops:
             if op["op"] == "enter_at":
                 refs = [r for r in op["units"] if not r.startswith("@")]
-                move_entry(self.ctx, self.side, refs, op["hex"], op["text"])
-        self.due = set(arrivals(self.ctx, self.side))
+                waiting.update(move_entry(self.ctx, self.side, refs, op["hex"], op["text"]))
+        self.due = set(arrivals(self.ctx, self.side)) - waiting
         plans = [(i, expand(self.ctx, op["units"])[0], op["to"] if op["op"] == "move" else op["path"][-1])
                  for i, op in enumerate(ops) if op["op"] in ("move", "via")]
+        modes = [(i, expand(self.ctx, op["units"])[0]) for i, op in enumerate(ops) if op["op"] in ("mount", "dismount")]
         for i, op in enumerate(ops):
             kind = op["op"]
             if kind in ("move", "via"):
                 self.promised = {u: dest for j, units, dest in plans if j > i for u in units}
+                self.later_mode = {u for j, units in modes if j > i for u in units}
                 self.move(op)
             elif kind in ("mount", "dismount"):
                 self.mount(op, kind == "mount")
             elif kind == "unlimber":
                 self.unlimber(op)
             elif kind == "charge":
-                units, _ = expand(self.ctx, op["units"])
-                if self.used_road.intersection(units):
-                    self.skip(op["text"], "charging cavalry may not have used road movement this phase (rule 3.1)")
-                else:
-                    charge(self.ctx, self.side, units, op["target"], op.get("from"), self.in_command, self.spent, op["text"])
-            elif kind in ("detach", "attach"):
-                units, _ = expand(self.ctx, op["units"])
-                for u in units:
-                    self.sit.units[u]["detached"] = kind == "detach"
-                self.ctx.emit(event(kind, N_("%(names)s: %(what)s."), units=units, names=", ".join(self.ctx.name(u) for u in units),
-                                    what="detached from the brigade" if kind == "detach" else "rejoin the brigade"))
+                self.charge(op)
             elif kind == "recover":
-                cid = op["commander"]
-                if self.sit.cmds[cid]["status"] == ON_MAP and not self.sit.cmds[cid]["moved"]:
-                    self.sit.cmds[cid]["recover"] = True
-                    self.ctx.emit(event("recover_marker", N_("%(name)s stays put to recover an eliminated regiment."),
-                                        commander=cid, name=self.sit.commander_name(cid)))
-                else:
-                    self.skip(op["text"], "he has moved or is not on the map")
+                self.recover(op)
+        enter_the_rest(self.ctx, self.side, self.due, self.join_brigade)
         self.rejoin_the_cut_off()
-        self.enter_the_rest()
         self.finish()
         for op in ops:
             if op["op"] == "remove_works":
                 self.remove_works(op)
         self.check_integrity()
+
+    def recover(self, op: dict) -> None:
+        cid = op["commander"]
+        c = self.sit.cmds[cid]
+        if c["status"] != ON_MAP:
+            return self.skip(op["text"], f"{self.name(cid)} is not on the map")
+        if c["moved"]:
+            return self.skip(op["text"], f"{self.name(cid)} has moved this turn: no recovery (rule 17)")
+        c["recover"] = True
+        self.ctx.emit(event("recover_marker", N_("%(name)s stays put to recover an eliminated regiment."),
+                            commander=cid, name=self.sit.commander_name(cid)))
+
+    def charge(self, op: dict) -> None:
+        units, _ = expand(self.ctx, op["units"])
+        why = self.held(units, charging=True)
+        if why:
+            return self.skip(op["text"], why)
+        if self.used_road.intersection(units):
+            return self.skip(op["text"], "charging cavalry may not have used road movement this phase (rule 3.1)")
+        result = charge(self.ctx, self.side, units, op["target"], op.get("from"), self.in_command, self.spent, op["text"])
+        if result is None:
+            return
+        self.moved.update(units)
+        if result == "thrown back":
+            for u in units:
+                self.stopped[u] = f"{self.ctx.name(u)} was thrown back and may move no further (rule 3.7)"
+
+    def held(self, units: list[str], charging: bool = False) -> str | None:
+        """Why these units may not move now, or None: building, unlimbered, stopped this phase."""
+        ctx, sit = self.ctx, self.sit
+        for u in units:
+            info, st = ctx.sc.units[u], sit.units[u]
+            if st.get("build"):
+                return f"{info.name} is building breastworks and may not move this turn (rule 24.1.a)"
+            if u in self.stopped:
+                return self.stopped[u]
+            if u in self.in_zoc and not charging:
+                return self.in_zoc[u]
+            if u in self.mode_after_move:
+                return f"{info.name} changed mode after moving and may move no further (rule 1.5)"
+            if info.is_artillery and u in self.unlimbered:
+                return f"{info.name} has unlimbered and may not move on (rule 1.4)"
+            if info.is_artillery and not st["limbered"] and st["status"] == ON_MAP:
+                return f"{info.name} is unlimbered and may not move (rule 1.4)"
+            if not charging and self.start_zoc.get(u) and self.retreated.get(u, 0) >= RETREAT_HEXES:
+                return f"{info.name} has left an enemy ZOC by {RETREAT_HEXES} hexes: a retreat goes no further (rule 9)"
+        return None
 
     def move(self, op: dict) -> None:
         ctx, sit = self.ctx, self.sit
@@ -181,8 +172,7 @@ class MovementPhase:
             elif u in self.due:
                 groups.setdefault("entry:" + entry_of(ctx, u)[0], ([], []))[0].append(u)
             else:
-                self.skip(op["text"], f"{ctx.name(u)} is not on the map")
-                return
+                return self.skip(op["text"], f"{ctx.name(u)} is not on the map")
         for c in cmds:
             st = sit.cmds[c]
             if st["status"] == ON_MAP:
@@ -194,105 +184,165 @@ class MovementPhase:
 
     def move_group(self, op: dict, where: str, units: list[str], cmds: list[str]) -> None:
         ctx, sit = self.ctx, self.sit
-        board = ctx.sc.board
-        for u in units:
-            info = ctx.sc.units[u]
-            if sit.units[u].get("build"):
-                return self.skip(op["text"], f"{info.name} is building breastworks")
-            if info.is_artillery and not sit.units[u]["limbered"]:
-                return self.skip(op["text"], f"{info.name} is unlimbered")
-            if u in self.unlimbered:
-                return self.skip(op["text"], f"{info.name} has unlimbered")
+        why = self.held(units)
+        if why:
+            return self.skip(op["text"], why)
         mover = mover_for(ctx, units, cmds, self.side, self.in_command)
         refs = units + cmds
-        entering = where.startswith("entry:")
         field = Field(ctx, self.side)
-        if entering:
+        entry: Entry | None = None
+        steps = None
+        if where.startswith("entry:"):
             start = where[6:]
             if start in field.enemy_hexes:
                 return self.skip(op["text"], f"the entry hex {start} is held by the enemy")
             mp = min(entry_of(ctx, r)[1] for r in refs)
-            column = self.entered_at.get(start, 0)
-            road = board.has_road(start) and start not in field.zoi
-            rate = terrain()["roads"]["road"]["rate"]
-            first = rate if road else terrain()["hexes"][board.terrain[start]]["cost"]
-            budget = mp * 12 - first - column * rate
-            if budget < 0:
-                return self.skip(op["text"], "no movement points left to enter")
-            partial = any(entry_of(ctx, r)[1] < (sit.movement_points(r) if r in ctx.sc.units else 8) for r in refs)
-            road_used = road or partial  # rule 26.6
-            start_in_zoc = False
+            entry = entry_for(ctx, refs, start, mover.mode, field.zoi, self.entered_at.get((start, mp), 0))
+            if entry.zoi_covered:
+                mover = replace(mover, no_road_rate=True)
+            starts = entry.starts()
         else:
             start = where
             budget = min((sit.movement_points(u) * 12 - self.spent.get(u, 0)) for u in units) if units else \
                 min(8 * 12 - self.spent.get(c, 0) for c in cmds)
-            road_used = any(u in self.used_road for u in units)
-            start_in_zoc = start in field.zoc
-        if op["op"] == "move":
-            targets = [op["to"]]
-        else:
-            targets = [h for h in op["path"] if h != start]
+            starts = [(budget, any(u in self.used_road for u in units), 0)]
+            leaving = [u for u in units if self.start_zoc.get(u)]
+            if leaving:
+                steps = RETREAT_HEXES - max(self.retreated.get(u, 0) for u in leaving)
+        targets = [op["to"]] if op["op"] == "move" else [h for h in op["path"] if h != start]
+        attempts = [self.route(mover, start, targets, budget, road_used, field, steps) + (first,)
+                    for budget, road_used, first in starts]
+        path, cost, used, stop, cut, first = min(attempts, key=lambda a: (a[3] is not None, -len(a[0]), a[1] + a[5]))
+        if stop is not None and (op["op"] == "move" or len(path) == 1):
+            return self.skip(op["text"], self.why_not(mover, stop[0], stop[1], field, stop[2], stop[3], stop[4], entry))
+        if stop is not None:  # a path stops at the last hex it could reach
+            ctx.emit(event("path_stopped", N_("%(names)s stopped at %(hex)s: %(why)s."), units=refs,
+                           names=", ".join(self.name(r) for r in refs), hex=path[-1], to=[self.side],
+                           why=self.why_not(mover, stop[0], stop[1], field, stop[2], stop[3], stop[4], entry)))
+        if cut:
+            ctx.emit(event("path_stopped", N_("%(names)s stopped at %(hex)s: %(why)s."), units=refs,
+                           names=", ".join(self.name(r) for r in refs), hex=path[-1], to=[self.side],
+                           why="they entered an enemy ZOC there, and a move stops in one (rule 5.2)"))
+        end = path[-1]
+        problem = self.end_problem(units, cmds, start, end, entry is not None)
+        if problem:
+            return self.skip(op["text"], problem)
+        self.apply(refs, units, cmds, path, cost + first, used, entry, field)
+
+    def route(self, mover, start, targets, budget, road_used, field, steps):  # noqa: ANN001
+        """Follow ``targets`` from ``start``: (path, cost, road rate used, None, cut short by a ZOC
+        before the last target) when the move ends well, else the path so far and (from, target,
+        MP left, road used, steps left) where it could go no further."""
+        ctx = self.ctx
         path, cost, used = [start], 0, road_used
         for target in targets:
-            best = search(ctx, mover, path[-1], budget - cost, field, road_used=used,
-                          start_in_zoc=start_in_zoc if len(path) == 1 else path[-1] in field.zoc, target=target)
+            left = None if steps is None else steps - (len(path) - 1)
+            best = search(ctx, mover, path[-1], budget - cost, field, road_used=used, target=target, max_steps=left)
             found = path_to(best, target)
             if found is None:
-                if op["op"] == "move":
-                    return self.skip(op["text"], why_not(ctx, mover, path[-1], target, field))
-                # a path stops at the last hex it could reach
-                ctx.emit(event("path_stopped", N_("%(names)s stopped at %(hex)s: %(why)s."), units=refs,
-                               names=", ".join(self.name(r) for r in refs), hex=path[-1],
-                               why=why_not(ctx, mover, path[-1], target, field)))
-                break
+                return path, cost, used, (path[-1], target, budget - cost, used, left), False
             seg, seg_cost, used = found
             path += seg[1:]
             cost += seg_cost
             if path[-1] in field.zoc and not mover.commander_only:
-                break
-        # stacking at the end (moving through is free, ending over the limits is not)
-        while len(path) > 1 and units and sit.stacking_problem(path[-1], units, leaving=tuple(units)):
-            if op["op"] == "move":
-                return self.skip(op["text"], f"{path[-1]} would be over-stacked ({sit.stacking_problem(path[-1], units, leaving=tuple(units))})")
-            path.pop()
-        if entering and units and sit.stacking_problem(path[-1], units):
-            return self.skip(op["text"], f"{path[-1]} would be over-stacked")
-        broken = move_breaks_it(ctx, units, start, path[-1], self.was_cut_off | (set(units) if entering else set()), self.promised)
-        if broken:
-            return self.skip(op["text"], broken)
-        self.apply(refs, units, cmds, path, cost, used, entering, start_in_zoc, field)
+                return path, cost, used, None, target != targets[-1]
+        return path, cost, used, None, False
 
-    def name(self, ref: str) -> str:
-        return self.sit.commander_name(ref) if ref in self.ctx.sc.commanders else self.ctx.name(ref)
+    def why_not(self, mover, start, target, field, budget, used, steps, entry: Entry | None) -> str:  # noqa: ANN001
+        """Why a move stops short, naming the rule; a stack coming on the map adds the column on
+        its road (26.4), the ZOI on its entry hex (26.5) and its part allowance (26.6)."""
+        ctx = self.ctx
+        road_rule = None
+        if entry is not None and entry.partial and not (entry.road and not entry.zoi_covered):
+            road_rule = "entering with part of its allowance counts as road movement: no ZOC may be entered (rule 26.6)"
+        why = why_not(ctx, mover, start, target, field, budget, used, steps, **({"road_into_zoc": road_rule} if road_rule else {}))
+        if entry is None or not why.endswith("beyond the movement points left") and not why.startswith("no legal path"):
+            return why
+        if entry.zoi_covered and entry.road:
+            relaxed = replace(mover, no_road_rate=False)
+            full = replace(entry, zoi_covered=False)
+            for budget2, used2, _ in full.starts():
+                if path_to(search(ctx, relaxed, start, budget2, field, road_used=used2, target=target), target):
+                    return "an enemy ZOI covers the entry hex: no road movement on entering (rule 26.5)"
+        if entry.ahead and entry.road:
+            first = replace(entry, ahead=0)
+            for budget2, used2, _ in first.starts():
+                if path_to(search(ctx, mover, start, budget2, field, road_used=used2, target=target), target):
+                    return f"{target} is beyond {entry.column_text()}"
+        return why
 
-    def apply(self, refs, units, cmds, path, cost, used, entering, start_in_zoc, field) -> None:
+    def end_problem(self, units: list[str], cmds: list[str], start: str, end: str, entering: bool) -> str | None:
+        """Why the move may not end in ``end`` (4.3, 20.8, 22.1, 24.1.b), or None. Over-stacking is
+        not one: the excess is lost at the end of the movement phase (4.5)."""
+        ctx, sit = self.ctx, self.sit
+        if units and sit.mixes_modes(end, units, leaving=tuple(units)):
+            changing = self.later_mode.intersection(units + [x for x in sit.units_at(end) if ctx.sc.units[x].is_cavalry])
+            if not changing:
+                return "a stack may not mix mounted and dismounted cavalry (rule 4.3)"
+        for c in cmds:
+            info = ctx.sc.commanders[c]
+            if info.rank != "brigade" or end == start:
+                continue
+            regiments = [u for u in ctx.sc.brigades.get(c, []) if sit.units[u]["status"] == ON_MAP or u in units]
+            if regiments and not any(u in units or sit.units[u]["hex"] == end or self.promised.get(u) == end
+                                     for u in regiments):
+                return "a brigade commander must stay stacked with a regiment of his brigade (rule 20.8)"
+        if not entering and start in self.hold and units:
+            staying = [x for x in sit.units_at(start) if x not in units]
+            if not staying and not any(dest == start for dest in self.promised.values()):
+                return f"a unit must stay in {start} while its breastworks are emplaced this turn (rule 24.1.b)"
+        return move_breaks_it(ctx, units, start, end, self.was_cut_off | (set(units) if entering else set()), self.promised)
+
+    def apply(self, refs, units, cmds, path, cost, used, entry: Entry | None, field) -> None:  # noqa: ANN001
         ctx, sit = self.ctx, self.sit
         end = path[-1]
+        outside = [u for u in units if sit.units[u]["detached"] and not self.in_brigade_range(u)]
         for u in units:
             sit.place(u, end)
             self.spent[u] = self.spent.get(u, 0) + cost
             if used:
                 self.used_road.add(u)
+            if len(path) > 1:
+                self.moved.add(u)
+            if self.start_zoc.get(u):
+                self.retreated[u] = self.retreated.get(u, 0) + len(path) - 1
+            if end in field.zoc and len(path) > 1:
+                self.in_zoc[u] = f"{ctx.name(u)} entered an enemy ZOC and may move no further (rule 5.2)"
             sit.units[u].pop("return", None)
         for c in cmds:
             sit.place_commander(c, end)
             sit.cmds[c]["moved"] = True
             self.spent[c] = self.spent.get(c, 0) + cost
-        if entering:
-            self.entered_at[path[0]] = self.entered_at.get(path[0], 0) + 1
+        if entry is not None:
+            key = (entry.hex, entry.mp)
+            self.entered_at[key] = self.entered_at.get(key, 0) + 1
             self.due.difference_update(refs)
         night = ctx.sc.is_night(ctx.state["turn"])
         why = ""
-        if units and len(path) > 1 and start_in_zoc and not night:
+        if any(self.start_zoc.get(u) for u in units) and len(path) > 1 and not night:
             sit.disorganize(end)
             why = ", disorganized: it left an enemy ZOC (rule 5.3)"
         if sit.disorganized(end):
             sit.disorganize(end)  # rule 14.3: joining a disorganized stack, or bringing a D in
+        if units and len(path) > 1 and end in field.zoc:
+            why += ", stopping in an enemy ZOC (rule 5.2)"
         ctx.state["last"]["moves"].append({"units": refs, "path": path})
         ctx.emit(event("move", N_("%(names)s %(done)s %(path)s (%(mp)s MP%(road)s)%(why)s."),
                        units=refs, names=", ".join(self.name(r) for r in refs), path=" -> ".join(path), hexes=path,
-                       verb="enter at" if entering else "move", done="entered at" if entering else "moved", mp=_mp(cost), road=", road movement" if used else "",
-                       why=why, dest=end, into_zoc=end in field.zoc))
+                       verb="enter at" if entry is not None else "move", done="entered at" if entry is not None else "moved", mp=mp_text(cost),
+                       road=", road movement" if used else "", why=why, dest=end, into_zoc=end in field.zoc))
+        for u in outside:
+            if self.in_brigade_range(u):  # rule 22.3: entering its brigade commander's range
+                sit.units[u]["detached"] = False  # it stays out of command this turn (SoP 2)
+                ctx.emit(event("attach", N_("%(names)s: %(what)s."), units=[u], names=ctx.name(u),
+                               what="back in its brigade commander's range, no longer detached (rule 22.3)"))
+
+    def in_brigade_range(self, uid: str) -> bool:
+        """Whether a regiment is within its brigade commander's 2-hex command range (20.7)."""
+        ctx, sit = self.ctx, self.sit
+        boss = sit.cmds.get(ctx.sc.units[uid].brigade or "")
+        return bool(boss and boss["status"] == ON_MAP and sit.units[uid]["status"] == ON_MAP and
+                    traced_distance(ctx, self.side, boss["hex"], sit.units[uid]["hex"], REGIMENT_RANGE) is not None)
 
     def mount(self, op: dict, mount: bool) -> None:
         units, _ = expand(self.ctx, op["units"])
@@ -304,14 +354,17 @@ class MovementPhase:
                 return self.skip(op["text"], f"{info.name} already changed mode this phase (rule 1.5)")
             if bool(st["mounted"]) == mount:
                 return self.skip(op["text"], f"{info.name} is already {'mounted' if mount else 'dismounted'}")
-        hexes = {self.sit.units[u]["hex"] for u in units}
-        for h in hexes:
+        for h in {self.sit.units[u]["hex"] for u in units}:
             others = [x for x in self.sit.units_at(h) if x not in units and self.ctx.sc.units[x].is_cavalry]
             if any(bool(self.sit.units[x]["mounted"]) != mount for x in others):
                 return self.skip(op["text"], "a stack may not mix mounted and dismounted cavalry (rule 4.3)")
         for u in units:
             self.sit.units[u]["mounted"] = mount
             self.mode_changed.add(u)
+            if u in self.moved:
+                self.mode_after_move.add(u)  # rule 1.5: move, then change mode; never move on
+            else:
+                self.spent[u] = 0  # it moves at its new mode's rate
         self.ctx.emit(event("mount" if mount else "dismount", N_("%(names)s %(done)s."), units=units,
                             names=", ".join(self.ctx.name(u) for u in units), verb="mount" if mount else "dismount",
                             done="mounted" if mount else "dismounted"))
@@ -342,6 +395,40 @@ class MovementPhase:
             else:
                 self.skip(op["text"], f"no breastworks at {h}")
 
+    def join_brigade(self, uid: str) -> bool:
+        """Rule 22.2: a regiment entering apart from its brigade, given no order, moves to join it by
+        the fastest way it can; False when it has no brigade on the map to join."""
+        ctx, sit = self.ctx, self.sit
+        if not bound(ctx, uid, ()) or not ctx.sc.units[uid].enter or sit.units[uid]["status"] != "waiting":
+            return False
+        field = Field(ctx, self.side)
+        start = entry_of(ctx, uid)[0]
+        if start in field.enemy_hexes:
+            return False
+        mover = mover_for(ctx, [uid], [], self.side, self.in_command)
+        mp = entry_of(ctx, uid)[1]
+        entry = entry_for(ctx, [uid], start, mover.mode, field.zoi, self.entered_at.get((start, mp), 0))
+        if entry.zoi_covered:
+            mover = replace(mover, no_road_rate=True)
+        reachable: dict = {}
+        for budget, used, first in entry.starts():
+            for key, (cost, prev) in search(ctx, mover, start, budget, field, road_used=used).items():
+                if key not in reachable or cost + first < reachable[key][0]:
+                    reachable[key] = (cost + first, prev)
+        sit.place(uid, start)  # for the search of hexes by its brigade; taken back if none fits
+        dest = rejoin_hex(ctx, uid, reachable, lambda h: not sit.stacking_problem(h, [uid], leaving=(uid,)))
+        if dest is None and not sit.stacking_problem(start, [uid], leaving=(uid,)):
+            dest = start
+        if dest is None:
+            sit.remove(uid, "waiting")
+            sit.units[uid]["hex"] = None
+            return False
+        path, cost, used = path_to(reachable, dest)
+        ctx.emit(event("rejoin", N_("%(name)s, entering apart from its brigade, moves by itself to join it (rule 22.2)."),
+                       unit=uid, name=ctx.name(uid), hex=dest))
+        self.apply([uid], [uid], [], path, cost, used, entry, field)
+        return True
+
     def rejoin_the_cut_off(self) -> None:
         """Rule 22.1: a regiment cut off when the phase began and given no move order moves by
         itself to the reachable hex nearest its brigade (one in an enemy ZOC stays: the rule
@@ -361,7 +448,7 @@ class MovementPhase:
             path, cost, used = path_to(reachable, dest)
             ctx.emit(event("rejoin", N_("%(name)s, cut off from its brigade, moves by itself to rejoin it (rule 22.1)."),
                            unit=u, name=ctx.name(u), hex=dest))
-            self.apply([u], [u], [], path, cost, used, False, False, field)
+            self.apply([u], [u], [], path, cost, used, None, field)
 
     def check_integrity(self) -> None:
         """Rule 22.1: a regiment still cut off from its brigade at the end of movement is named,
@@ -370,61 +457,22 @@ class MovementPhase:
             self.ctx.emit(event("integrity", N_("%(name)s at %(hex)s is cut off from its brigade and must rejoin it (rule 22.1)."),
                                 unit=u, name=self.ctx.name(u), hex=self.sit.units[u]["hex"]))
 
-    def enter_the_rest(self) -> None:
-        """Arrivals nobody ordered enter and stop on their entry hex, each while the hex is
-        free of the enemy and within the stacking limits; the others wait for the next turn."""
-        ctx, sit = self.ctx, self.sit
-        by_hex: dict[str, list[str]] = {}
-        for ref in sorted(self.due, key=lambda r: (r not in ctx.sc.units, r)):
-            by_hex.setdefault(entry_of(ctx, ref)[0], []).append(ref)
-        for h, refs in by_hex.items():
-            placed, delayed = [], []
-            for ref in refs:
-                if ref in ctx.sc.commanders:
-                    if sit.side_at(h) in (None, self.side) and (placed or not any(r in ctx.sc.units for r in refs)):
-                        sit.place_commander(ref, h)
-                    continue
-                if sit.side_at(h) not in (None, self.side) or sit.stacking_problem(h, [ref]):
-                    delayed.append(ref)
-                    continue
-                sit.place(ref, h)
-                sit.units[ref].pop("return", None)
-                placed.append(ref)
-            if placed:
-                ctx.emit(event("move", N_("%(names)s %(done)s %(path)s (%(mp)s MP%(road)s)%(why)s."), units=placed,
-                               names=", ".join(ctx.name(u) for u in placed), path=h, hexes=[h], verb="enter at", done="entered at",
-                               mp=_mp(terrain()["hexes"][ctx.sc.board.terrain[h]]["cost"]), road="", why="", dest=h, into_zoc=False))
-            if delayed:
-                ctx.emit(event("entry_delayed", N_("%(names)s cannot enter at %(hex)s this turn (blocked or full)."),
-                               units=delayed, names=", ".join(ctx.name(u) for u in delayed), hex=h))
-
     def finish(self) -> None:
         """End of movement: over-stacked stacks lose the excess (rule 4.5); brigade commanders
         rejoin a regiment (20.8); stacks that charged are disorganized (3.11)."""
         ctx, sit = self.ctx, self.sit
         for h in sorted({sit.units[u]["hex"] for u in sit.units if sit.units[u]["status"] == ON_MAP
                          and ctx.sc.units[u].side == self.side}):
-            while sit.stacking_problem(h, []) not in (None, "enemy"):
-                here = sit.units_at(h)
-                problem = sit.stacking_problem(h, [])
-                if problem == "brigades":
-                    brigades = {}
-                    for u in here:
-                        if not ctx.sc.units[u].is_artillery:
-                            brigades.setdefault(ctx.sc.units[u].brigade, []).append(u)
-                    victim = min(brigades.values(), key=lambda g: sum(sit.sp(x) for x in g))[0]
-                elif problem == "artillery":
-                    victim = min((u for u in here if ctx.sc.units[u].is_artillery), key=sit.sp)
-                else:
-                    victim = min((u for u in here if not ctx.sc.units[u].is_artillery), key=sit.sp)
-                eliminate(ctx, victim, "over-stacked at the end of movement (rule 4.5)")
+            if sit.stacking_problem(h, []) not in (None, "enemy") or sit.mixes_modes(h, []):
+                for victim in excess(ctx, h, self.moved):
+                    eliminate(ctx, victim, "over-stacked at the end of movement (rule 4.5)")
         for cid, c in sit.cmds.items():
             info = ctx.sc.commanders[cid]
             if info.side != self.side or info.rank != "brigade" or c["status"] != ON_MAP:
                 continue
             if not any(ctx.sc.units[u].brigade == cid for u in sit.units_at(c["hex"])):
                 dest = nearest_home(ctx, cid, c["hex"])
-                if dest and dest != c["hex"] and any(ctx.sc.units[u].brigade == cid for u in sit.units_at(dest)):
+                if dest and dest != c["hex"]:
                     sit.place_commander(cid, dest)
                     ctx.emit(event("commander_moves", N_("%(name)s, left alone, goes to %(hex)s."),
                                    commander=cid, name=sit.commander_name(cid), hex=dest, frm=c["hex"]))
@@ -433,19 +481,20 @@ class MovementPhase:
             u.pop("started", None)
 
 
-def _mp(twelfths: int) -> str:
-    whole, rest = divmod(twelfths, 12)
-    frac = {0: "", 3: "1/4", 4: "1/3", 6: "1/2", 8: "2/3", 9: "3/4"}.get(rest, f"{rest}/12")
-    return f"{whole} {frac}".strip() if whole and frac else (frac or str(whole))
-
-
-def why_not(ctx: Context, mover: Mover, start: str, target: str, field: Field) -> str:
-    """Why ``target`` cannot be reached from ``start`` this phase, in a player's words."""
-    if target in field.enemy_hexes:
-        return f"{target} is held by the enemy"
-    if target in field.zoc and not mover.may_enter_zoc:
-        return f"{target} is in an enemy ZOC and the units may not enter one (out of command, shattered, detached, charged or night)"
-    unlimited = search(ctx, mover, start, 10 ** 6, field, target=target)
-    if path_to(unlimited, target) is None:
-        return f"no legal path to {target}"
-    return f"{target} is beyond the movement points left"
+def excess(ctx: Context, h: str, newcomers: set[str]) -> list[str]:
+    """The units an over-stacked stack gives up (rule 4.5: "eliminate SPs in excess of the
+    limits"): the fewest SP that end every violation; among equal losses, units that moved in
+    this phase first, then the fewest units."""
+    sit = ctx.sit
+    here = sorted(sit.units_at(h))
+    best = None
+    for n in range(1, len(here) + 1):
+        for group in combinations(here, n):
+            rest = [u for u in here if u not in group]
+            if rest and (sit.stacking_problem(h, [], leaving=group) not in (None, "enemy")
+                         or sit.mixes_modes(h, [], leaving=group)):
+                continue
+            key = (sum(sit.sp(u) for u in group), -sum(u in newcomers for u in group), n, group)
+            if best is None or key < best:
+                best = key
+    return list(best[3]) if best else []

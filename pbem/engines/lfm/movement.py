@@ -9,10 +9,13 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from pbem.engines.hexgrid import distance
+
 from .situation import Context
 from .tables import terrain
 
 TWELFTHS = 12
+LEAVING_ZOC = "leaving a ZOC is a retreat of at most 2 hexes (rule 9)"
 
 
 @dataclass(frozen=True)
@@ -26,6 +29,28 @@ class Mover:
     charging: bool = False  # no road movement at all, ZOC does not stop it (rule 3.1)
     night: bool = False  # only along roads (rule 23.6)
     commander_only: bool = False  # a commander alone: no ZOC rules
+    zoc_ban: str | None = None  # why it may not enter an enemy ZOC, in a player's words
+    no_road_rate: bool = False  # entering where an enemy ZOI covers the entry hex (rule 26.5)
+
+
+def zoc_ban(ctx: Context, units: list[str], in_command: set[str]) -> str | None:
+    """Why these units may not enter an enemy ZOC (rules 3.1, 16.4, 20.1, 22.3, 23.2), or None."""
+    sit = ctx.sit
+    if ctx.sc.is_night(ctx.state["turn"]):
+        return "no unit may enter an enemy ZOC at night (rule 23.2)"
+    for u in units:
+        if sit.units[u].get("charged"):
+            return f"{ctx.name(u)} charged this turn and may not enter an enemy ZOC (rule 3.1)"
+    for u in units:
+        if sit.shattered(u):
+            return f"{ctx.name(u)}'s brigade is shattered: it may not enter an enemy ZOC (rule 16.4)"
+    for u in units:
+        if u not in in_command and sit.units[u]["detached"]:
+            return f"{ctx.name(u)} is detached: not in command, it may not enter an enemy ZOC (rule 22.3)"
+    for u in units:
+        if u not in in_command:
+            return f"{ctx.name(u)} is not in command: it may not enter an enemy ZOC (rule 20.1)"
+    return None
 
 
 def mover_for(ctx: Context, units: list[str], commanders: list[str], side: str, in_command: set[str],
@@ -42,9 +67,9 @@ def mover_for(ctx: Context, units: list[str], commanders: list[str], side: str, 
     else:
         mode = "foot"
     slow = any(sit.units[u]["d"] or sit.shattered(u) for u in units)
-    may = (not night and all(u in in_command for u in units) and not any(sit.shattered(u) for u in units)
-           and not any(sit.units[u]["detached"] or sit.units[u].get("charged") for u in units))  # 3.1: charged, no ZOC
-    return Mover(side=side, mode=mode, slow_roads=slow, may_enter_zoc=may or charging, charging=charging, night=night)
+    ban = None if charging else zoc_ban(ctx, units, in_command)
+    return Mover(side=side, mode=mode, slow_roads=slow, may_enter_zoc=ban is None, charging=charging, night=night,
+                 zoc_ban=ban)
 
 
 def terrain_cost(board, a: str, b: str, mode: str, bridge_burned: bool = False) -> int:
@@ -90,47 +115,61 @@ class Field:
         self.burned = {tuple(k.split("-")) for k in ctx.state.get("burned", [])}
 
 
+# The rules a search may be told to set aside, to find which one forbids a move (``why_not``).
+RELAXABLE = frozenset({"road_into_zoc", "zoi", "slow_roads", "through_zoc", "night", "no_road_rate", "steps"})
+
+
 def search(ctx: Context, mover: Mover, start: str, budget: int, field: Field, road_used: bool = False,
-           start_in_zoc: bool | None = None, target: str | None = None) -> dict:
-    """Cheapest legal ways to every reachable hex: {(hex, used_road_rate): (cost, previous key)};
-    with ``target``, the search stops once the cheapest way there is known."""
+           target: str | None = None, max_steps: int | None = None, relax: frozenset = frozenset()) -> dict:
+    """Cheapest legal ways to every reachable hex: {(hex, used_road_rate[, steps]): (cost, previous
+    key)}; with ``target``, the search stops once the cheapest way there is known. ``max_steps``:
+    at most that many hexes (a unit leaving a ZOC retreats 1 or 2, rule 9); ``relax``: rules of
+    RELAXABLE set aside."""
     board = ctx.sc.board
-    if start_in_zoc is None:
-        start_in_zoc = start in field.zoc
     steps = steps_for(board, mover.mode)
     spec = terrain()["roads"]
-    rates = {k: v["disorganized_rate" if mover.slow_roads else "rate"] for k, v in spec.items()}
-    best: dict = {(start, road_used): (0, None)}
-    heap = [(0, start, road_used)]
+    slow = mover.slow_roads and "slow_roads" not in relax
+    rates = {k: v["disorganized_rate" if slow else "rate"] for k, v in spec.items()}
+    zoi = frozenset() if "zoi" in relax else field.zoi
+    night = mover.night and "night" not in relax
+    road_rate = not mover.charging and not (mover.no_road_rate and "no_road_rate" not in relax)
+    stop_in_zoc = not mover.commander_only and not mover.charging and "through_zoc" not in relax
+    limit = None if "steps" in relax else max_steps
+    first = (start, road_used) if limit is None else (start, road_used, 0)
+    best: dict = {first: (0, None)}
+    heap = [(0, first)]
     while heap:
-        cost, h, used = heapq.heappop(heap)
-        if best.get((h, used), (None,))[0] != cost:
+        cost, key = heapq.heappop(heap)
+        if best.get(key, (None,))[0] != cost:
             continue
+        h, used = key[0], key[1]
         if h == target:
             break
-        if h != start and h in field.zoc and not mover.commander_only and not mover.charging:
+        if h != start and h in field.zoc and stop_in_zoc:
             continue  # entering a ZOC ends the move (rule 5.2)
+        if limit is not None and key[2] >= limit:
+            continue
         for n, plain, road in steps[h]:
             if n in field.enemy_hexes:
                 continue
             if road and field.burned and ((h, n) if h < n else (n, h)) in field.burned:
                 road, plain = None, terrain_cost(board, h, n, mover.mode, bridge_burned=True)
             options = []
-            if road and not mover.charging and h not in field.zoi and n not in field.zoi:
+            if road and road_rate and h not in zoi and n not in zoi:
                 options.append((rates[road], True))
-            if road or not mover.night:
+            if road or not night:
                 options.append((plain, used))
             for step, new_used in options:
                 total = cost + step
                 if total > budget:
                     continue
                 if n in field.zoc and not mover.commander_only:
-                    if not mover.may_enter_zoc or new_used:
+                    if not mover.may_enter_zoc or (new_used and "road_into_zoc" not in relax):
                         continue  # rules 2.2, 5.5, 5.6
-                key = (n, new_used)
-                if key not in best or total < best[key][0]:
-                    best[key] = (total, (h, used))
-                    heapq.heappush(heap, (total, n, new_used))
+                nxt = (n, new_used) if limit is None else (n, new_used, key[2] + 1)
+                if nxt not in best or total < best[nxt][0]:
+                    best[nxt] = (total, key)
+                    heapq.heappush(heap, (total, nxt))
     return best
 
 
@@ -139,10 +178,49 @@ def path_to(best: dict, dest: str) -> tuple[list[str], int, bool] | None:
     keys = [k for k in best if k[0] == dest]
     if not keys:
         return None
-    key = min(keys, key=lambda k: (best[k][0], k[1]))
+    key = min(keys, key=lambda k: (best[k][0], k[1:]))
     cost, used = best[key][0], key[1]
     path = []
     while key is not None:
         path.append(key[0])
         key = best[key][1]
     return list(reversed(path)), cost, used
+
+
+ROAD_INTO_ZOC = "a unit that used the road movement rate may not enter a ZOC (rule 2.2)"
+
+
+def why_not(ctx: Context, mover: Mover, start: str, target: str, field: Field, budget: int, road_used: bool,
+            max_steps: int | None = None, road_into_zoc: str = ROAD_INTO_ZOC) -> str:
+    """Why ``target`` cannot be reached from ``start`` with ``budget`` twelfths of an MP left, in a
+    player's words naming the rule: each rule that can forbid a move is set aside in turn and
+    the first one whose absence would let the move through is the reason."""
+    if target in field.enemy_hexes:
+        return f"{target} is held by the enemy"
+    if target in field.zoc and not mover.commander_only:
+        if mover.zoc_ban:
+            return mover.zoc_ban
+        if road_used:
+            return road_into_zoc
+    if max_steps is not None and distance(start, target) > max_steps:
+        return LEAVING_ZOC
+
+    def reach(relax: frozenset, limit: int = budget) -> bool:
+        best = search(ctx, mover, start, limit, field, road_used=road_used, target=target, max_steps=max_steps,
+                      relax=relax)
+        return path_to(best, target) is not None
+
+    for relaxed, applies, why in (
+            ("steps", max_steps is not None, LEAVING_ZOC),
+            ("road_into_zoc", target in field.zoc, road_into_zoc),
+            ("night", mover.night, "only movement along roads is allowed at night (rule 23.6)"),
+            ("through_zoc", not mover.commander_only,
+             f"every way to {target} crosses an enemy ZOC, where a move must stop (rule 5.2)"),
+            ("zoi", bool(field.zoi), f"{target} is beyond the movement points left: no road rate inside an enemy ZOI (rule 2.2)"),
+            ("slow_roads", mover.slow_roads, f"{target} is beyond the movement points left: shattered or disorganized "
+                                             "units pay 1/2 MP a road hex (rule 16.3)")):
+        if applies and reach(frozenset({relaxed})):
+            return why
+    if reach(frozenset(), 10 ** 6):
+        return f"{target} is beyond the movement points left"
+    return f"no legal path to {target}"

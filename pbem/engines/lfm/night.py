@@ -18,8 +18,7 @@ def first_night_turn(ctx: Context) -> None:
         u["charged"] = False
     for b, st in ctx.state["brigades"].items():
         if st["shattered"]:
-            st["basis"] = sum(sit.sp(u) for u in ctx.sc.brigades[b] if sit.units[u]["status"] == ON_MAP)
-            st["written_off"] = sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[b] if sit.units[u]["status"] in (ELIMINATED, GONE))
+            st["basis"] = sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[b] if sit.units[u]["status"] == ON_MAP)
             st["shattered"] = False
     ctx.emit(event("night_falls", N_("Night falls: every D marker is removed and shattered brigades rally at their present strength.")))
 

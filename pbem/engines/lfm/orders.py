@@ -10,7 +10,7 @@ ops (``units`` lists unit or commander ids, or ``@1412`` for the whole stack in 
 ``{"op": "via", "units", "path"}``, ``{"op": "charge", "units", "target", "from"}``,
 ``{"op": "recover", "commander"}``, ``{"op": "remove_works", "units"}``,
 ``{"op": "burn", "units", "across"}``, ``{"op": "enter_at", "units", "hex"}``, ``{"op": "attack", "target", "targets": [hexes attacked together], "from": [hexes] | None,
-"advance": bool | "all" | None}``; each op keeps its ``text`` (canonical line) for reports.
+"advance": bool | "all" | None, "advance_to": [{"units", "to"}] (rule 10.4, optional)}``; each op keeps its ``text`` (canonical line) for reports.
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ _HEX = re.compile(r"^\d{4}$")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _FIRE = re.compile(r"^FIRE\s+(?:AT\s+)?(\d{4})\s+FROM\s+(.+?)(?:\s+AT\s+(.+?))?\s*$", re.I)
 _ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE\s+ALL|ADVANCE))?\s*$", re.I)
+_ADVANCE_TO = re.compile(r"^(ATTACK\s+.+?)\s+ADVANCE\s+(?!ALL\s*$)(.+?\sTO\s+\d{4}.*)$", re.I)
+_ADVANCE_PART = re.compile(r"^(.+?)\s+TO\s+(\d{4})$", re.I)
 _STANDING_HEAD = re.compile(r"^STANDING\s*:?\s*$", re.I)
-_STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
+_STANDING = re.compile(r"^(ARTILLERY|EVADE|STAND|RETREAT|ADVANCE|PURSUE|WITHDRAW|ATTACK)\s+(\S+)\s*$", re.I)
 _TOWARD = re.compile(r"^RETREAT\s+TOWARDS?\s+(\d{4}|NONE)\s*$", re.I)
 _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
 _VERB = re.compile(r"(?:^|\s)(MOVE|CHARGE|MOUNT|DISMOUNT|LIMBER|UNLIMBER|DETACH|ATTACH|BUILD|BURN|ENTER|RECOVER|REMOVE|HOLD)(?=\s|$)", re.I)
@@ -165,14 +167,29 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
             unit = found[0]
         _step_check(step, mails, "move")
         return ("op", {"op": "fire", "target": target, "from": [r[1:] if r.startswith("@") else r for r in frm], "unit": unit})
+    named = None
+    m = _ADVANCE_TO.match(line)
+    if m:
+        line, named = m.group(1), []
+        for part in (p.strip() for p in m.group(2).split(";") if p.strip()):
+            pm = _ADVANCE_PART.match(part)
+            if not pm:
+                raise LineError(N_("write ADVANCE <units> TO <hex>[; <units> TO <hex>]"))
+            units = [r for r in _refs(sc, state, role, pm.group(1)) if r in sc.units]
+            named.append({"units": units, "to": _hex(sc, pm.group(2))})
     m = _ATTACK.match(line)
     if m:
         _step_check(step, mails, "combat")
         frm = [_hex(sc, h) for h in re.split(r"[\s,]+", (m.group(2) or "").strip()) if h] or None
         adv = m.group(3)
         targets = list(dict.fromkeys(_hex(sc, h) for h in re.split(r"[\s,]+", m.group(1).strip()) if h))
-        return ("op", {"op": "attack", "target": targets[0], "targets": targets, "from": frm,
-                       "advance": None if adv is None else "all" if adv.upper().endswith("ALL") else not adv.upper().startswith("NO")})
+        op = {"op": "attack", "target": targets[0], "targets": targets, "from": frm,
+              "advance": None if adv is None else "all" if adv.upper().endswith("ALL") else not adv.upper().startswith("NO")}
+        if named is not None:
+            if adv is not None:
+                raise LineError(N_("write either ADVANCE [ALL] / NO ADVANCE or ADVANCE <units> TO <hex>, not both"))
+            op["advance_to"] = named
+        return ("op", op)
     if line.strip().upper() == "HOLD":
         return ("hold",)
     m = _VERB.search(line)
@@ -278,6 +295,8 @@ def op_text(sc: Scenario, op: dict) -> str:
             text += " FROM " + " ".join(op["from"])
         if op.get("advance") is not None:
             text += " ADVANCE ALL" if op["advance"] == "all" else " ADVANCE" if op["advance"] else " NO ADVANCE"
+        if op.get("advance_to"):
+            text += " ADVANCE " + "; ".join(f"{_names(sc, p['units'])} TO {p['to']}" for p in op["advance_to"])
         return text
     if kind == "move":
         return f"{_names(sc, op['units'])} MOVE TO {op['to']}"
@@ -333,7 +352,7 @@ def template(sc: Scenario, state: dict, role: str, phase: str, gettext=None) -> 
     lines = ["# " + _("%(title)s, turn %(turn)s of %(turns)s (%(time)s), phase %(phase)s.")
              % {"title": sc.title, "turn": turn, "turns": len(sc.turns), "time": info.get("time", ""), "phase": phase}]
     if combat:
-        lines.append("# " + _("Combat mail: ATTACK <hex> [FROM <hex> <hex>] [NO ADVANCE]. Enemy hexes you must attack are listed; any you leave out are attacked by your standing order."))
+        lines.append("# " + _("Combat mail: ATTACK <hex> [FROM <hex> <hex>] [NO ADVANCE | ADVANCE ALL | ADVANCE <units> TO <hex>; <units> TO <hex>]. Enemy hexes you must attack are listed; any you leave out are attacked by your standing order."))
     else:
         lines.append("# " + _("Orders: FIRE <hex> FROM <battery or hex> | <units> LIMBER | <units> MOVE TO <hex> | <units> MOVE VIA <hex> <hex>"))
         lines.append("#   " + _("<units> MOUNT | DISMOUNT | UNLIMBER | CHARGE <hex> | DETACH | ATTACH | BUILD | REMOVE WORKS | BURN <hex> | ENTER AT <edge hex> | <brigade commander> RECOVER"))

@@ -15,24 +15,23 @@ HELP_ADJACENT, HELP_RANGE = 1, 4
 
 
 def brigade_losses(ctx: Context, brigade: str) -> int:
-    """SP of the brigade eliminated since its strength was last noted (the start, or a night: rule 15.3)."""
+    """SP the brigade has lost since its total strength was last noted (the start, or the first
+    night turn: rule 15.3): that total less the SP of its regiments not eliminated."""
     sit = ctx.sit
-    lost = sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[brigade] if sit.units[u]["status"] in (ELIMINATED, "gone"))
-    return max(0, lost - ctx.state["brigades"][brigade].get("written_off", 0))
+    present = sum(ctx.sc.units[u].sp for u in ctx.sc.brigades[brigade] if sit.units[u]["status"] not in (ELIMINATED, "gone"))
+    return max(0, ctx.state["brigades"][brigade]["basis"] - present)
 
 
 def check_shatter(ctx: Context) -> None:
     """Rule 15: a brigade that has lost half or more of its strength is shattered; one that has
-    more than half back on the map is not any more."""
+    more than half back on the map is not any more. (Its D markers stay: shattered units count
+    as disorganized anyway, 16.5, and keep them if the brigade rallies.)"""
     for b, st in sorted(ctx.state["brigades"].items()):
         lost = brigade_losses(ctx, b)
         basis = st["basis"]
         now = basis > 0 and lost * 2 >= basis
         if now != st["shattered"]:
             st["shattered"] = now
-            if now:
-                for u in ctx.sc.brigades[b]:
-                    ctx.sit.units[u]["d"] = False  # the shattered state stands in for D (rule 16.5)
             ctx.emit(event("shattered" if now else "unshattered",
                            N_("%(brigade)s is %(what)s: %(lost)s of %(basis)s SP lost."),
                            brigade=ctx.sc.commanders[b].brigade_name, commander=b, lost=lost, basis=basis,
@@ -62,7 +61,7 @@ def remove_d_markers(ctx: Context, side: str) -> None:
     zoi = sit.zoi_hexes(ctx.sc.enemy(side))
     for h in sorted(sit.hexes_of(side)):
         here = sit.units_at(h)
-        if not sit.disorganized(h):
+        if not sit.marked(h):
             continue
         low = min(ctx.sc.units[u].cr for u in here)
         drms = []
@@ -86,6 +85,24 @@ def remove_d_markers(ctx: Context, side: str) -> None:
                        ok=ok, result="D removed" if ok else "stays disorganized"))
 
 
+def recovery_problem(ctx: Context, side: str, cid: str) -> str | None:
+    """Why a brigade commander marked to recover may not try (rule 17), or None."""
+    sit = ctx.sit
+    c = sit.cmds[cid]
+    name = sit.commander_name(cid)
+    if c["status"] != ON_MAP:
+        return f"{name} is not on the map"
+    if c["moved"]:
+        return f"{name} has moved this turn: no recovery (rule 17)"
+    if sit.in_enemy_zoc(c["hex"], side):
+        return f"{name} is in an enemy ZOC: no recovery (rule 17)"
+    if c["hex"] in sit.zoi_hexes(ctx.sc.enemy(side)):
+        return f"{name} is in an enemy ZOI: no recovery (rule 17)"
+    if not any(sit.units[u]["status"] == ELIMINATED for u in ctx.sc.brigades.get(cid, [])):
+        return f"{name} has no eliminated regiment to recover"
+    return None
+
+
 def recover_regiments(ctx: Context, side: str) -> None:
     """Rule 17: a brigade commander who has not moved and is in no enemy ZOI or ZOC rolls for
     one eliminated regiment of his brigade: at or under its cohesion rating it returns in or
@@ -97,14 +114,13 @@ def recover_regiments(ctx: Context, side: str) -> None:
         if info.side != side or not c.get("recover"):
             continue
         c["recover"] = False
+        why = recovery_problem(ctx, side, cid)
+        if why:
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=f"{info.name} RECOVER", why=why,
+                           side=side, to=[side]))
+            continue
         h = c["hex"]
-        if c["status"] != ON_MAP or c["moved"] or h in zoi or sit.in_enemy_zoc(h, side):
-            ctx.emit(event("recover_blocked", N_("%(name)s cannot recover a regiment (moved, or in an enemy ZOI or ZOC)."),
-                           commander=cid, name=sit.commander_name(cid)))
-            continue
         lost = [u for u in ctx.sc.brigades.get(cid, []) if sit.units[u]["status"] == ELIMINATED]
-        if not lost:
-            continue
         uid = max(lost, key=lambda u: (ctx.sc.units[u].sp, u))
         roll = ctx.roll(f"recover {cid}")
         cr = ctx.sc.units[uid].cr

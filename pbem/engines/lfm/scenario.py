@@ -15,6 +15,7 @@ SCENARIO_NAMES = ("east_cavalry_field", "gettysburg_july1")
 RANKS = {"army": 4, "corps": 3, "division": 2, "brigade": 1}
 ROAD_TYPES = ("pike", "road", "trail")  # best first
 ARTILLERY_TYPES = frozenset({"artillery", "horse_artillery"})
+EVADERS = frozenset({"cavalry", "sharpshooters"})  # retreat before combat (5.3, 11.1: cavalry and the USSS)
 MOVEMENT_POINTS = {"infantry": 5, "sharpshooters": 5, "dismounted": 5, "artillery": 5,
                    "cavalry": 8, "horse_artillery": 8, "commander": 8}
 
@@ -34,7 +35,7 @@ class UnitInfo:
     mounted: bool | None = None
     limbered: bool | None = None
     enter: dict | None = None
-    evades: bool = False  # may retreat before combat (cavalry always; rule 11)
+    evades: bool = False  # may retreat before combat (cavalry and sharpshooters always; rule 11)
 
     @property
     def is_artillery(self) -> bool:
@@ -59,6 +60,7 @@ class CommanderInfo:
     hex: str | None = None
     enter: dict | None = None
     brigade_name: str = ""  # how wargamers name a brigade commander's brigade: "Iron Brigade"
+    number: int | None = None  # a corps commander's corps number: the lower ranks higher (20.12)
 
     @property
     def stars(self) -> int:
@@ -183,7 +185,7 @@ def build_scenario(map_data: dict, data: dict) -> Scenario:
             sp_limbered=int(u.get("sp_limbered", max(1, int(u["sp"]) // 2))) if art else 0,
             hex=u.get("hex"), mounted=(bool(u.get("mounted", True)) if u["type"] == "cavalry" else None),
             limbered=(bool(u.get("limbered", False)) if art else None), enter=u.get("enter"),
-            evades=u["type"] == "cavalry" or bool(u.get("evades", False)))
+            evades=u["type"] in EVADERS or bool(u.get("evades", False)))
     commanders = {}
     for c in data["commanders"]:
         rep = c.get("replacement") or {}
@@ -192,7 +194,8 @@ def build_scenario(map_data: dict, data: dict) -> Scenario:
             superior=c.get("superior"), cavalry=bool(c.get("cavalry", False)),
             replacement_name=rep.get("name", c.get("name", c["id"]) + " (replacement)"),
             replacement_cv=rep.get("cv"), hex=c.get("hex"), enter=c.get("enter"),
-            brigade_name=c.get("brigade_name") or (f"{c.get('name', c['id'])}'s Brigade" if c["rank"] == "brigade" else ""))
+            brigade_name=c.get("brigade_name") or (f"{c.get('name', c['id'])}'s Brigade" if c["rank"] == "brigade" else ""),
+            number=int(c["number"]) if c.get("number") is not None else None)
     brigades: dict[str, list[str]] = {}
     for u in units.values():
         if u.brigade:

@@ -17,10 +17,19 @@ from __future__ import annotations
 from .los import line_of_sight
 from .scenario import MOVEMENT_POINTS, Scenario, UnitInfo
 from .standing import effective
+from .tables import terrain
 
 ON_MAP, WAITING, OFF_MAP, ELIMINATED, GONE = "on_map", "waiting", "off_map", "eliminated", "gone"
 STACK_SP, ARTILLERY_SP, COMBAT_SP = 16, 10, 8
 ZOI_RANGE, ARTILLERY_ZOI_RANGE = 3, 5
+
+
+def has_breastworks(ctx, h: str) -> bool:  # noqa: ANN001
+    """Breastworks stand in ``h``: built ones (24.1-24.2), or a town or sunken road, permanent
+    breastworks (24.3)."""
+    if ctx.state["breastworks"].get(h) == "built":
+        return True
+    return bool(terrain()["hexes"][ctx.sc.board.terrain[h]].get("breastworks"))
 
 
 def initial_units(sc: Scenario) -> dict:
@@ -128,9 +137,20 @@ class Situation:
         b = self.info[uid].brigade
         return bool(b and self.state["brigades"][b]["shattered"])
 
-    def disorganized(self, h: str) -> bool:
-        """One D marker marks the whole stack (rule 14.2)."""
+    def marked(self, h: str) -> bool:
+        """Whether a D marker is on the stack (one marks the whole stack, rule 14.2)."""
         return any(self.units[x]["d"] for x in self.at.get(h, []))
+
+    def disorganized(self, h: str) -> bool:
+        """A D marker on the stack (14.2), or, by default, a shattered unit in it: "Shattered units
+        are already disorganized" (16.5); option ``shattered_is_disorganized: no`` reads them apart."""
+        here = self.at.get(h, [])
+        if any(self.units[x]["d"] for x in here):
+            return True
+        return self.shattered_counts_as_d() and any(self.shattered(x) for x in here)
+
+    def shattered_counts_as_d(self) -> bool:
+        return self.state.get("rules", {}).get("shattered_is_disorganized", "yes") == "yes"
 
     def disorganize(self, h: str) -> None:
         for x in self.at.get(h, []):
@@ -206,6 +226,11 @@ class Situation:
         return seen
 
     # --- stacking ---------------------------------------------------------------
+    def mixes_modes(self, h: str, arriving: list[str], leaving: tuple[str, ...] = ()) -> bool:
+        """Whether ``arriving`` in ``h`` would mix mounted and dismounted cavalry (rule 4.3)."""
+        here = [x for x in self.at.get(h, []) if x not in leaving and x not in arriving] + list(arriving)
+        return len({bool(self.units[x]["mounted"]) for x in here if self.info[x].is_cavalry}) > 1
+
     def stacking_problem(self, h: str, arriving: list[str], leaving: tuple[str, ...] = ()) -> str | None:
         """Why ``arriving`` may not end in ``h`` beside what is there (rule 4), or None."""
         here = [x for x in self.at.get(h, []) if x not in leaving and x not in arriving] + list(arriving)

@@ -92,6 +92,7 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
     state, sc = ctx.state, ctx.sc
     side = phasing(state)
     is_night = sc.is_night(state["turn"])
+    detach_markers(ctx, side, ops)
     if is_night:
         night.disengage(ctx, side)
         in_command: set[str] = set()
@@ -109,16 +110,40 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
                     if sc.units[u].is_artillery and state["units"][u]["status"] == ON_MAP and not state["units"][u]["limbered"]:
                         limber.append(u)
         artillery_phase(ctx, side, [op for op in ops if op["op"] == "fire"], list(dict.fromkeys(limber)))
-    MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in ("fire", "limber", "build", "burn", "attack")])
+    MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in (
+        "fire", "limber", "build", "burn", "attack", "detach", "attach")])
     victory.update_control(ctx)
     if not is_night:
         CombatPhase(ctx, side).charged_must_retreat()  # at the start of the combat phase (rule 3.8)
-    if is_night or not in_contact(ctx, side):
+    attacks = [op for op in ops if op["op"] == "attack"]
+    if is_night:
+        for op in attacks:
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=op["text"],
+                           why="combat is not allowed at night (rule 23.2)", side=side, to=[side]))
         finish_player_turn(ctx)
-    elif state["mails"] == 2:
-        state["step"] = "combat"
+    elif state["mails"] == 1:
+        resolve_combat(ctx, attacks)
+    elif not in_contact(ctx, side):
+        finish_player_turn(ctx)
     else:
-        resolve_combat(ctx, [op for op in ops if op["op"] == "attack"])
+        state["step"] = "combat"
+
+
+def detach_markers(ctx: Context, side: str, ops: list[dict]) -> None:
+    """Rule 22.3: DETACHED markers go on during command determination (so a detached regiment is
+    out of command this turn), and come off at any time (here too, before command is traced)."""
+    for op in ops:
+        if op["op"] not in ("detach", "attach"):
+            continue
+        units = [u for u in expand(ctx, op["units"])[0] if ctx.sc.units[u].brigade and not ctx.sc.units[u].is_artillery]
+        if not units:
+            ctx.emit(event("order_skipped", N_("Skipped: %(order)s (%(why)s)."), order=op["text"],
+                           why="only regiments of a brigade are detached", side=side, to=[side]))
+            continue
+        for u in units:
+            ctx.sit.units[u]["detached"] = op["op"] == "detach"
+        ctx.emit(event(op["op"], N_("%(names)s: %(what)s."), units=units, names=", ".join(ctx.name(u) for u in units),
+                       what="detached from the brigade" if op["op"] == "detach" else "rejoin the brigade"))
 
 
 def resolve_combat(ctx: Context, ops: list[dict]) -> None:
