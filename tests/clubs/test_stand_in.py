@@ -13,6 +13,7 @@ from email import policy
 from pbem.engines.base import CAUTIOUS_PLAY
 from pbem.service.stand_ins import stand_in_dice
 from pbem.service.store import loads
+from pbem.web import create_app
 from tests.clubs.play import play_phase, send
 from tests.support import text_of
 
@@ -75,6 +76,9 @@ def test_a_seat_missing_two_deadlines_is_played_by_the_stand_in_and_handed_back_
     # the archive marks the phases it played; pbem verify replays them and finds its orders again
     archive = {h["label"]: h for h in svc.public.archive(gid)["history"]}
     assert archive["T3"]["stand_in"] == ["us"] and archive["T4"]["stand_in"] == ["us"] and archive["T2"]["stand_in"] == []
+    svc.settings = svc.settings.with_(secret_key="test-secret")
+    page = create_app(svc, testing=True).test_client().get(f"/games/{gid}").get_data(as_text=True)
+    assert page.count("stand-in for us") == 2, "the archive page marks T3 and T4"
     check = svc.verifier.verify_game(gid)
     assert check["ok"] and check["phases"] == 5, check
     assert [n for n in check["notes"] if "stand-in" in n] == [
@@ -117,3 +121,20 @@ def test_an_absence_with_the_stand_in_moves_no_deadline_and_the_stand_in_plays_i
     svc.phases.close(gid, actor="test", reason="deadline")  # nobody wrote: the stand-in plays the absent seat only
     t1 = _resolved(svc, gid)
     assert loads(t1["stand_in"]) == ["us"] and loads(t1["defaulted"]) == ["indians"]
+
+
+def test_a_game_the_stand_in_decided_is_rated_as_the_hosts_policy_says(svc):
+    """The US player asks for the stand-in and never writes again: it plays every phase, the last one
+    included. The result says so; by default (``ratings.stand_in`` exclude_if_decided) nobody's
+    rating moves, and with ``count`` (which recomputes every rating) both players are rated."""
+    gid = _game(svc)
+    assert send(svc, gid, "us", "SET STAND-IN on\n")["status"] == "processed"
+    for _ in range(200):
+        if not play_phase(svc, gid, skip=("us",)):
+            break
+    assert svc.records.game(gid)["status"] == "finished"
+    assert all(loads(p["stand_in"]) == ["us"] for p in svc.records.phase_rows(gid) if p["status"] == "resolved")
+    assert svc.records.result_of(gid)["stand_in"] == "decided"
+    assert svc.ratings.ladder("custer") == []
+    svc.host.set("ratings.stand_in", "count", actor="test")
+    assert {r["player"] for r in svc.ratings.ladder("custer")} == {US, INDIANS}
