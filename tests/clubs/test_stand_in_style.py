@@ -29,16 +29,17 @@ def test_every_installed_engine_has_a_documented_stand_in():
 
 @pytest.mark.parametrize("name", sorted(NEVER_GIVEN))
 def test_the_cautious_stand_in_gives_the_random_players_orders_less_its_attacks_and_they_parse(name):
-    """Seeded bot games of every scenario (two each), 20 phases at most: at each phase, each awaited
+    """Seeded bot games of every scenario, 12 phases at most: at each phase, each awaited
     role's cautious orders name no attack word (where the engine's stand-in filters the random
     player's orders, they are its lines in order less those), and its engine's parser takes them
     without an error; the default style is the random player's. Some attack was left out."""
     engine = all_engines()[name]
     words = {w.casefold() for w in NEVER_GIVEN[name]}
     checked = left_out = 0
-    for scenario, setup_seed in ((s, k) for s in sorted(engine.scenarios()) for k in ("5e", "a1")):
+    setups = ("5e", "a1") if name == "peaux_rouges" else ("5e",)  # its bot games are short
+    for scenario, setup_seed in ((s, k) for s in sorted(engine.scenarios()) for k in setups):
         state = engine.setup(scenario, dict(engine.scenarios()[scenario].options), Dice(setup_seed * 32))
-        for n in range(20):
+        for n in range(12):
             if engine.outcome(state) is not None:
                 break
             orders = {}
