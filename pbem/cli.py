@@ -19,7 +19,7 @@ from pbem.engines import UnknownEngine, all_engines
 from pbem.service.delivery import DeliveryFailedToStart, deliver_once, make_transport
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
-from pbem.service.timing import TimingError, parse_deadline, parse_duration
+from pbem.service.timing import NORMAL, TimingError, parse_deadline, parse_duration
 from pbem.service.verify import NotReportJSON, read_report_json, verify_attachments
 from pbem.tls import TlsFilesError
 
@@ -132,8 +132,11 @@ def game():
 @click.option("--engine", required=True, help="Engine name (see `pbem engines`).")
 @click.option("--scenario", required=True)
 @click.option("--player", "players", multiple=True, help="ROLE=EMAIL; roles left out are open to JOIN.")
-@click.option("--deadline", default="48h", show_default=True, help="Phase deadline: 48h, 90m, 2d or 'daily 18:00 Europe/Paris'.")
-@click.option("--turn-deadline", default=None, help="Deadline of a single player's turn (card games); default 24h, for engines whose phases name the 'turn' deadline kind.")
+@click.option("--deadline", default=None, help="Deadline of the game's phases: 48h, 90m, 2d or 'daily 18:00 Europe/Paris'. "
+              "It times the kind of phase the game opens with: Custer's turns; every phase of Last Full Measure, rummy and "
+              "Peaux-Rouges, which are one side's each. Default: that kind's own (48h for a phase, 24h for a side's turn).")
+@click.option("--turn-deadline", default=None, help="Deadline of a single player's turn (a Custer activation, a rummy draw, a "
+              "Last Full Measure side's phase), where --deadline should not time it; default 24h.")
 @click.option("--kind-deadline", "kind_deadlines", multiple=True, help="KIND=DEADLINE for another deadline kind the engine declares (see `pbem engines`).")
 @click.option("--early-close", default=None, help="Close once every awaited role has ordered, after this delay (e.g. 10m, 0s).")
 @click.option("--no-orders", type=click.Choice(["hold", "wait"]), default="hold", show_default=True, help="At the deadline without orders: default orders (hold) or wait for a moderator.")
@@ -153,7 +156,8 @@ def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_d
              absence_days, closed_to_observers, report_json, unrated, stand_in):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
-        timing = {"phase": parse_deadline(deadline), "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
+        timing = {NORMAL: parse_deadline(deadline) if deadline else None,
+                  "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
                   "early_close_seconds": parse_duration(early_close) if early_close else None,
                   **{kind: parse_deadline(spec) for kind, spec in pairs(kind_deadlines, "--kind-deadline").items()}}
     except TimingError as exc:
@@ -252,6 +256,8 @@ def verify(db_path, game_id, offline):
         fail(f"there is no game {game_id!r} in this database (`pbem game list` lists them)")
     for note in result["notes"]:
         click.echo(f"note: {note}")
+    for correction in result["corrections"]:
+        click.echo(f"correction: {correction}")
     for phase in result["not_replayed"]:
         click.echo(f"NOT REPLAYED: {phase}")
     for problem in result["problems"]:

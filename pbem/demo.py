@@ -159,6 +159,19 @@ def demo_game(engine_name: str, scenario: str | None) -> tuple[str, dict[str, st
     return scenario, {role: players.get(role, f"{role}@demo.example") for role in roles}
 
 
+def keep_last_run(workdir: Path, echo) -> Path | None:  # noqa: ANN001 - echo: print or click.echo
+    """Each run starts afresh; the previous run's folder (its mail, report pages and database)
+    is kept as ``<workdir>.last``, replacing the one before it, and the run says so."""
+    if not workdir.exists():
+        return None
+    last = workdir.with_name(workdir.name + ".last")
+    if last.exists():
+        shutil.rmtree(last)
+    workdir.rename(last)
+    echo(f"The previous demo's mail, report pages and database are kept in {last} (the run before it is cleared).")
+    return last
+
+
 def run_demo(workdir: Path, *, engine: str = "custer", scenario: str | None = None, turns: int | None = None,
              smtp_port: int = 2526, http_port: int = 8001, echo=print, timeout: float = 600.0) -> dict:
     """Play a game of ``engine`` (its demo scenario unless ``scenario`` is given) until it is
@@ -166,8 +179,7 @@ def run_demo(workdir: Path, *, engine: str = "custer", scenario: str | None = No
     the Maildir and written as web pages. ``timeout`` only bounds a demo that stopped moving
     (the result then says so)."""
     workdir = Path(workdir)
-    if workdir.exists():
-        shutil.rmtree(workdir)
+    keep_last_run(workdir, echo)
     (workdir / "reports").mkdir(parents=True)
     settings = Settings.from_env().with_(
         db_path=workdir / "pbem.db", maildir=workdir / "outbox", smtp_url=None,

@@ -132,7 +132,7 @@ class Server:
     """Everything `pbem serve` runs; start() returns once all parts listen."""
 
     def __init__(self, settings: Settings, *, web: bool = True, transport: outbox.Transport | None = None):
-        self.svc = Service(settings).init()
+        self.svc = Service(settings).init(serving=True)
         self.settings = self.svc.settings
         self.web = web
         self.transport = transport
@@ -144,6 +144,8 @@ class Server:
         s = self.settings
         self.lock = ServeLock(s.db_path)
         self.lock.acquire()
+        if self.web:
+            self.svc.record_web_url()  # the links in mail `pbem game new` and `pbem ingest` make
         compile_templates()  # now, so that no deadline's reports pay for it
         started: list = []  # how to stop each part started so far, should a later one fail
         try:

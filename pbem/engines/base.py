@@ -376,8 +376,8 @@ class Engine:
 
     def pictures(self, view: dict, gettext: Callable[[str], str] | None = None) -> dict[str, bytes]:
         """The report's pictures by name: ``"map"`` is ``picture``'s (the one the pages
-        show); an engine may add others (Custer: ``"fighting"``, a close-up of the turn's
-        combats). A name is a short ASCII word: the mail uses it as the picture's
+        show); an engine may add others (Custer: ``"sectorB3"``, ``"fight1"``, close-ups of the
+        reader's sector and of the turn's combats). A name is a short ASCII word: the mail uses it as the picture's
         Content-ID and file name, and the report templates get it in ``picture_cids``.
         Default: ``picture``'s alone, when there is one."""
         png = self.picture(view, gettext)

@@ -103,10 +103,12 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 LAYOUT_KEY = b"pbem-layout"
 
 
-def _layout_chunk(layout: dict) -> bytes:
-    """The picture's layout data (``pbem.engines.labels.Layout.to_json``) as a zTXt chunk."""
-    data = json.dumps(layout, separators=(",", ":"), sort_keys=True).encode()
-    return _chunk(b"zTXt", LAYOUT_KEY + b"\0\0" + zlib.compress(data, 9))
+def _layout_chunk(layout) -> bytes:
+    """The picture's layout data (``pbem.engines.labels.Layout.to_json``, or the Layout itself,
+    written by its ``json_text``) as a zTXt chunk."""
+    text = layout.json_text() if hasattr(layout, "json_text") else json.dumps(layout, separators=(",", ":"), sort_keys=True)
+    data = text.encode()
+    return _chunk(b"zTXt", LAYOUT_KEY + b"\0\0" + deflate.zlib_compress(data, 6))
 
 
 def layout_of(png: bytes) -> dict | None:
@@ -123,12 +125,12 @@ def layout_of(png: bytes) -> dict | None:
     return None
 
 
-def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL, layout: dict | None = None) -> bytes:
+def encode_png(im: Image.Image, compress_level: int = COMPRESS_LEVEL, layout=None) -> bytes:
     """``im`` as PNG bytes. A palette image (every picture of ours) is written here: each row
     unfiltered (the filters only cost bytes on a palette's indexes) and the pixels deflated by
     libdeflate at ``compress_level`` (1-12), both faster and smaller than zlib. Anything else
-    goes through Pillow. ``layout``: the picture's layout data, carried in a zTXt chunk
-    (``layout_of`` reads it back)."""
+    goes through Pillow. ``layout``: the picture's layout data (a dict, or a
+    ``pbem.engines.labels.Layout``), carried in a zTXt chunk (``layout_of`` reads it back)."""
     if im.mode != "P" or "transparency" in im.info:
         buf = io.BytesIO()
         im.save(buf, format="PNG", compress_level=min(compress_level, 9))

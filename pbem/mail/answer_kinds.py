@@ -31,6 +31,8 @@ ANSWER_KINDS: dict[str, AnswerKind] = {k.name: k for k in (
     AnswerKind("observer_confirmation", "OBSERVE and UNOBSERVE: the code to send back, and that reports start or stop"),
     AnswerKind("history", "HISTORY: the list of phases, or a report mailed again (a whole report: its own lower limit)",
                per_address_per_hour=6),
+    AnswerKind("tables", "TABLES: the game's designed tables, as text and a page to print (a large mail: its own lower limit)",
+               per_address_per_hour=6),
     AnswerKind("status", "STATUS"),
     AnswerKind("help", "HELP"),
     AnswerKind("list", "LIST"),

@@ -100,9 +100,10 @@ class Answers:
         """A template answer: merged with the others of its slot."""
         self._slot(kind, to_addr, player, lang, game_id).parts.append(Part(subject, template, ctx, mail_kind, player))
 
-    def add_mail(self, kind: str, to_addr: str, *, player: dict, game_id: str | None, make: Callable[[], str | None]) -> None:
-        """A whole mail of its own (a report mailed again); the first of its slot goes."""
-        slot = self._slot(kind, to_addr, player, player["lang"], game_id)
+    def add_mail(self, kind: str, to_addr: str, *, player: dict | None, lang: str, game_id: str | None,
+                 make: Callable[[], str | None]) -> None:
+        """A whole mail of its own (a report mailed again, the tables); the first of its slot goes."""
+        slot = self._slot(kind, to_addr, player, lang, game_id)
         if slot.empty():
             slot.make = make
 

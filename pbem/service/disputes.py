@@ -35,6 +35,7 @@ from pbem.service.clock import to_iso
 from pbem.service.dispute_diff import compute_diff, correction_note
 from pbem.service.errors import ServiceError
 from pbem.service.mail_writer import MailWriter
+from pbem.service.observers import Observers
 from pbem.service.phases import Phases
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors
@@ -71,6 +72,12 @@ def _adjudicate(engine, state, orders, seed):
     engine.view(new_state, MODERATOR)  # a result the engine cannot show is no result
     engine.outcome(new_state)
     return new_state, events, rolls
+
+
+def draft_version(draft: dict) -> str:
+    """What a moderator read of a draft (its amendments and its difference), as a short digest:
+    the confirmation of a publication names it, and a draft changed since is not published."""
+    return hashlib.sha256(dumps([draft["amendments"], draft["diff"]]).encode()).hexdigest()[:16]
 
 
 def _same_phase(engine, state: dict, row: dict) -> bool:
@@ -126,6 +133,7 @@ class Disputes(ConfiguredPart):
 
     mail: MailWriter
     phases: Phases
+    observers: Observers
     notify: Callable[..., None]
     #: told (inside the transaction) that a correction re-resolved a game: its result follows
     game_revised: Callable[[str], None] = lambda game_id: None
@@ -268,15 +276,25 @@ class Disputes(ConfiguredPart):
                           {"phase": records.phase(d["phase_row_id"])["label"], "draft": draft_id, "roles": sorted(d["amendments"])})
 
     # -- publishing ----------------------------------------------------------------------
-    def publish(self, draft_id: int, reason: str, actor: str) -> dict:
+    def audience(self, game_id: str) -> dict:
+        """Who a published correction is mailed to: the active players and the observers."""
+        return {"players": sum(1 for p in self.records.players(game_id) if p["status"] == "active" and p["email"]),
+                "observers": len(self.records.observers(game_id))}
+
+    def publish(self, draft_id: int, reason: str, actor: str, *, version: str | None = None) -> dict:
         """Make a draft correction the phase's result, re-resolve or roll back the
-        later phases, mail every player a correction, log it publicly."""
+        later phases, mail every player and observer a correction, log it publicly.
+        ``version``: the :func:`draft_version` the moderator confirmed; a draft changed since
+        (another moderator's amendment) is refused."""
         reason = _reason(reason)
         records = self.records
         with records.write():
             d = self._open_draft(draft_id)
             if not d["amendments"]:
                 raise ServiceError(N_("the draft amends nothing; amend some orders first, or discard it"))
+            if version is not None and version != draft_version(d):
+                raise ServiceError(N_("the draft changed after you asked to publish it (another amendment or re-adjudication); "
+                                      "read its difference again, then publish"))
             game_id = d["game_id"]
             g = records.game_row(game_id)
             engine = self.engine(g["engine"])
@@ -311,6 +329,13 @@ class Disputes(ConfiguredPart):
                 note = correction_note(ph["label"], reason, d["amendments"], role_diff, after.rerun, after.rolled_back_from,
                                        after.open_row, after.stale, p["role"])
                 if self.mail.queue_report(game_id, p, corrected, after.open_row, kind="correction", note=note):
+                    mails += 1
+            # observers read the public view: what changed in it, and the corrected report
+            public_diff = compute_diff(engine, old_result, old_events, new_state, events, None)
+            note = correction_note(ph["label"], reason, d["amendments"], public_diff, after.rerun, after.rolled_back_from,
+                                   after.open_row, after.stale, None)
+            for mail in self.observers.report_mails(game_id, corrected, after.open_row, correction=note):
+                if self.mail.queue(mail):
                     mails += 1
         self.notify("phase", game_id)
         self.notify("outbox", game_id)

@@ -25,9 +25,19 @@ DRAWN = N_("The game ended in a draw agreed by every player.")
 #: the outcome told to every player and observer, each in their language
 OVER = {CONCEDED: N_("The game is over: %(loser)s conceded; %(winner)s win."),
         DRAWN: N_("The game is over: a draw agreed by every player.")}
+#: the same, as the side who conceded and the side who won read it
+OVER_CONCEDED_BY_YOU = N_("The game is over: you conceded; %(winner)s win.")
+OVER_YOU_WIN = N_("The game is over: %(loser)s conceded; you win.")
 
 
 LAPSED = N_("The draw %(who)s proposed lapsed: phase %(phase)s was resolved before every player accepted it.")
+LAPSED_YOURS = N_("The draw you proposed lapsed: phase %(phase)s was resolved before every player accepted it.")
+PROPOSED = N_("%(who)s proposes a draw. It ends the game if every player sends ACCEPT DRAW "
+              "before the deadline of %(phase)s; REJECT DRAW or the deadline cancels it.")
+PROPOSED_BY_YOU = N_("You propose a draw. It ends the game if every other player sends ACCEPT DRAW "
+                     "before the deadline of %(phase)s; REJECT DRAW or the deadline cancels it.")
+REJECTED = N_("%(who)s rejected the draw; the game goes on.")
+REJECTED_BY_YOU = N_("You rejected the draw; the game goes on.")
 
 
 def lapse_draw(records, mail: MailWriter, game_id: str, phase: dict) -> None:
@@ -37,7 +47,7 @@ def lapse_draw(records, mail: MailWriter, game_id: str, phase: dict) -> None:
     if row is None or row["phase_row_id"] != phase["id"]:
         return
     records.close_draw(row["id"], "lapsed")
-    mail.queue_notice(game_id, LAPSED, serial=f"draw{row['id']}-lapsed",
+    mail.queue_notice(game_id, LAPSED, serial=f"draw{row['id']}-lapsed", own={row["proposed_by"]: LAPSED_YOURS},
                       args={"who": role_labels(records.players(game_id)).get(row["proposed_by"], row["proposed_by"]), "phase": phase["label"]})
 
 
@@ -91,9 +101,8 @@ class Endings(ServicePart):
             draw_id = records.insert("draws", {"game_id": game_id, "phase_row_id": phase["id"], "proposed_by": role,
                                                "accepted": dumps([role]), "created_at": to_iso(self.now())})
             records.audit(game_id, role, "propose draw", "", {"phase": phase["label"]})
-            self.mail.queue_notice(game_id, N_("%(who)s proposes a draw. It ends the game if every player sends ACCEPT DRAW "
-                                               "before the deadline of %(phase)s; REJECT DRAW or the deadline cancels it."),
-                                   serial=f"draw{draw_id}", args={"who": self._labels(game_id)[role], "phase": phase["label"]})
+            self.mail.queue_notice(game_id, PROPOSED, serial=f"draw{draw_id}", own={role: PROPOSED_BY_YOU},
+                                   args={"who": self._labels(game_id)[role], "phase": phase["label"]})
             self._accept(game_id, role)  # alone in the game: agreed at once
         self.notify("outbox", game_id)
         return None
@@ -114,8 +123,8 @@ class Endings(ServicePart):
                 return N_("No draw is proposed in this game now.")
             records.close_draw(draw["id"], "rejected")
             records.audit(game_id, role, "reject draw", "", {})
-            self.mail.queue_notice(game_id, N_("%(who)s rejected the draw; the game goes on."),
-                                   serial=f"draw{draw['id']}-rejected", args={"who": self._labels(game_id)[role]})
+            self.mail.queue_notice(game_id, REJECTED, serial=f"draw{draw['id']}-rejected", own={role: REJECTED_BY_YOU},
+                                   args={"who": self._labels(game_id)[role]})
         self.notify("outbox", game_id)
         return None
 
@@ -151,6 +160,7 @@ class Endings(ServicePart):
         records.audit(game_id, actor, action, "", {"outcome": outcome})
         self.game_over(game_id)
         told = OVER[outcome["summary"]]
-        self.mail.queue_notice(game_id, told, serial=f"end-{action}", args=outcome["args"])
+        own = {outcome["conceded_by"]: OVER_CONCEDED_BY_YOU, outcome["winner"]: OVER_YOU_WIN} if "conceded_by" in outcome else {}
+        self.mail.queue_notice(game_id, told, serial=f"end-{action}", args=outcome["args"], own=own)
         self.observers.tell(game_id, told, serial=f"end-{action}", args=outcome["args"])
         self.notify("phase", game_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Callable
 
@@ -19,7 +19,7 @@ from pbem.service.mail_writer import REPORT_JSON_CHOICES, MailWriter
 from pbem.service.phases import Phases
 from pbem.service.part import ServicePart
 from pbem.service.store import dumps, loads
-from pbem.service.timing import TimingError, game_timing
+from pbem.service.timing import TimingError, game_timing, with_normal_deadline
 
 GAME_ID = re.compile(r"^[a-z][a-z0-9]{1,15}$")
 
@@ -100,8 +100,8 @@ class Games(ServicePart):
         records, now = self.records, self.now()
         with records.write():
             game_id = self._new_game_id(scenario, game_id)
-            if waiting_for_players:
-                _set_up_state(new)  # an option the engine refuses is refused now, not when the last player joins
+            set_up = _set_up_state(new)  # an option the engine refuses is refused now, not when the last player joins
+            new = replace(new, timing=with_normal_deadline(new.timing, timing, new.engine.phase(set_up[0]).deadline))
             records.insert("games", {
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(new.options),
                 "title": title or f"{new.engine.title}: {new.info.title}", "status": "open" if waiting_for_players else "active",
@@ -114,14 +114,15 @@ class Games(ServicePart):
             self._seat_players(game_id, new, players, languages or {}, timezones or {})
             records.audit(game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": new.options})
             if not waiting_for_players:
-                self._open_first_phase(game_id, new, actor)
+                self._open_first_phase(game_id, new, actor, set_up)
         self.notify("phase", game_id)
         self.notify("outbox", game_id)
         return game_id
 
-    def _open_first_phase(self, game_id: str, new: _NewGame, actor: str) -> None:
-        """The starting state, the first phase and every seated player's welcome (inside the caller's transaction)."""
-        state, setup_seed = _set_up_state(new)
+    def _open_first_phase(self, game_id: str, new: _NewGame, actor: str, set_up: tuple[dict, str] | None = None) -> None:
+        """The starting state (``set_up``: already drawn, with its seed), the first phase and every
+        seated player's welcome (inside the caller's transaction)."""
+        state, setup_seed = set_up or _set_up_state(new)
         # The setup seed may have dealt hidden cards: it stays in the private log only.
         self.records.audit(game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
         phase = self.phases.open(game_id, state, seq=1, now=self.now())

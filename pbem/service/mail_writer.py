@@ -55,6 +55,8 @@ def _report_attachment(name: str, value) -> tuple[str, str, bytes]:
 REPORT_JSON_CHOICES = ("attach", "link")
 
 
+#: the file name of the game's tables as a page to print (the welcome's and TABLES')
+AIDS_FILE = N_("player-aids.html")
 DEFAULTED = N_("(no orders: default orders stood)")
 SEALED_SEED = N_("(sealed: these dice decided something still hidden from a player; revealed once it no longer is)")
 
@@ -157,6 +159,24 @@ class MailWriter(ConfiguredPart):
             return None
         return self.engine(engine_name).how_to_win(state, role, gettext_for(lang))
 
+    def player_aids(self, engine_name: str, game_id: str | None, table: str | None, lang: str):  # noqa: ANN201
+        """The engine's designed tables (all, or the one named ``table``) in ``lang``, for a game
+        (its scenario's own) or, with no game, the engine's general ones; None: it has none."""
+        state = self.records.game_state(game_id) if game_id else None
+        return self.engine(engine_name).player_aids(state, table, lang, gettext_for(lang))
+
+    def queue_tables(self, engine_name: str, game_id: str | None, aids, *, player: dict | None, to_addr: str, lang: str,
+                     key: str, inbound_msgid: str | None, keyword: str) -> str | None:
+        """The TABLES answer: ``aids`` (:meth:`player_aids`) as the mail's text and as a page to
+        print; to a player in the game's thread, or to a bare address (an observer)."""
+        _ = gettext_for(lang)
+        file_name = _(AIDS_FILE)
+        return self.queue_message(
+            kind="ack", game_id=game_id, player=player, to_addr=to_addr, lang=lang,
+            subject=_("Tables of %(title)s") % {"title": self.engine(engine_name).title}, template="mail/tables.txt.j2",
+            key=key, inbound_msgid=inbound_msgid, attachments=[(file_name, "text/html", aids.html.encode("utf-8"))],
+            aids=aids, aids_file=file_name, keyword=keyword, title=self.engine(engine_name).title)
+
     def queue_welcome(self, game_id: str, player: dict, phase: dict | None, key_suffix: str = "") -> str | None:
         """The first mail of a player's thread (its Message-ID is the thread's root),
         or, with ``key_suffix``, a later one (a rotated token) in the same thread."""
@@ -177,7 +197,7 @@ class MailWriter(ConfiguredPart):
             "help": self.help_text(g["engine"], g, lang, with_victory=False), "link": self.player_link(game_id, player),
             "how_to_win": self.how_to_win(game_id, g["engine"], player["role"], lang, state) if state is not None else None,
             "picture_cid": "map" if picture else None, "rotated": bool(key_suffix), "aids": aids,
-            "aids_file": _("player-aids.html"),
+            "aids_file": _(AIDS_FILE),
         }
         attachments = []
         if aids is not None:  # the game's tables, printable (TABLES sends them again on request)
@@ -332,11 +352,13 @@ class MailWriter(ConfiguredPart):
 
     def message_mail(self, *, kind: str, game_id: str | None, player: dict | None, to_addr: str, lang: str,
                      subject: str, template: str, key: str, inbound_msgid: str | None = None, calendar: str | None = None,
-                     game: dict | None = None, unsubscribe: tuple[str, int] | None = None, **ctx) -> Outgoing:
+                     game: dict | None = None, unsubscribe: tuple[str, int] | None = None,
+                     attachments: list | None = None, **ctx) -> Outgoing:
         """A plain-text mail from a template: errors, warnings, help, status, press, notices
         (``calendar``: an .ics event to attach, as :meth:`calendar_for` makes; ``game``: the
         games row as the mail shows it, when the caller has it; ``unsubscribe``: what its
-        one-click unsubscribe stops, pbem.service.unsubscribe)."""
+        one-click unsubscribe stops, pbem.service.unsubscribe; ``attachments``: (file name,
+        content type, bytes), the tables' page to print)."""
         env = self._envelope(game_id, player) if (game_id and player) else {"reply_to": None, "references": [], "in_reply_to": None}
         env = answering(env, inbound_msgid)
         game = self.game_header(game_id, game) if game_id else None
@@ -346,7 +368,8 @@ class MailWriter(ConfiguredPart):
         return Outgoing(
             kind=kind, to_addr=to_addr, subject=game_subject(game_id, subject) if game_id else f"[pbem] {subject}",
             text=render(template, lang, game=game, player=player, **ctx), key=key,
-            game_id=game_id, player_id=player["id"] if player else None, headers=headers, calendar=calendar, **env,
+            game_id=game_id, player_id=player["id"] if player else None, headers=headers, calendar=calendar,
+            attachments=list(attachments or ()), **env,
         )
 
     def calendar_for(self, game_id: str, phase: dict, player: dict) -> str | None:
@@ -375,13 +398,15 @@ class MailWriter(ConfiguredPart):
                     text + "\n" + _("Reason: %(reason)s") % {"reason": reason})
         return self._to_every_player(game_id, f"deadline/{game_id}/{phase['label']}/{serial}", words)
 
-    def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None) -> int:
+    def queue_notice(self, game_id: str, text: str, serial, args: dict | None = None, own: dict[str, str] | None = None) -> int:
         """A notice to every active player. With ``args``, ``text`` is a message id
-        translated for each reader; without, it is a moderator's own words."""
+        translated for each reader; without, it is a moderator's own words. ``own``: role ->
+        the message id its player reads instead, speaking to them ("You rejected the draw")
+        where the others read of them in the third person."""
         def words(p: dict, _) -> tuple[str, str]:
             if args is None:
                 return _("Notice from the moderator"), text
-            return _("Notice from the server"), _(text) % args
+            return _("Notice from the server"), _((own or {}).get(p["role"], text)) % args
         return self._to_every_player(game_id, f"notice/{game_id}/{serial}", words)
 
     def _to_every_player(self, game_id: str, key: str, words) -> int:

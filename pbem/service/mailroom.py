@@ -257,11 +257,19 @@ class MessageHandling:
         self.answers.add_acknowledgement(player["email"], player=player, game_id=self.game_id, describe=describe, make=make,
                                          new_orders=new_orders)
 
-    def answer_with_mail(self, make: Callable[[], str | None]) -> None:
-        """An answer to the player that is a whole mail of its own (HISTORY's report), queued by
-        ``make`` once the brake lets it go."""
-        self.answers.add_mail(self.spec.answer if self.spec else "reply", self.player["email"], player=self.player,
-                              game_id=self.game_id, make=make)
+    def answer_with_mail(self, make: Callable[[], str | None], *, to_addr: str | None = None, lang: str = "en",
+                         about: str | None = None) -> None:
+        """An answer that is a whole mail of its own (HISTORY's report, the tables), queued by
+        ``make`` once the brake lets it go: to the player, or with ``to_addr`` to a bare address
+        (the general address: ``lang`` the keyword's, ``about`` the game it names)."""
+        kind = self.spec.answer if self.spec else "reply"
+        if to_addr is None:
+            self.answers.add_mail(kind, self.player["email"], player=self.player, lang=self.player["lang"],
+                                  game_id=self.game_id, make=make)
+        elif self.answering not in ANSWERED_WITHOUT_TOKEN:
+            self.notes.append(f"no reply to {to_addr}: nobody asked for an answer a stranger needs")
+        else:
+            self.answers.add_mail(kind, to_addr, player=None, lang=lang, game_id=about, make=make)
 
     def mail_problem(self, player: dict | None, problem: str, advice: str = "", *, to_addr: str | None = None,
                      lang: str | None = None, about: str | None = None, **args) -> None:

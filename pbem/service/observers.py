@@ -108,9 +108,12 @@ class Observers(ConfiguredPart):
                                     unsubscribe=(OBSERVER, row["id"]))
         return len(self.records.observers(game_id))
 
-    def report_mails(self, game_id: str, phase: dict, next_phase: dict | None, game: dict | None = None) -> list[Outgoing]:
+    def report_mails(self, game_id: str, phase: dict, next_phase: dict | None, game: dict | None = None,
+                     correction: str | None = None) -> list[Outgoing]:
         """Each observer's copy of a resolved phase's public report, not yet queued (``game``:
-        the games row as the report shows it, when a close that ends the game prepares it)."""
+        the games row as the report shows it, when a close that ends the game prepares it;
+        ``correction``: what a moderator's published correction changed, from the public view,
+        which this report of the corrected phase then tells)."""
         rows = self.records.observers(game_id)
         engine_name = (game or self.records.game_row(game_id))["engine"] if rows else ""
         mails = []
@@ -123,8 +126,9 @@ class Observers(ConfiguredPart):
             own = f"{engine_name}/report.txt.j2"
             mails.append(self.mail.message_mail(
                 kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=lang, game=game,
-                subject=_("Report %(phase)s (observer)") % {"phase": phase["label"]}, template="mail/observer_report.txt.j2",
-                key=f"observer/{game_id}/{phase['seq']}.{phase['revision']}/{row['id']}",
+                subject=(_("Correction to %(phase)s (observer)") if correction else _("Report %(phase)s (observer)")) % {"phase": phase["label"]},
+                template="mail/observer_report.txt.j2", note=correction,
+                key=f"observer{'-correction' if correction else ''}/{game_id}/{phase['seq']}.{phase['revision']}/{row['id']}",
                 role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
                 events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
                 engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,

@@ -251,11 +251,19 @@ class Transport:
         pass
 
 
+def maildir_bytes(raw: bytes) -> bytes:
+    """A mail as a Maildir file holds it: lines ending in LF, as a local delivery agent writes
+    them (maildir(5): the file is a message in the local text format). The CRLF of the wire
+    belongs to SMTP: a reader of the folder (s-nail) takes each carriage return as part of its
+    line, so it finds no empty line between the headers and the body."""
+    return raw.replace(b"\r\n", b"\n")
+
+
 class MaildirTransport(Transport):
     """Delivery into a Maildir (new/), as a mail delivery agent does it: each message
-    is written under tmp/ and moved into new/ once it is on disk. The disk sync is
-    made once per batch rather than per message, and the batch's files are synced
-    together, from a few threads: the file system then commits them in one go, where
+    is written under tmp/ with LF line ends (:func:`maildir_bytes`) and moved into new/
+    once it is on disk. The disk sync is made once per batch rather than per message, and
+    the batch's files are synced together, from a few threads: the file system then commits them in one go, where
     one file after another cost a disk flush each, as many as the mail coming in. A
     crash before ``flush`` leaves only files in tmp/, which Maildir readers ignore;
     the outbox sends those mails again."""
@@ -288,7 +296,7 @@ class MaildirTransport(Transport):
         name = f"{time.time_ns() // 1000}.P{os.getpid()}Q{self._serial}R{secrets.token_hex(4)}.{self._host}"
         tmp = self.path / "tmp" / name
         with open(tmp, "xb") as f:
-            f.write(raw)  # as composed, CRLF line ends and all: what an SMTP relay would get
+            f.write(maildir_bytes(raw))
         self._pending.append(tmp)
 
     def flush(self) -> None:

@@ -400,6 +400,11 @@ class Records(ClubRecords):
                               "AND ((action = 'adjust state' AND public = 1) OR action = ?) ORDER BY id",
                               (game_id, STANDING_ORDERS_AUDIT))
 
+    def published_corrections(self, game_id: str) -> list[dict]:
+        """The corrections a moderator published (the public log's 'correct phase'), oldest first."""
+        return self.store.all("SELECT at, actor, reason, details FROM audit WHERE game_id = ? AND action = 'correct phase' "
+                              "AND public = 1 ORDER BY id", (game_id,))
+
     # -- games played over months (issue 16): draws, absences, observers -------------------------
     def open_draw_row(self, game_id: str) -> dict | None:
         return self.store.one("SELECT * FROM draws WHERE game_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1", (game_id,))

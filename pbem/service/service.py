@@ -73,6 +73,9 @@ from pbem.service.verify import Verifier
 
 log = logging.getLogger("pbem")
 
+#: the settings row holding the web address `pbem serve` last served at
+SERVED_WEB_URL = "served_web_url"
+
 
 class Service:
     def __init__(self, settings: Settings, *, clock: Callable[[], datetime] = utcnow):
@@ -102,7 +105,7 @@ class Service:
                                     settings_source=settings_source, **common)
         self.seats = Seats(records=records, mail=mail, notify=self.notify, seat_taken=self.open_games.seat_taken,
                            settings_source=settings_source, **common)
-        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, settings_source=settings_source,
+        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, observers=self.observers, settings_source=settings_source,
                                  notify=self.notify, game_revised=self.ratings.game_revised, **common)
         self.verifier = Verifier(records=records, **common)
         self.upgrades = Upgrades(records=records, **common)
@@ -154,9 +157,17 @@ class Service:
                 self._stores.append(store)
         return store
 
-    def init(self) -> "Service":
+    def init(self, *, serving: bool = False) -> "Service":
+        """Ready the database (migrations, running games to the installed engines). ``serving``:
+        this process is `pbem serve`, whose web address is its own; any other (`pbem game new`,
+        `pbem ingest`) links its mails to the address the server last served at, when no
+        PBEM_BASE_URL says otherwise (it would otherwise name the default port)."""
         self.store.migrate()
         self.upgrades.upgrade_all()  # running games to the installed engines' state formats
+        if not serving and self.settings.base_url is None:
+            served = self.store.get_setting(SERVED_WEB_URL)
+            if served:
+                self.settings = self.settings.with_(base_url=served)
         if not self.settings.secret_key:
             # Read first: only the very first start writes, so a busy database does not
             # stop `pbem ingest` before it can answer "try again later".
@@ -169,6 +180,11 @@ class Service:
                         self.store.set_setting("secret_key", key)
             self.settings = self.settings.with_(secret_key=key)
         return self
+
+    def record_web_url(self) -> None:
+        """`pbem serve` notes where it serves the web (read by :meth:`init` in other processes)."""
+        with self.store.write():
+            self.store.set_setting(SERVED_WEB_URL, self.settings.web_url)
 
     def close(self) -> None:
         with self._lock:

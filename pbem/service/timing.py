@@ -22,16 +22,33 @@ class TimingError(ValueError):
     pass
 
 
+#: a key of the timing a game's creator gives (``pbem game new --deadline``): the deadline of the
+#: game's normal phases, which is the kind its first phase names ("phase" for Custer's turns,
+#: "turn" for Last Full Measure, rummy and Peaux-Rouges, whose every phase is one side's), unless
+#: that kind is given a deadline of its own
+NORMAL = "normal"
+
+
+def with_normal_deadline(timing: dict, given: dict | None, first_kind: str) -> dict:
+    """A new game's complete ``timing`` with the ``NORMAL`` deadline ``given`` applied to
+    ``first_kind``, the kind its first phase names, where nothing else was given for it."""
+    normal = (given or {}).get(NORMAL)
+    if normal is None or (given or {}).get(first_kind) is not None or first_kind not in timing:
+        return timing
+    return {**timing, first_kind: normal}
+
+
 def game_timing(kinds, given: dict | None) -> dict:
     """A new game's timing: the settings, then one spec per declared deadline kind
     (``kinds``: the engine's ``DeadlineKind``s), each from ``given`` or its default
     length. A spec given for a kind the engine does not declare is an error."""
     names = [k.name for k in kinds]
-    unknown = sorted({key for key, value in (given or {}).items() if value is not None} - set(names) - set(DEFAULT_TIMING))
+    given = {key: value for key, value in (given or {}).items() if key != NORMAL}  # applied once the first phase is known
+    unknown = sorted({key for key, value in given.items() if value is not None} - set(names) - set(DEFAULT_TIMING))
     if unknown:
         raise TimingError(f"no deadline kind {', '.join(map(repr, unknown))} in this game (its kinds: {', '.join(names)})")
     timing = {**DEFAULT_TIMING, **{k.name: {"kind": "duration", "seconds": k.hours * 3600} for k in kinds}}
-    timing.update({key: value for key, value in (given or {}).items() if value is not None or key in DEFAULT_TIMING})
+    timing.update({key: value for key, value in given.items() if value is not None or key in DEFAULT_TIMING})
     return timing
 
 

@@ -53,9 +53,26 @@ class Verifier(ServicePart):
         game id the store does not know."""
         g = self.records.game(game_id)
         if g is None:
-            return {"game": game_id, "exists": False, "ok": False, "phases": 0, "problems": [], "notes": [], "not_replayed": []}
+            return {"game": game_id, "exists": False, "ok": False, "phases": 0, "problems": [], "notes": [], "not_replayed": [],
+                    "corrections": []}
         return {"exists": True, **_replay_phases(self.engine(g["engine"]), self.records.phase_rows(game_id),
-                                                 self._adjustments(game_id), game_id)}
+                                                 self._adjustments(game_id), game_id),
+                "corrections": [_correction_line(row) for row in self.records.published_corrections(game_id)]}
+
+
+def _correction_line(row: dict) -> str:
+    """A published correction as `pbem verify` and the Verify page list it: the phases replayed
+    are its result (a corrected phase is replayed from its amended orders)."""
+    d = loads(row["details"], {})
+    amended = "; ".join(f"the orders of {role} amended ({why})" for role, why in sorted((d.get("amended") or {}).items()))
+    line = f"{d.get('phase', '?')}: corrected by {row['actor']} on {row['at']} (revision {d.get('revision', '?')})"
+    if amended:
+        line += f"; {amended}"
+    if d.get("rerun"):
+        line += f"; re-resolved after it: {', '.join(d['rerun'])}"
+    if d.get("rolled_back_from"):
+        line += f"; rolled back from {d['rolled_back_from']} to {d.get('reopened') or '?'}"
+    return f"{line}; reason: {row['reason']}"
 
 
 def _same_position(engine, earlier: dict, earlier_format: int, later: dict, later_format: int) -> bool:

@@ -14,7 +14,7 @@ from pbem.web.auth import console_language, game_guard, require_login
 from babel import Locale
 
 from pbem.i18n import N_, available_languages
-from pbem.web.context import _, refusal, service
+from pbem.web.context import _, png_response, refusal, service
 from pbem.web.filters import when
 
 bp = Blueprint("console", __name__, url_prefix="/console")
@@ -94,10 +94,7 @@ def game(game_id):
 @bp.route("/games/<game_id>/map.png")
 @game_guard
 def picture(game_id):
-    png = service().console.picture(game_id, g.lang)
-    if not png:
-        abort(404)
-    return Response(png, mimetype="image/png")
+    return png_response(service().console.picture(game_id, g.lang))
 
 
 @bp.route("/games/<game_id>/phases/<int:seq>")

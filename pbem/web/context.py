@@ -3,7 +3,7 @@ the page's language for texts written in Python."""
 
 from __future__ import annotations
 
-from flask import current_app, g
+from flask import Response, abort, current_app, g
 
 from pbem.i18n import translations
 from pbem.service.errors import ServiceError
@@ -28,3 +28,10 @@ def refusal(exc: Exception) -> str:
     if isinstance(exc, ServiceError):
         return exc.describe(translations(g.get("lang")).gettext)
     return str(exc)
+
+
+def png_response(png: bytes | None) -> Response:
+    """A console picture (a moderator's: never cached), or Not Found when there is none."""
+    if not png:
+        abort(404)
+    return Response(png, mimetype="image/png")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, g, redirect, render_template, request, url_for
 
+from pbem.service.disputes import draft_version
 from pbem.service.errors import ServiceError
 from pbem.web.auth import game_guard, require_login
-from pbem.web.context import _, refusal, service
+from pbem.web.context import _, png_response, refusal, service
 
 bp = Blueprint("disputes", __name__, url_prefix="/console")
 bp.before_request(require_login)
@@ -15,7 +16,10 @@ bp.before_request(require_login)
 MAX_REASON = 2000
 
 
-def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None):
+def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, message=None, role=None, text=None, reason=None,
+                     confirm=None):
+    """The correction page; ``confirm``: the publication asked for, shown for a second, plain
+    form to confirm (no script: the page asks, the moderator answers with a second post)."""
     svc = service()
     phase = svc.console.phase(game_id, seq, g.lang)
     if phase is None:
@@ -41,7 +45,8 @@ def _correction_page(game_id: str, seq: int, *, status: int = 200, errors=None, 
             groups.append((change["section"], []))
         groups[-1][1].append(change)
     return render_template("correct.html", data=phase, game=phase["game"], draft=draft, forms=forms, diff_groups=groups,
-                           errors=errors or [], message=message, error_role=role), status
+                           errors=errors or [], message=message, error_role=role, confirm=confirm,
+                           pictures=svc.console.has_pictures(game_id)), status
 
 
 @bp.route("/games/<game_id>/phases/<int:seq>/correct")
@@ -114,14 +119,22 @@ def readjudicate(game_id, draft_id):
 @bp.route("/games/<game_id>/drafts/<int:draft_id>/publish", methods=["POST"])
 @game_guard
 def publish(game_id, draft_id):
+    """The first post asks (the page shows what publishing does, with a second form); only the
+    second, which names the draft as the moderator read it, publishes."""
     d = _draft(game_id, draft_id)
     reason = (request.form.get("reason") or "").strip()
     if not reason or len(reason) > MAX_REASON:
         flash(_("A reason (up to %(limit)s characters) is required to publish: the players read it in the correction mail.",
                 limit=MAX_REASON), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
+    if request.form.get("confirmed") != "yes":
+        if d["status"] != "draft" or not d["diff"]:
+            flash(_("Re-adjudicate the draft and read its difference before publishing it."), "error")
+            return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#draft")
+        return _correction_page(game_id, d["seq"], confirm={"reason": reason, "version": draft_version(d),
+                                                            **service().disputes.audience(game_id)})
     try:
-        result = service().disputes.publish(draft_id, reason, g.moderator["email"])
+        result = service().disputes.publish(draft_id, reason, g.moderator["email"], version=request.form.get("version") or "")
     except ServiceError as exc:
         flash(refusal(exc), "error")
         return redirect(url_for("disputes.correct", game_id=game_id, seq=d["seq"]) + "#publish")
@@ -134,6 +147,24 @@ def publish(game_id, draft_id):
                         phase=result["rolled_back_from"], reopened=result["reopened"])
     flash(text, "ok")
     return redirect(url_for("console.game", game_id=game_id))
+
+
+@bp.route("/games/<game_id>/phases/<int:seq>/map/<when>.png")
+@game_guard
+def phase_picture(game_id, seq, when):
+    """The map or table of a resolved phase as a moderator sees it: where it started (what its
+    orders were written against) or its published result."""
+    if when not in ("start", "result"):
+        abort(404)
+    return png_response(service().console.phase_picture(game_id, seq, when, g.lang))
+
+
+@bp.route("/games/<game_id>/drafts/<int:draft_id>/result.png")
+@game_guard
+def draft_picture(game_id, draft_id):
+    """The result a draft correction would publish."""
+    _draft(game_id, draft_id)
+    return png_response(service().console.draft_picture(draft_id, g.lang))
 
 
 @bp.route("/games/<game_id>/drafts/<int:draft_id>/discard", methods=["POST"])

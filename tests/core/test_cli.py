@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 
 import pytest
 
@@ -42,6 +43,22 @@ def test_game_new_prints_the_id_alone_and_show_reads_it(db):
     shown = json.loads(pbem("game", "show", gid, "--json", db=db).stdout)
     assert shown["id"] == gid and shown["awaited"] == ["us", "indians"]
     assert gid in pbem("game", "list", db=db).stdout.decode()
+
+
+def test_deadline_times_last_full_measures_phases(db):
+    """`--deadline` times Last Full Measure's phases (each one side's: the `turn` kind);
+    tests/core/test_game_creation.py follows the rule through the service."""
+    from datetime import datetime
+    from pbem.config import Settings
+    from pbem.service.service import Service
+    gid = pbem("game", "new", "--engine", "lfm", "--scenario", "east_cavalry_field", "--player", "csa=a@example.org",
+               "--player", "usa=b@example.org", "--deadline", "72h", db=db).stdout.decode().strip()
+    svc = Service(Settings(db_path=db, mail_domain="pbem.test")).init()
+    try:
+        phase = svc.records.current_phase(gid)
+        assert datetime.fromisoformat(phase["deadline"]) - datetime.fromisoformat(phase["opened_at"]) == timedelta(hours=72)
+    finally:
+        svc.close()
 
 
 def test_game_new_explains_bad_input(db):
@@ -91,6 +108,26 @@ def test_deliver_writes_the_outbox_to_the_maildir(db):
          "--player", "us=a@example.org", "--player", "indians=b@example.org", db=db)
     assert "2 sent" in pbem("deliver", db=db).stdout.decode()
     assert len(list((db.parent / "outbox" / "new").iterdir())) == 2
+
+
+def test_mail_made_by_the_cli_links_to_where_the_server_serves_the_web(db, tmp_path):
+    """`pbem serve --http-port 8123` and then `pbem game new` (another process, no
+    PBEM_BASE_URL): the welcome links to the server's page at port 8123, not the default 8000."""
+    import email
+    import sqlite3
+    from email import policy
+    from pbem.config import Settings
+    from pbem.server import Server
+    from tests.support import free_port
+    port = free_port()
+    server = Server(Settings(db_path=db, maildir=tmp_path / "outbox", mail_domain="pbem.test", http_port=port,
+                             smtp_port=free_port())).start()
+    server.stop()
+    gid = pbem("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--player", "us=a@example.org",
+               db=db).stdout.decode().strip()
+    [(raw,)] = sqlite3.connect(db).execute("SELECT raw FROM outbox WHERE kind = 'welcome'").fetchall()
+    text = email.message_from_bytes(raw, policy=policy.default).get_body(("plain",)).get_content()
+    assert f"http://127.0.0.1:{port}/play/{gid}/" in text and ":8000/" not in text
 
 
 def test_verify_offline_reads_the_attachments_as_mailed_and_refuses_other_files(db, tmp_path):

@@ -13,12 +13,18 @@ from tests.support import free_port
 
 
 def test_the_demo_plays_turns_by_mail_writes_every_report_and_verify_agrees(tmp_path):
+    previous = tmp_path / "demo" / "outbox" / "new"  # a run before this one, whose mail is kept
+    previous.mkdir(parents=True)
+    (previous / "1.earlier").write_bytes(b"Subject: the last run's report\n\nkept\n")
+    (tmp_path / "demo.last").mkdir()  # and the run before that, which goes
     lines = []
     result = run_demo(tmp_path / "demo", turns=2, smtp_port=free_port(), http_port=free_port(), echo=lines.append, timeout=120)
     assert not result["stalled"]
     assert result["summary"]["phase_seq"] > 2, "two turns were played and the third opened"
     assert result["verified"]["ok"] and result["verified"]["phases"] >= 2
     assert any("pbem verify agrees" in line for line in lines)
+    assert (tmp_path / "demo.last" / "outbox" / "new" / "1.earlier").read_bytes().endswith(b"kept\n")
+    assert f"The previous demo's mail, report pages and database are kept in {tmp_path / 'demo.last'}" in lines[0]
     kinds = {msg["X-PBEM-Kind"] for msg in mailbox.Maildir(str(tmp_path / "demo" / "outbox"), create=False)}
     assert {"welcome", "ack", "report"} <= kinds
     # Every resolved phase, the last one included, has its report page for each side.

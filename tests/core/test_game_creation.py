@@ -64,3 +64,27 @@ def test_the_setup_seed_is_in_the_private_log_only(svc):
     game_id = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND}, timing=HOUR)
     seeds = svc.store.all("SELECT public, details FROM audit WHERE game_id = ? AND action = 'setup seed'", (game_id,))
     assert len(seeds) == 1 and seeds[0]["public"] == 0 and len(loads(seeds[0]["details"])["setup_seed"]) == 64
+
+
+def _first_deadline_hours(svc, gid) -> float:
+    from datetime import datetime
+    phase = svc.records.current_phase(gid)
+    return (datetime.fromisoformat(phase["deadline"]) - datetime.fromisoformat(phase["opened_at"])).total_seconds() / 3600
+
+
+def test_the_normal_deadline_times_the_kind_of_phase_the_game_opens_with(svc):
+    """`pbem game new --deadline` (the timing's ``normal``): Custer opens with a turn of both sides
+    (the `phase` kind), so its activations keep the `turn` deadline; every phase of Last Full
+    Measure is one side's (the `turn` kind), so `--deadline` times them, unless `--turn-deadline`
+    gives them their own. Without either, each kind has its own default."""
+    hours = lambda h: {"kind": "duration", "seconds": h * 3600}  # noqa: E731
+    lfm = {"csa": "stuart@players.example", "usa": "gregg@players.example"}
+    gid = svc.games.create("lfm", "east_cavalry_field", lfm, timing={"normal": hours(72)})
+    assert _first_deadline_hours(svc, gid) == 72 and svc.records.game(gid)["timing"]["turn"] == hours(72)
+    gid = svc.games.create("lfm", "east_cavalry_field", lfm, timing={"normal": hours(72), "turn": hours(6)})
+    assert _first_deadline_hours(svc, gid) == 6
+    gid = svc.games.create("lfm", "east_cavalry_field", lfm)
+    assert _first_deadline_hours(svc, gid) == 24
+    gid = svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND}, timing={"normal": hours(72)})
+    timing = svc.records.game(gid)["timing"]
+    assert _first_deadline_hours(svc, gid) == 72 and timing["phase"] == hours(72) and timing["turn"] == hours(24)

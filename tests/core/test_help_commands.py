@@ -5,9 +5,11 @@ import re
 
 import pytest
 
+from pbem.engines import all_engines
 from pbem.i18n import gettext_for
 from pbem.mail.command_parser import find_commands, parse_command_line
 from pbem.mail.commands import REGISTRY
+from pbem.resources import templates_dir
 from pbem.service.render import render
 
 GAME = {"id": "lb1", "title": "Custer's Last Stand: Little Big Horn", "engine": "custer"}
@@ -88,3 +90,14 @@ def test_every_general_address_command_help_shows_is_read_as_that_command(lang):
             assert shown in text
             [read] = find_commands(_typed(shown)[0], "")
             assert (read.name, read.problems) == (command.name, []), shown
+
+
+@pytest.mark.parametrize("engine_name", sorted(all_engines()))
+def test_help_never_points_to_a_file_a_player_does_not_have(engine_name):
+    """A player has their mail, not the repository: HELP names TABLES and the mail for what it
+    does not hold (the ACW help ended by pointing at docs/games/acw.md)."""
+    if not (templates_dir() / engine_name / "help.txt.j2").is_file():
+        pytest.skip(f"{engine_name} has no help of its own")
+    for lang in ("en", "fr"):
+        text = render(f"{engine_name}/help.txt.j2", lang, game=GAME, how_to_win=None)
+        assert not re.search(r"docs/|\.md\b|README|data/\w", text), (engine_name, lang, re.search(r".{0,60}(docs/|\.md\b|README|data/\w).{0,60}", text))

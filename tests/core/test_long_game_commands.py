@@ -146,8 +146,9 @@ def test_concede_ends_a_two_sided_game_as_the_other_sides_win(svc):
     send(svc, gid, "us", "CONCEDE\n")
     g = svc.records.game(gid)
     assert g["status"] == "finished" and g["outcome"]["winner"] == "indians"
-    for addr in (US, IND):
-        assert "us conceded; indians (Sitting Bull) win" in last_text(svc, kind="press", to_addr=addr)
+    # each reader is spoken to as "you"
+    assert "The game is over: you conceded; indians (Sitting Bull) win." in last_text(svc, kind="press", to_addr=US)
+    assert "The game is over: us conceded; you win." in last_text(svc, kind="press", to_addr=IND)
     assert svc.records.current_phase(gid) is None
     assert "us conceded" in svc.public.archive(gid)["outcome"]
     assert svc.verifier.verify_game(gid)["ok"], "the phase left unresolved is not replayed"
@@ -159,7 +160,8 @@ def test_concede_ends_a_two_sided_game_as_the_other_sides_win(svc):
 def test_a_draw_accepted_by_every_player_ends_the_game(svc):
     gid = new_game(svc)
     send(svc, gid, "us", "PROPOSE DRAW\n")
-    assert "proposes a draw" in last_text(svc, kind="press", to_addr=IND)
+    assert "us proposes a draw" in last_text(svc, kind="press", to_addr=IND)
+    assert "You propose a draw. It ends the game if every other player sends ACCEPT DRAW" in last_text(svc, kind="press", to_addr=US)
     assert svc.records.game(gid)["status"] == "active"
     send(svc, gid, "indians", "accepter nulle\n")
     g = svc.records.game(gid)
@@ -171,11 +173,15 @@ def test_a_rejected_or_lapsed_draw_leaves_the_game_going(svc):
     gid = new_game(svc)
     send(svc, gid, "us", "PROPOSE DRAW\n")
     send(svc, gid, "indians", "REJECT DRAW\n")
-    assert "rejected the draw" in last_text(svc, kind="press", to_addr=US)
+    assert "indians rejected the draw; the game goes on." in last_text(svc, kind="press", to_addr=US)
+    assert "You rejected the draw; the game goes on." in last_text(svc, kind="press", to_addr=IND)
     send(svc, gid, "indians", "ACCEPT DRAW\n")
     assert "No draw is proposed" in last_text(svc, kind="error", to_addr=IND)
     send(svc, gid, "us", "PROPOSE DRAW\n")
     play_phase(svc, gid)  # the deadline passes: the proposal lapses
+    lapsed = {r["to_addr"]: " ".join(raw_text(r).split()) for r in outbox(svc, kind="press") if "lapsed" in raw_text(r)}
+    assert set(lapsed) == {US, IND}
+    assert "The draw you proposed lapsed" in lapsed[US] and "The draw us proposed lapsed" in lapsed[IND]
     send(svc, gid, "indians", "ACCEPT DRAW\n")
     assert "No draw is proposed" in last_text(svc, kind="error", to_addr=IND)
     assert svc.records.game(gid)["status"] == "active"

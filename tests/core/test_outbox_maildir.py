@@ -12,7 +12,7 @@ def _rows(store):
     return store.all("SELECT id, kind, status, raw FROM outbox ORDER BY id")
 
 
-def test_a_message_reaches_new_only_when_flushed_and_keeps_its_bytes(tmp_path):
+def test_a_message_reaches_new_only_when_flushed_and_keeps_its_bytes_with_local_line_ends(tmp_path):
     transport = outbox.MaildirTransport(tmp_path / "box")
     raw = b"From: pbem <pbem@pbem.test>\r\nTo: a@b.example\r\nSubject: x\r\n\r\nbody\r\n"
     transport.send("a@b.example", raw)
@@ -21,7 +21,7 @@ def test_a_message_reaches_new_only_when_flushed_and_keeps_its_bytes(tmp_path):
     transport.flush()
     assert list((tmp_path / "box" / "tmp").iterdir()) == []
     [delivered] = list((tmp_path / "box" / "new").iterdir())
-    assert delivered.read_bytes() == raw
+    assert delivered.read_bytes() == raw.replace(b"\r\n", b"\n") == outbox.maildir_bytes(raw)
     [message] = list(mailbox.Maildir(str(tmp_path / "box"), create=False))
     assert message["Subject"] == "x"
 
@@ -40,7 +40,7 @@ def test_deliver_due_marks_mail_sent_after_it_is_flushed(svc):
     sent, failed = outbox.deliver_due(svc.store, transport, now=svc.now(), backoff=1, backoff_max=1, batch=1)
     assert (sent, failed) == (2, 0)
     assert {r["status"] for r in _rows(svc.store)} == {"sent"}
-    assert sorted(p.read_bytes() for p in (svc.settings.maildir / "new").iterdir()) == sorted(r["raw"] for r in _rows(svc.store))
+    assert sorted(p.read_bytes() for p in (svc.settings.maildir / "new").iterdir()) == sorted(outbox.maildir_bytes(r["raw"]) for r in _rows(svc.store))
 
 
 class _CrashBeforeFlush(outbox.MaildirTransport):
@@ -107,3 +107,45 @@ def test_a_failed_sync_of_a_full_batch_marks_nothing_sent(svc, monkeypatch):
         pass
     assert {r["status"] for r in _rows(svc.store)} == {"queued"}
     assert list((svc.settings.maildir / "new").iterdir()) == []
+
+
+# -- what a mail reader makes of the folder ---------------------------------------------------------
+def _s_nail() -> str:
+    """Debian's s-nail (the reader that reported "headers and body not separated"), installed when
+    missing, as scripts/test installs the packages the tests drive."""
+    import os
+    import shutil
+    import subprocess
+    found = shutil.which("s-nail")
+    if found is None and shutil.which("apt-get") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        for step in (["apt-get", "install", "-y", "-qq", "s-nail"], ["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "s-nail"]):
+            subprocess.run(step, env=env, capture_output=True, timeout=600)
+            found = shutil.which("s-nail")
+            if found:
+                break
+    if found is None:
+        pytest.fail("this test reads the Maildir with Debian's s-nail: apt-get install s-nail (scripts/test does)")
+    return found
+
+
+def test_a_mail_reader_reads_every_header_and_body_of_the_maildir(svc, tmp_path):
+    """s-nail read the outbox as "headers and body not separated": each line kept its carriage
+    return, so no line was empty. Now every mail opens with its headers, then its text."""
+    import subprocess
+    svc.games.create("custer", "little_bighorn", {"us": US, "indians": IND})
+    svc.games.create("lfm", "east_cavalry_field", {"csa": "stuart@players.example", "usa": "gregg@players.example"})
+    sent, _ = outbox.deliver_due(svc.store, outbox.MaildirTransport(svc.settings.maildir), now=svc.now(), backoff=1, backoff_max=1)
+    assert sent == 4
+    for path in (svc.settings.maildir / "new").iterdir():  # maildir(5): a message in the local format
+        data = path.read_bytes()
+        assert b"\r" not in data and b"\n\n" in data, path.name
+    rows = _rows(svc.store)
+    commands = "headers\n" + "".join(f"print {n}\n" for n in range(1, len(rows) + 1))
+    run = subprocess.run([_s_nail(), "-:/", "-N", "-R", "-#", "-S", "headline=%>%a%m %s", "-S", "screen=0", "-f", str(svc.settings.maildir)],
+                         input=commands.encode(), capture_output=True, timeout=60, env={"HOME": str(tmp_path), "LC_ALL": "C.UTF-8", "PATH": "/usr/bin:/bin"})
+    out, err = run.stdout.decode("utf-8", "replace"), run.stderr.decode("utf-8", "replace")
+    assert run.returncode == 0 and "Not a header line" not in err and "\r" not in out, err[-2000:]
+    subjects = {r["subject"] for r in svc.store.all("SELECT subject FROM outbox")}
+    assert all(out.count(s) >= 2 for s in subjects), "each subject in the header list and in its printed mail"
+    assert out.count("X-PBEM-Kind: welcome") == 4 and out.count("Welcome to ") >= 4, out[:3000]

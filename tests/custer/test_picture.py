@@ -1,6 +1,7 @@
-"""The Custer map pictures: a palette PNG of the whole map, drawn from the view only, with
-place names that cover no counter and no other name; and a close-up of the turn's combats,
-cut from the same map at full scale."""
+"""The Custer map pictures: palette PNGs drawn from the view only, the map and close-ups of the
+reader's sectors and of the turn's combats at one and a half times the scale; every word in the
+picture's layout data, none overlapping another, no counter on a hex number, every unit's short
+name on its counter or its leader's marker."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from PIL import Image
 
 from pbem.dice import Dice
 from pbem.engines.custer import picture, picture_layers
+from pbem.engines.labels import overlap, overlaps
+from pbem.engines.pictures import layout_of
 from pbem.resources import load_json
 
 
@@ -64,11 +67,11 @@ FAR_APART = [{"id": f"far_{hx}", "name": f"Far {hx}", "side": "us", "type": "cav
 
 def test_the_same_view_gives_the_same_bytes_even_after_the_caches_are_dropped():
     def busy():
-        v = view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])
+        v = view(last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}], reader="us", resolved="T2")
         v["units"] += FAR_APART
         return v
     first = picture.draw_pictures(busy())
-    assert set(first) == {"map", "fighting"}
+    assert set(first) == {"map", "sectorD3", "sectorA1", "sectorE5", "fight1"}
     for cache in (picture._FINISHED, picture_layers._BASE, picture_layers._TILES):
         cache.clear()
     assert picture.draw_pictures(busy()) == first
@@ -120,126 +123,112 @@ def test_the_engine_view_draws():
 
 
 def crowded_view() -> dict:
-    """Counters on and around Reno Hill (2016) and Weir Point (1812), and a stack of four
-    with a leader on Medicine Tail ford (0909)."""
-    v = view()
+    """Counters on and around Reno Hill (2016) and Weir Point (1812), two leaders and a
+    company on Medicine Tail ford (0909)."""
+    v = view(reader="us", resolved="T2", last_combats=[{"hex": "1417", "attackers": ["1517"], "result": "attacker"}])
     extra = [("2016", "co_a"), ("2016", "co_b"), ("2015", "co_g"), ("2017", "co_h"), ("2116", "co_k"),
-             ("1812", "co_l"), ("1813", "co_m"), ("0909", "co_f"), ("0909", "co_i"), ("0909", "co_j"), ("0909", "co_n")]
+             ("1812", "co_l"), ("1813", "co_m"), ("0909", "co_f"), ("0909", "co_i")]
     for hx, uid in extra:
         v["units"].append({"id": uid, "name": f"Co. {uid[-1].upper()}", "side": "us", "type": "cavalry", "hex": hx,
                            "status": "on_board", "strength": "full", "cf": 4, "mounted": True})
-    v["units"].append({"id": "reno", "name": "Reno", "side": "us", "type": "us_leader", "hex": "0909",
-                       "status": "on_board", "strength": "full", "cf": 2, "mounted": None})
+    for uid, name, hx in (("reno", "Reno", "0909"), ("keogh", "Keogh", "2016"), ("benteen", "Benteen", "2015")):
+        v["units"].append({"id": uid, "name": name, "side": "us", "type": "us_leader", "hex": hx,
+                           "status": "on_board", "strength": "full", "cf": 2, "mounted": None})
     return v
 
 
-def test_place_names_cover_no_counter_and_no_other_name():
-    """A place name is drawn where it covers no counter, no leader's marker and no other
-    name: on a crowded hex it moves beside its hex instead of hiding under a counter."""
+def test_no_word_overlaps_another_and_no_counter_covers_a_hex_number():
+    """The issue's rules for a picture, from its own layout data: every word placed, none
+    overlapping another, every hex number of the map recorded and clear of every counter."""
     v = crowded_view()
-    units = [u for u in v["units"]]
-    pieces = picture._place_units(units, picture_layers.US_YELLOW)
-    taken = [picture._footprint(t, at) for t, _, at in pieces]
-    _, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture.LEGEND_KEYS))
-    w, h = info["size"]
-    labels = picture._place_labels(info["labels"], taken, (2, picture.TOP + 2, w - 2, h - picture.LEGEND - 2))
-    rects = [picture._footprint(t, at) for t, _, at in labels]
-    assert len(rects) == len(info["labels"]), "every name found a free spot"
-    for i, r in enumerate(rects):
-        assert not any(picture._overlaps(r, c) for c in taken), info["labels"][i]
-        assert not any(picture._overlaps(r, o) for o in rects[i + 1:]), info["labels"][i]
-    # Reno Hill's name sits near its hex (within two hexes), not across the map
-    reno = rects[[text for _, text in info["labels"]].index("Reno Hill")]
-    x, y = picture_layers.hex_xy("2016")
-    assert abs((reno[0] + reno[2]) / 2 - x) <= 2 * picture.S and abs((reno[1] + reno[3]) / 2 - y) <= 1.5 * picture.H
-
-
-def test_a_place_name_is_drawn_whole_on_the_map():
-    """The pixels of "Reno Hill" on the crowded map are exactly its lettering (nothing
-    drawn over it)."""
-    v = crowded_view()
-    im = png_image(picture.draw_map(v)).convert("RGB")
-    pieces = picture._place_units(v["units"], picture_layers.US_YELLOW)
-    _, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture.LEGEND_KEYS))
-    w, h = info["size"]
-    labels = picture._place_labels(info["labels"], [picture._footprint(t, at) for t, _, at in pieces],
-                                   (2, picture.TOP + 2, w - 2, h - picture.LEGEND - 2))
-    tile, mask, at = labels[[text for _, text in info["labels"]].index("Reno Hill")]
-    drawn = im.crop((at[0], at[1], at[0] + tile.width, at[1] + tile.height))
-    lettering = tile.convert("RGB")
-    for px in range(tile.width):
-        for py in range(tile.height):
-            if mask.getpixel((px, py)):
-                assert drawn.getpixel((px, py)) == lettering.getpixel((px, py)), (px, py)
-
-
-def test_the_close_up_is_the_map_where_the_combats_were():
-    """With combats this turn, a second picture is the part of the map around them, at
-    the map's own scale (no resampling: its pixels are the map's), at most a mail column
-    wide; without combats there is none."""
-    assert set(picture.draw_pictures(view())) == {"map"}
-    busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
-    busy["units"] += FAR_APART  # a map wider than a mail column
-    pics = picture.draw_pictures(busy)
-    full, close = png_image(picture.draw_map(busy)), png_image(pics["fighting"])  # cut from the whole map
-    assert close.mode == "P" and close.size[0] <= picture.FIGHTING_MAX[0] and close.size[1] <= picture.FIGHTING_MAX[1]
-    assert close.size[0] >= picture.FIGHTING_MIN[0] and close.size[1] >= picture.FIGHTING_MIN[1]
-    fights = picture._combat_hexes(busy["last_combats"])
-    w, h = full.size
-    box = picture._fighting_window(fights, (0, picture.TOP, w, h - picture.LEGEND))
-    assert close.convert("RGB").tobytes() == full.convert("RGB").crop(box).tobytes()
-    for hx in ("1417", "1517", "1418"):
-        x, y = picture_layers.hex_xy(hx)
-        assert box[0] <= x <= box[2] and box[1] <= y <= box[3], hx
-
-
-def test_combats_far_apart_get_the_window_holding_the_most_of_them():
-    """Combats spread wider than a mail column: the close-up is the window, centred on one
-    combat, that holds the most of them whole."""
-    far = [{"hex": "0303", "attackers": ["0304"]}, {"hex": "2520", "attackers": ["2521"]},
-           {"hex": "2620", "attackers": ["2720"]}]
-    fights = picture._combat_hexes(far)
+    pictures = picture.draw_pictures(v)
+    assert set(pictures) >= {"map", "fight1"} and any(name.startswith("sector") for name in pictures)
+    for name, png in pictures.items():
+        layout = layout_of(png)
+        assert layout is not None, name
+        assert not overlaps(layout), (name, overlaps(layout)[:2])
+        assert not layout["unplaced"], (name, layout["unplaced"])
+        numbers = [x["box"] for x in layout["labels"] if x["kind"] == "hex"]
+        assert numbers, name
+        assert not [(b, n) for b in layout["blocks"] for n in numbers if overlap(tuple(b), tuple(n))], name
+    whole = layout_of(picture.draw_map(v))
     m = load_json("custer", "maps", "little_bighorn.json")
-    w, h = picture.map_size(m["columns"], m["rows"])
-    box = picture._fighting_window(fights, (0, picture.TOP, w, h - picture.LEGEND))
-    assert box[2] - box[0] <= picture.FIGHTING_MAX[0] and box[3] - box[1] <= picture.FIGHTING_MAX[1]
-    inside = [hx for hx in ("0303", "2520", "2620") if box[0] <= picture_layers.hex_xy(hx)[0] <= box[2]
-              and box[1] <= picture_layers.hex_xy(hx)[1] <= box[3]]
-    assert inside == ["2520", "2620"]
+    assert len([x for x in whole["labels"] if x["kind"] == "hex"]) == m["columns"] * m["rows"]
+
+
+def test_every_unit_carries_the_short_name_of_the_positions_list():
+    """Each counter carries its unit's short name (``names.short_name``, as the report lists the
+    positions), each leader's marker his; a village shows its tipi and its CF."""
+    from pbem.engines.custer.names import short_name
+
+    v = crowded_view()
+    words = layout_of(picture.draw_map(v))["labels"]
+    names = [x["text"] for x in words if x["kind"] == "name"]
+    leaders = [x["text"] for x in words if x["kind"] == "leader"]
+    for u in v["units"]:
+        if not u["hex"] or u["type"] == "village":
+            continue
+        assert short_name(u) in (leaders if u["type"].endswith("leader") else names), short_name(u)
+
+
+def test_place_names_sit_near_their_hex_clear_of_counters_and_numbers():
+    """On a crowded hex a place name moves beside its hex instead of hiding under a counter
+    or a hex number (the layout data says where it went)."""
+    v = crowded_view()
+    words = layout_of(picture.draw_map(v))["labels"]
+    reno = next(x for x in words if x["text"] == "Reno Hill")
+    x, y = picture_layers.hex_xy("2016")
+    (x0, y0, x1, y1) = reno["box"]
+    assert abs((x0 + x1) / 2 - x) <= 2 * picture.S and abs((y0 + y1) / 2 - y) <= 1.5 * picture.H
+
+
+def test_close_ups_show_the_readers_sectors_and_the_fights_at_a_phone_size():
+    """The reader's own sectors (6 by 6 hexes) and each fight, at one and a half times the scale:
+    about 370 px wide, so a phone shows them as drawn, no word under 11 px; each titled with
+    what it shows and the phase just resolved."""
+    v = crowded_view()
+    us = picture.draw_pictures(v)
+    sectors = sorted(name[6:] for name in us if name.startswith("sector"))
+    assert sectors == sorted({picture.sector_of(u["hex"]) for u in v["units"] if u["hex"] and u["side"] == "us"})[:picture.MAX_SECTORS]
+    for name, png in us.items():
+        if name == "map":
+            continue
+        im, layout = png_image(png), layout_of(png)
+        assert 300 <= im.width <= 400, (name, im.size)
+        assert min(x["size"] for x in layout["labels"]) >= 11, name
+        title = next(x["text"] for x in layout["labels"] if x["kind"] == "title")
+        assert title == (f"Sector {name[6:]}, after T2" if name.startswith("sector") else "Fighting at 1417, after T2")
+    indians = picture.draw_pictures(dict(v, reader="indians"))
+    assert [n for n in indians if n.startswith("sector")] == ["sectorC3"]  # Gall, his warband and the village
+    assert indians["map"] == us["map"] and indians["fight1"] == us["fight1"]
+
+
+def test_the_title_names_the_phase_just_resolved():
+    """After turn 1 the map's title says so (it said the next turn's number)."""
+    from pbem.engines.custer import CusterEngine
+
+    engine = CusterEngine()
+    state = engine.setup("little_bighorn", {}, Dice("ab" * 32))
+    assert engine.view(state, "us")["resolved"] is None
+    orders = {r: engine.parse_orders(state, r, engine.bot_orders(state, r, Dice("cd" * 32))).orders for r in ("us", "indians")}
+    state, _ = engine.resolve(state, orders, Dice("ef" * 32))
+    v = engine.view(state, "us")
+    assert v["resolved"] == "T1"
+    title = next(x["text"] for x in layout_of(picture.draw_pictures(v)["map"])["labels"] if x["kind"] == "title")
+    assert "after T1, turn 1 of" in title
 
 
 def test_both_sides_share_one_drawing_of_the_same_map():
-    """The two sides' views draw the same map: the second is the first's PNG, not a
-    second drawing (the finished pictures are kept by what they show)."""
+    """The two sides' views draw the same map (their close-ups differ: each reader's own
+    sectors): the second reader's map is the first's PNG."""
     from pbem.engines.custer import CusterEngine
 
     engine = CusterEngine()
     state = engine.setup("little_bighorn", {}, Dice("cd" * 32))
     picture._FINISHED.clear()
     us = engine.pictures(engine.view(state, "us"))
-    assert len(picture._FINISHED) == 1
-    assert engine.pictures(engine.view(state, "indians")) == us
-    assert len(picture._FINISHED) == 1
-
-
-def test_a_second_leader_goes_below_the_counters_and_markers_fit_a_hex():
-    """Two leaders with two counters in one hex: one marker above the counters, the other
-    below them, neither covering a counter; every marker is at most a hex wide."""
-    v = view()
-    v["units"].append({"id": "keogh", "name": "Keogh", "side": "us", "type": "us_leader", "hex": "2018",
-                       "status": "on_board", "strength": "full", "cf": 2, "mounted": None})
-    pieces = picture._place_units(v["units"], picture_layers.US_YELLOW)
-    boxes = [(picture._footprint(t, at), m is not None) for t, m, at in pieces]
-    x, y = picture_layers.hex_xy("2018")
-    here = [(b, leader) for b, leader in boxes if abs((b[0] + b[2]) / 2 - x) < picture.S and abs((b[1] + b[3]) / 2 - y) < picture.H / 2]
-    counters = [b for b, leader in here if not leader]
-    markers = sorted((b for b, leader in here if leader), key=lambda b: b[1])
-    assert len(counters) == 2 and len(markers) == 2
-    assert markers[0][3] - 1 <= min(c[1] for c in counters) and markers[1][1] + 1 >= max(c[3] for c in counters)
-    for b, leader in boxes:
-        if leader:
-            assert b[2] - b[0] <= picture_layers.LEADER_MAX_WIDTH + 1
-            assert not any(picture._overlaps(picture._inner(b), picture._inner(c)) for c in counters)
+    assert engine.pictures(engine.view(state, "indians"))["map"] == us["map"]
+    assert engine.picture(engine.view(state, "us")) == engine.picture(engine.view(state, "indians"))
 
 
 def test_a_report_map_is_the_board_around_the_pieces_moves_and_combats():
@@ -252,7 +241,7 @@ def test_a_report_map_is_the_board_around_the_pieces_moves_and_combats():
     layer, info = picture_layers.base("little_bighorn", tuple(w for w, *_ in picture_layers.LEGEND_KEYS))
     assert cut.mode == "P" and info["legend_width"] <= cut.width < whole.width and cut.height < whole.height
     w, h = whole.size
-    x0, y0, x1, y1 = picture._board_window(v["units"], v["last_moves"], picture._combat_hexes(v["last_combats"]),
+    x0, y0, x1, y1 = picture._board_window(v["units"], v["last_moves"], picture._combats(v["last_combats"]),
                                            (0, picture.TOP, w, h - picture.LEGEND), info["legend_width"])
     assert cut.size == (x1 - x0, picture.TOP + (y1 - y0) + picture.LEGEND)
     for hx in ("2018", "1417", "1418", "1517", "2220"):  # pieces, the move's start, the attacker's hex
@@ -261,9 +250,8 @@ def test_a_report_map_is_the_board_around_the_pieces_moves_and_combats():
     rgb_cut, rgb_whole = cut.convert("RGB"), whole.convert("RGB")
     legend = (0, cut.height - picture.LEGEND, info["legend_width"], cut.height)
     assert rgb_cut.crop(legend).tobytes() == rgb_whole.crop((0, h - picture.LEGEND, info["legend_width"], h)).tobytes()
-    # its board is the whole map's, cut (one drawing: a place name on the cut's edge is cut too)
-    board = rgb_cut.crop((0, picture.TOP, x1 - x0, picture.TOP + y1 - y0))
-    assert board.tobytes() == rgb_whole.crop((x0, y0, x1, y1)).tobytes()
+    numbers = {x["text"] for x in layout_of(picture.draw_pictures(v)["map"])["labels"] if x["kind"] == "hex"}
+    assert {"2018", "1417", "2220"} <= numbers and "0101" not in numbers
 
 
 def test_a_report_map_reaches_the_board_edge_near_it_and_is_whole_with_nothing_on_it():
@@ -278,11 +266,3 @@ def test_a_report_map_reaches_the_board_edge_near_it_and_is_whole_with_nothing_o
     empty = view(units=[])
     assert picture._board_window(empty["units"], [], [], full, 700) == full
     assert picture.draw_pictures(empty)["map"] == picture.draw_map(empty)
-
-
-def test_no_close_up_beside_a_map_a_mail_shows_as_drawn():
-    """Combats this turn, but every piece in a few hexes: the report's map is no wider than
-    a mail column, shown at its own scale, so a close-up would only repeat it."""
-    busy = view(last_combats=[{"hex": "1417", "attackers": ["1517", "1418"], "result": "attacker"}])
-    pics = picture.draw_pictures(busy)
-    assert set(pics) == {"map"} and png_image(pics["map"]).width <= picture.MAIL_COLUMN

@@ -37,7 +37,8 @@ def test_view_leaks_no_side_s_standing_orders_to_the_other():
     assert us["standing"] == {"us": {"losses": ["co_a"]}}
     assert them["standing"] == {"indians": {}} and observer["standing"] == {}
     assert "us" in engine.view(state, MODERATOR)["standing"]
-    strip = lambda v: {k: x for k, x in v.items() if k != "standing"}  # noqa: E731
+    assert (us["reader"], them["reader"], observer["reader"]) == ("us", "indians", None)  # whose close-ups
+    strip = lambda v: {k: x for k, x in v.items() if k not in ("standing", "reader")}  # noqa: E731
     assert strip(us) == strip(them) == strip(observer)
 
 

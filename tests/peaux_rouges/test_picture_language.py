@@ -1,6 +1,6 @@
-"""The board picture takes the reader's gettext like the other engines' pictures, but it
-draws no words (square names and piece codes are the same in French and English): a
-French reader's picture is the English one."""
+"""The board picture in the reader's language: its title and legend in French for a French
+reader; square names and piece codes are the same in French and English, so the board itself
+is the English one."""
 
 from __future__ import annotations
 
@@ -34,8 +34,23 @@ def test_without_gettext_the_picture_is_the_same(engine):
         assert engine.picture(view, gettext=None) == engine.picture(view)
 
 
-def test_every_view_of_a_seeded_game_is_the_same_picture_in_french(engine):
-    for state in seeded_game(engine):
+def test_every_view_of_a_seeded_game_draws_its_words_in_french_on_the_same_board(engine):
+    import io
+
+    from PIL import Image
+
+    from pbem.engines.pictures import layout_of
+    from pbem.engines.peaux_rouges.picture import STRIP, TOP
+
+    for i, state in enumerate(seeded_game(engine)):
         for role in (LC, PR, None, MODERATOR):
             view = engine.view(state, role)
-            assert engine.picture(view, FRENCH) == engine.picture(view)
+            french, english = engine.pictures(view, FRENCH), engine.pictures(view)
+            assert set(french) == set(english)
+            words = {x["text"] for x in layout_of(french["map"])["labels"] if x["kind"] in ("title", "legend")}
+            assert {"Longs-Couteaux", "le drapeau"} <= words and ("Tour " in " ".join(words) or "Avant le tour" in " ".join(words))
+            fr, en = (Image.open(io.BytesIO(png)).convert("RGB") for png in (french["map"], english["map"]))
+            board = (0, TOP, fr.width, TOP + 16 * 44 + 44 + STRIP)
+            assert fr.crop(board).tobytes() == en.crop(board).tobytes(), (i, role)
+        if i > 6:
+            break

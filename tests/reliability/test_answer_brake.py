@@ -54,7 +54,9 @@ def test_history_reports_are_braked_per_address(svc):
     assert len(reports) == limit, f"{len(reports)} reports mailed again for 40 asks"
     assert all(r["answer"] == "history" for r in reports)
     grown = sum(len(r["raw"]) for r in reports)
-    assert grown < limit * 80_000, f"the reports mailed again hold {grown} bytes"
+    # a Custer report is about 126 KB since issue 25: the map and the close-ups of the reader's
+    # sectors (71 KB of PNG, base64 in the mail) besides the text, HTML and JSON
+    assert grown < limit * 160_000, f"the reports mailed again hold {grown} bytes"
     notes = [r["note"] or "" for r in svc.store.all("SELECT note FROM inbound ORDER BY id")][-1]
     assert "the limit of history answers reached" in notes
 
@@ -141,7 +143,7 @@ def _lines(name: str, gid: str, phase: str, template: str, n: int) -> list[str]:
         "PRESS": [f"PRESS TO indians\nMessage {i}.\nEND" for i in range(n)],
         "STATUS": ["STATUS"] * n, "HELP": [f"HELP TOPIC{i}" for i in range(n)], "SET": [f"SET NAME Player {i}" for i in range(n)],
         "ABSENCE": [f"ABSENCE 2026-12-{1 + i % 28:02d} 2026-12-{1 + i % 28:02d}" for i in range(n)],
-        "HISTORY": [f"HISTORY {1 + i}" for i in range(n)],
+        "HISTORY": [f"HISTORY {1 + i}" for i in range(n)], "TABLES": [f"TABLES T{i}" for i in range(n)],
         "PROPOSE": ["PROPOSE DRAW"] * n, "ACCEPT": ["ACCEPT DRAW"] * n, "REJECT": ["REJECT DRAW"] * n,
         "CONCEDE": ["CONCEDE"] * n, "RESIGN": ["RESIGN"] * n, "CONFIRM": [f"CONFIRM {i:08x}" for i in range(n)],
         "JOIN": [f"JOIN g{i} {i:08x}" for i in range(n)], "LIST": ["LIST"] * n,
@@ -160,6 +162,7 @@ AMPLIFICATION = {
     (GAME_ADDRESS, "STATUS"): ((1, 0), (1, 0)),
     (GAME_ADDRESS, "HISTORY"): ((1, 0), (2, 0)),     # the report; and which lines were not carried out
     (GAME_ADDRESS, "HELP"): ((1, 0), (1, 0)),
+    (GAME_ADDRESS, "TABLES"): ((1, 0), (2, 0)),      # the tables; and which lines were not carried out
     (GAME_ADDRESS, "SET"): ((1, 0), (1, 0)),
     (GAME_ADDRESS, "ABSENCE"): ((1, 0), (2, 0)),     # the answer; and which lines were not carried out
     (GAME_ADDRESS, "RESIGN"): ((0, 1), (0, 1)),      # the notice to the other player
@@ -178,6 +181,7 @@ AMPLIFICATION = {
     (GENERAL_ADDRESS, "RATINGS"): ((1, 0), (1, 0)),  # one answer, three ladders in it at most
     (GAME_ADDRESS, "NEW"): ((1, 0), (1, 0)),         # "it goes to the general address": one error
     (GENERAL_ADDRESS, "NEW"): ((1, 0), (1, 0)),      # the code of the first line's game (the others named in it)
+    (GENERAL_ADDRESS, "TABLES"): ((1, 0), (1, 0)),   # the first game it may answer for; else one error
 }
 
 

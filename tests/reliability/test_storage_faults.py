@@ -14,6 +14,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.server import Server
+from pbem.service.outbox import maildir_bytes
 from pbem.service.service import Service
 from tests.core.helpers import address_of, new_game, orders_mail, template_for
 from tests.reliability.helpers import US, outbox_rows, smtp_data_reply
@@ -225,4 +226,4 @@ def test_outbox_survives_a_locked_database(server_delivering_in_a_thread, monkey
         assert r["message_id"] in copies, "delivered at least once"
         assert len(set(copies[r["message_id"]])) == 1, "a mail sent twice is the same bytes"
     ack, = (r for r in rows if r["kind"] == "ack")
-    assert len(copies[ack["message_id"]]) == 2 and ack["raw"] == copies[ack["message_id"]][0], "made twice, alike"
+    assert len(copies[ack["message_id"]]) == 2 and maildir_bytes(ack["raw"]) == copies[ack["message_id"]][0], "made twice, alike"

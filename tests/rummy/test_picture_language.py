@@ -74,7 +74,7 @@ def test_a_french_reader_gets_the_words_in_french():
     assert french != english
     # the words are French; card names and the labels orders use are not translated
     groups = {g["key"]: g for g in view["tables"]["p1"]}
-    assert _title(view, FRENCH) == "Little Bighorn Rummy - manche 1, tour 5 - à p1 de jouer"
+    assert _title(view, FRENCH) == "Little Bighorn Rummy - manche 1, tour 5 - à p1 de jouer - après H1.T5"  # the view's step 2: its first step was resolved
     assert _head(view, "p1", FRENCH).startswith("p1 (vous) : 2 cartes en main")
     assert [_label(groups[k], FRENCH) for k in ("custer", "co-C", "lone", "support")] == [
         "Custer (1) s'est échappé", "Co. C (7)", "Village razzié (1)", "Cartes de soutien (2)"]

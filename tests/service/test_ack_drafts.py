@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pbem.server import Server
 from pbem.service import outbox
 from pbem.service.delivery import deliver_once
-from pbem.service.outbox import MaildirTransport
+from pbem.service.outbox import MaildirTransport, maildir_bytes
 from pbem.service.service import Service
 from pbem.service.store import Store, dumps, loads, migrations
 from tests.core.helpers import IND, US, address_of, new_game, orders_mail, outbox_rows
@@ -56,7 +56,7 @@ def test_a_draft_made_later_is_the_mail_made_at_once(settings, tmp_path):
         delivered, = _acks(later.store)
         assert delivered["raw"] == made["raw"], "the bytes the deliverer made are the bytes made at once"
         assert delivered["draft"] is None and delivered["status"] == "sent"
-        assert _delivered_acks(tmp_path / "box") == [made["raw"]]
+        assert _delivered_acks(tmp_path / "box") == [maildir_bytes(made["raw"])]
     finally:
         at_once.close()
         later.close()
@@ -73,7 +73,7 @@ def test_serve_answers_orders_with_an_acknowledgement_its_delivery_process_made(
         wait_until(lambda: [r["status"] for r in _acks(server.svc.store)] == ["sent"], what="the acknowledgement sent")
         ack, = _acks(server.svc.store)
         assert ack["draft"] is None
-        assert _delivered_acks(settings.maildir) == [ack["raw"]]
+        assert _delivered_acks(settings.maildir) == [maildir_bytes(ack["raw"])]
         assert b"are accepted" in ack["raw"] and ack["message_id"].encode() in ack["raw"]
     finally:
         server.stop()

@@ -49,7 +49,7 @@ def test_each_file_is_on_disk_before_it_moves_and_new_after(tmp_path, monkeypatc
         assert sync_at < move_at
     assert synced[-1] == str(tmp_path / "md" / "new") and events[-1][0] == "sync" and len(renames) == count
     assert sorted(p.name for p in (tmp_path / "md" / "new").iterdir()) == tmp_names
-    assert [(tmp_path / "md" / "new" / n).read_bytes().endswith(b"\r\n") for n in tmp_names] == [True] * count
+    assert [(tmp_path / "md" / "new" / n).read_bytes().endswith(b"\n") for n in tmp_names] == [True] * count
 
 
 def test_a_failed_sync_moves_nothing_and_reaches_the_caller(tmp_path, monkeypatch):

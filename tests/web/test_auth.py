@@ -12,7 +12,7 @@ MODERATOR_PREFIXES = ("/console",)
 
 
 def _fill(rule, game_id: str) -> str:
-    values = {"game_id": game_id, "seq": "1", "draft_id": "1", "inbound_id": "1", "filename": "console.css"}
+    values = {"game_id": game_id, "seq": "1", "draft_id": "1", "inbound_id": "1", "filename": "console.css", "when": "start"}
     return re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", lambda m: values[m.group(1)], rule.rule)
 
 

@@ -7,6 +7,8 @@ and phone 375x740) for a person to look at."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -17,8 +19,10 @@ from tests.web.conftest import ENGINE, MOD_EMAIL, MOD_PASSWORD, SCREENSHOTS, new
 pytestmark = pytest.mark.browser
 
 DESKTOP = {"width": 1280, "height": 800}
+CONSOLE_WIDTH = {"width": 1000, "height": 800}  # a laptop's window: the console must work whole at it
 PHONE = {"width": 375, "height": 740}
 REASON = "The parser misread Custer's orders: he was to hold at 2018"
+WATCHER = "watcher@elsewhere.example"
 
 
 def _shot(page, name: str, full: bool = True) -> None:
@@ -47,11 +51,17 @@ def _no_sideways_scroll(page) -> None:
 
 
 def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, sink, browser):
+    """At 1000 px: the phases table's review / correct column in sight; the correction page with
+    the phase's events and its maps (before, after, after the draft); publishing asked and
+    confirmed by a second form (no script dialog); the correction mailed to the players and to
+    an observer, and listed on the Verify page and by `pbem verify`."""
     svc, base = live.svc, live.settings.web_url
     gid = _game(live)
-    context = browser.new_context(viewport=DESKTOP)
+    svc.observers.observe(gid, WATCHER, svc.observers.confirmation_code(gid, WATCHER), lang="en")
+    context = browser.new_context(viewport=CONSOLE_WIDTH)
     page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
     try:
         _login(page, base)
         assert page.locator("#games").get_by_text(gid, exact=True).is_visible()
@@ -61,9 +71,21 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         page.wait_for_url(f"{base}/console/games/{gid}")
         assert page.locator("#map img").evaluate("img => img.naturalWidth") > 0
         _shot(page, "game-desktop", full=False)
-
-        page.locator("#phases tr", has_text="T1").get_by_role("link", name="Review / correct").click()
+        review = page.locator("#phases tr", has_text="T1").get_by_role("link", name="Review / correct")
+        review.scroll_into_view_if_needed()
+        wrap = page.locator("#phases .table-wrap").evaluate(
+            "w => ({scroll: w.scrollWidth, client: w.clientWidth, right: w.getBoundingClientRect().right})")
+        box = review.bounding_box()
+        assert wrap["scroll"] <= wrap["client"], f"the phases table scrolls sideways at 1000 px: {wrap}"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= min(wrap["right"], CONSOLE_WIDTH["width"]), (box, wrap)
+        review.click()
         page.wait_for_url(f"{base}/console/games/{gid}/phases/1/correct")
+        # what the phase did, before anything is amended: its events and its maps
+        events = [e["text"] for e in svc.console.phase(gid, 1)["events"]]
+        shown = page.locator("#phase-events #events li").all_inner_texts()
+        assert events and shown == events
+        for picture in ("#map-start", "#map-result"):
+            assert page.locator(picture).evaluate("img => img.complete && img.naturalWidth") > 0, picture
         first = next(p for p in svc.records.phase_rows(gid) if p["seq"] == 1)
         template = get_engine(ENGINE).order_template(json.loads(first["state"]), "us")  # Custer holds
         page.fill("#text-us", template)
@@ -77,25 +99,43 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         assert page.locator("#event-diff li.gone").count() > 0 and page.locator("#event-diff li.new").count() > 0
         before, after = (page.locator("#diff-table tr", has_text="units[custer].hex").locator(f"td.{c}").inner_text() for c in ("before", "after"))
         assert before != after and after == "2018"
+        assert page.locator("#map-draft").evaluate("img => img.complete && img.naturalWidth") > 0
         page.locator("#difference").scroll_into_view_if_needed()
         _shot(page, "correct-desktop")
 
+        # publishing asks first, with a second form; nothing is published by the first
         page.fill("#publish-reason", REASON)
         page.click("button:has-text('Publish the correction')")
+        confirm = page.locator("#confirm-publish")
+        assert confirm.is_visible() and REASON in confirm.inner_text()
+        assert "2 player(s) and 1 observer(s)" in confirm.inner_text()
+        assert svc.records.phase_revisions(gid, 1)[0]["revision"] == 0 and not [p for p in svc.records.phase_revisions(gid, 1) if p["revision"]]
+        _shot(page, "publish-confirm-desktop", full=False)
+        confirm.get_by_role("button", name="Yes, publish and mail").click()
         page.wait_for_url(f"{base}/console/games/{gid}")
         assert page.locator(".flash.ok", has_text="T1 is corrected").is_visible()
+        assert dialogs == [], "no script dialog asked anything"
 
         for role in ("us", "indians"):
             msg = sink.wait_for(to(player_email(role), "correction"), timeout=15)[0]["msg"]
             assert msg["X-PBEM-Kind"] == "correction"
             assert REASON in text_of(msg) and f"units[custer].hex: {before} -> {after}" in text_of(msg)
+        watched = sink.wait_for(lambda r: to(WATCHER, "observer")(r) and "Correction to T1" in (r["msg"]["Subject"] or ""), timeout=15)
+        text = text_of(watched[0]["msg"])
+        assert REASON in text and f"units[custer].hex: {before} -> {after}" in text and "for observers" in text
 
         page.goto(f"{base}/console/games/{gid}/phases/1")
         assert page.locator("#revisions").is_visible(), "the corrected phase keeps its earlier revision"
         _shot(page, "phase-desktop", full=False)
+        page.goto(f"{base}/console/games/{gid}/verify")
+        listed = page.locator("#corrections li.correction").all_inner_texts()
+        assert len(listed) == 1 and listed[0].startswith(f"T1: corrected by {MOD_EMAIL}") and REASON in listed[0], listed
         page.goto(f"{base}/games/{gid}")
         assert page.locator("#moderation").get_by_text(REASON).is_visible()
         assert svc.verifier.verify_game(gid)["ok"]
+        cli = subprocess.run([sys.executable, "-m", "pbem.cli", "verify", "--db", str(live.settings.db_path), gid],
+                             capture_output=True, text=True, timeout=120)
+        assert cli.returncode == 0 and f"correction: T1: corrected by {MOD_EMAIL}" in cli.stdout and REASON in cli.stdout, cli.stdout + cli.stderr
     finally:
         context.close()
 

@@ -4,12 +4,14 @@ difference, publish (re-resolving or rolling back later phases) or discard."""
 from __future__ import annotations
 
 import email
+import re
 from email import policy
 
 import pytest
 
 from pbem.engines import get_engine
 from pbem.engines.base import OrderError, ParseResult
+from pbem.service.disputes import draft_version
 from pbem.service.errors import ServiceError
 from pbem.service.store import dumps, loads
 from tests.web.conftest import ENGINE, MOD_EMAIL, csrf_token, play_phases, post, send_orders
@@ -97,8 +99,23 @@ def test_amend_readjudicate_read_the_difference_and_publish(logged_in, svc, game
     assert draft["diff"]["events_removed"] and draft["diff"]["events_added"]
     assert snapshot_phases_unchanged(svc, game, first), "nothing changes before publishing"
 
+    # the first post asks: the page repeats the reason in a second form naming the draft as read
     response = post(logged_in, f"/console/games/{game}/drafts/{draft['id']}/publish", {"reason": REASON},
                     token_from=f"/console/games/{game}/phases/1/correct")
+    page = response.get_data(as_text=True)
+    publish_forms = re.findall(r'<form[^>]*/publish"[^>]*>', page)
+    assert response.status_code == 200 and 'id="confirm-publish"' in page
+    assert len(publish_forms) == 2 and not any("data-confirm" in f for f in publish_forms), "no script asks"
+    assert snapshot_phases_unchanged(svc, game, first), "asking publishes nothing"
+    version = re.search(r'name="version" value="([0-9a-f]+)"', page).group(1)
+    assert version == draft_version(draft)
+    # a draft changed after the question is not published on that answer
+    stale = post(logged_in, f"/console/games/{game}/drafts/{draft['id']}/publish",
+                 {"reason": REASON, "confirmed": "yes", "version": "0" * 16}, token_from=f"/console/games/{game}/phases/1/correct")
+    assert stale.status_code == 302 and "the draft changed after you asked" in logged_in.get(stale.headers["Location"]).get_data(as_text=True)
+    assert snapshot_phases_unchanged(svc, game, first)
+    response = post(logged_in, f"/console/games/{game}/drafts/{draft['id']}/publish",
+                    {"reason": REASON, "confirmed": "yes", "version": version}, token_from=f"/console/games/{game}/phases/1/correct")
     assert response.status_code == 302
     corrected = live(svc, game, 1)
     assert corrected["revision"] == 1 and corrected["id"] != first["id"]
@@ -266,3 +283,20 @@ def test_a_finished_game_corrected_back_into_play_reopens(svc, game):
     assert svc.verifier.verify_game(game)["ok"]
     g = svc.records.game(game)
     assert (g["status"] == "finished") == (svc.records.current_phase(game) is None)
+
+
+def test_a_published_correction_is_mailed_to_observers_and_listed_by_verify(svc, game):
+    watcher = "watcher@elsewhere.example"
+    svc.observers.observe(game, watcher, svc.observers.confirmation_code(game, watcher), lang="fr")
+    d = amend_and_run(svc, game)
+    assert svc.disputes.audience(game) == {"players": 2, "observers": 1}
+    svc.disputes.publish(d["id"], REASON, MOD_EMAIL, version=draft_version(svc.disputes.draft(d["id"])))
+    [told] = svc.store.all("SELECT * FROM outbox WHERE to_addr = ? AND kind = 'observer'", (watcher,))
+    msg = email.message_from_bytes(told["raw"], policy=policy.default)
+    assert msg["Subject"] == f"[{game}] Correction de T1 (observateur)"
+    text = msg.get_body(("plain",)).get_content()
+    assert REASON in text and "units[custer].hex" in text and "NE-PLUS-OBSERVER" in text
+    result = svc.verifier.verify_game(game)
+    [line] = result["corrections"]
+    assert result["ok"] and line.startswith(f"T1: corrected by {MOD_EMAIL} on ") and "(revision 1)" in line
+    assert f"the orders of us amended ({REASON})" in line and line.endswith(f"reason: {REASON}")

@@ -175,7 +175,19 @@ class CusterEngine(Engine):
             # standing orders are a side's plans, not on the board: its own only
             "standing": {r: dict(v) for r, v in state.get("standing", {}).items() if role == MODERATOR or r == role},
             "over": bool(state.get("over")), "result": state.get("result"),
+            "reader": role, "resolved": self._resolved(state),
         }
+
+    def _resolved(self, state: dict) -> str | None:
+        """The phase just resolved (what the pictures' titles name), from where the game
+        stands: the turn before this one, or in impulse mode the activation before this one
+        (the last turn's end, at a turn's first activation); None before the first."""
+        if state.get("over"):
+            turn = state["turn"]
+            return f"T{turn}.A{state['activation']}" if state["impulse"] and state.get("activation") else f"T{turn}"
+        if state["impulse"] and state.get("activation", 1) > 1:
+            return f"T{state['turn']}.A{state['activation'] - 1}"
+        return f"T{state['turn'] - 1}" if state["turn"] > 1 else None
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw_map  # Pillow is loaded only when a picture is wanted

@@ -32,7 +32,8 @@ from pbem.engines.pictures import BoundedCache, encode_png, palette_image, quant
 from . import scenario as scenarios
 from .messages import N_
 from .picture_layers import (CLOSE_UP, COLOURS, GOLD, HEXNUM, INK, LABEL_PAPER, MOVE, ORANGE, OVERVIEW, PAPER, RED,
-                             SIDE, SIDE_INK, Frame, Style, counters, fights, hex_numbers, map_size, terrain, under_counters)
+                             SIDE, SIDE_INK, Frame, Style, counters, fights, hex_numbers, map_size, new_view, terrain,
+                             under_counters)
 
 COMPRESS_LEVEL = 6
 SECTOR = 6  # a sector is 6 columns by 6 rows of hexes
@@ -198,8 +199,16 @@ def _legend_sample(d: ImageDraw.ImageDraw, kind: str, x: float, y: float) -> Non
 
 
 def _legend(width: int, _) -> tuple[Image.Image, list[tuple[str, tuple[float, float, float, float]]]]:
-    """The legend as a strip ``width`` wide: two columns when they fit, else one."""
+    """The legend as a strip ``width`` wide: two columns when they fit, else one (drawn once
+    for a width and a language)."""
     rows = [(kind, _(text)) for kind, text in LEGEND]
+    return _LEGENDS.get((width, tuple(rows)), lambda: _draw_legend(width, rows))
+
+
+_LEGENDS: BoundedCache[tuple[Image.Image, list]] = BoundedCache(8)
+
+
+def _draw_legend(width: int, rows: list[tuple[str, str]]) -> tuple[Image.Image, list[tuple[str, tuple[float, float, float, float]]]]:
     widest = max(text_box(t, LEGEND_SIZE, 0, 0)[2] for _k, t in rows) + 34
     columns = 2 if 2 * widest + 12 <= width - 2 * PAD else 1
     line = 18
@@ -249,14 +258,13 @@ def draw_overview(view: dict, _) -> bytes:
             d.line([(left, y0 + 0.43 * s), (left + mw, y0 + 0.43 * s)], fill=HEXNUM, width=1)
         rows = min(SECTOR, board.rows - j * SECTOR)
         layout.fixed_text(d, (PAD + 6, y0 + s * math.sqrt(3) * rows / 2), str(j + 1), SECTOR_SIZE, HEXNUM, "sector", anchor="mm")
-    frame = Frame(style, float(left), float(top))
-    sub = img.crop((0, 0, width, top + mh))
-    _draw_view(sub, view, frame, layout, board, set(board.terrain), False, _)
-    img.paste(sub, (0, 0))
-    img.paste(legend_img, (0, top + mh + PAD))
+    layout.block((0, top + mh + PAD, width, height))  # the legend's strip: no word is placed there
     for text, (x0, y0, x1, y1) in legend_words:
         layout.fixed(text, (x0, y0 + top + mh + PAD, x1, y1 + top + mh + PAD), LEGEND_SIZE, "legend")
-    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+    frame = Frame(style, float(left), float(top))
+    _draw_view(img, view, frame, layout, board, set(board.terrain), False, _)
+    img.paste(legend_img, (0, top + mh + PAD))  # over the counters of the last row, where they reach below the map
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout)
 
 
 def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
@@ -286,14 +294,15 @@ def draw_close_up(view: dict, hexes: list[str], heading: str, _) -> bytes:
     d.rectangle([0, 0, width, title_h - 1], fill=PAPER)  # over the counters of the hexes above
     d.line([(0, title_h - 1), (width, title_h - 1)], fill=HEXNUM)
     layout.fixed_text(d, (PAD, 4), heading, CROP_TITLE_SIZE, INK, "title")
-    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout.to_json())
+    return encode_png(quantize(img, _PALETTE), COMPRESS_LEVEL, layout)
 
 
 def draw_pictures(view: dict, role: str | None, gettext=None) -> dict[str, bytes]:
     """Every picture of a report: the whole map, the reader's sectors, the fights."""
     _ = gettext or _english
-    key = json.dumps([_(AFTER), role, {k: v for k, v in view.items() if k != "standing"}], sort_keys=True)
-    return _RECENT.get(key, lambda: _draw_all(view, role, _))
+    new_view()
+    shared = _shared(view)  # the view's JSON made once: the key of every picture of it
+    return _RECENT.get((_(AFTER), role, view.get("reader"), shared), lambda: _draw_all(view, role, _, shared))
 
 
 _RECENT: BoundedCache[dict[str, bytes]] = BoundedCache(4)  # every role's report of a phase shows the same map
@@ -304,10 +313,9 @@ def _shared(view: dict) -> str:
     return json.dumps({k: v for k, v in view.items() if k not in ("standing", "reader")}, sort_keys=True)
 
 
-def _draw_all(view: dict, role: str | None, _) -> dict[str, bytes]:
+def _draw_all(view: dict, role: str | None, _, shared: str) -> dict[str, bytes]:
     board = scenarios.load(view["scenario"]).board
     label = phase_words(view, _)["label"]
-    shared = _shared(view)
     out = {"map": _MAPS.get((shared, _(AFTER)), lambda: draw_overview(view, _))}
     close_ups = [(f"sector{name}", sector_hexes(board, name), format_message(SECTOR_TITLE, {"sector": name, "label": label}, _))
                  for name in reader_sectors(view, role)]
@@ -326,4 +334,5 @@ def draw_map(view: dict, gettext=None) -> bytes:
     """The whole map alone (``Engine.picture``): the same bytes for views that differ only in
     standing orders and reader."""
     _ = gettext or _english
+    new_view()
     return _MAPS.get((_shared(view), _(AFTER)), lambda: draw_overview(view, _))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -76,11 +77,22 @@ class Frame:
     dy: float
 
     def xy(self, h: str) -> tuple[float, float]:
-        x, y = center(h, self.style.s)
+        x, y = _center(h, self.style.s)
         return x + self.dx, y + self.dy
 
     def corners(self, h: str) -> list[tuple[float, float]]:
-        return [(x + self.dx, y + self.dy) for x, y in corners(h, self.style.s)]
+        return [(x + self.dx, y + self.dy) for x, y in _corners(h, self.style.s)]
+
+
+@lru_cache(maxsize=8192)
+def _center(h: str, s: int) -> tuple[float, float]:
+    """A hex's centre at a scale: the same every picture (a map's hexes at two scales)."""
+    return center(h, s)
+
+
+@lru_cache(maxsize=8192)
+def _corners(h: str, s: int) -> tuple[tuple[float, float], ...]:
+    return tuple(corners(h, s))
 
 
 def map_size(board, s: int) -> tuple[int, int]:
@@ -196,6 +208,23 @@ def commanders_at(view: dict) -> dict[str, list[dict]]:
     return out
 
 
+_WHERE: list = []  # the view being drawn, and its brigade colours, stacks and commanders
+
+
+def new_view() -> None:
+    """Forget the last view's units: called as a view's pictures start (the caller may have
+    changed a view it drew before)."""
+    _WHERE.clear()
+
+
+def _who_is_where(view: dict) -> tuple[dict, dict, dict]:
+    """Brigade colours, stacks and commanders by hex of ``view``, worked out once for the map and
+    every close-up of it (kept by identity while its pictures are drawn: see ``new_view``)."""
+    if not _WHERE or _WHERE[0] is not view:
+        _WHERE[:] = [view, (brigade_colours(view), stacks(view), commanders_at(view))]
+    return _WHERE[1]
+
+
 def arrow(d: ImageDraw.ImageDraw, pts: list, colour, width: int) -> None:
     if len(pts) < 2:
         return
@@ -276,8 +305,7 @@ def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, c
     returns the labels still to place beside them (names too long for a counter; commanders'
     names on a close-up)."""
     style, s = frame.style, frame.style.s
-    colours = brigade_colours(view)
-    by_hex, cmds = stacks(view), commanders_at(view)
+    colours, by_hex, cmds = _who_is_where(view)
     to_place: list[tuple[str, tuple[float, float]]] = []
     top, bottom, pad = -0.28 * s, 0.56 * s, max(1.0, 0.06 * s)
     stripe = 0.16 * s
@@ -323,7 +351,7 @@ def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, c
         mid1 = y0 + (y1 - y0) * 0.3
         mid2 = y0 + (y1 - y0) * 0.74
         if named:
-            layout.fixed_text(d, (left, mid1), named[0], named[1], ink, "name", anchor="lm")
+            layout.fixed_text(d, (left, mid1), named[0], named[1], ink, "name", anchor="lm", inside=True)
         else:
             to_place.append((units[0]["short"] + (f" +{len(units) - 1}" if len(units) > 1 else ""), (x1, mid1)))
         # the type symbol
@@ -339,10 +367,10 @@ def counters(d: ImageDraw.ImageDraw, view: dict, frame: Frame, layout: Layout, c
             cx, cy, r = (bx0 + bx1) / 2, (by0 + by1) / 2, sym_h * 0.3
             d.ellipse([cx - r, cy - r, cx + r, cy + r], fill=ink)
         cursor = bx1 + 3
-        label = layout.fixed_text(d, (cursor, mid2), str(sp), style.sp, ink, "sp", anchor="lm")
+        label = layout.fixed_text(d, (cursor, mid2), str(sp), style.sp, ink, "sp", anchor="lm", inside=True)
         cursor = label.box[2] + 3
         for m in marks:
-            label = layout.fixed_text(d, (cursor, mid2), m, style.sp, RED if m == "D" else ink, "mark", anchor="lm")
+            label = layout.fixed_text(d, (cursor, mid2), m, style.sp, RED if m == "D" else ink, "mark", anchor="lm", inside=True)
             cursor = label.box[2] + 2
         for c in here:
             _badge(d, layout, cursor + 0.15 * s, mid2, c, colours, style)

@@ -147,7 +147,13 @@ class PeauxRougesEngine(Engine):
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw  # Pillow is loaded only when a picture is wanted
 
-        return draw(view)  # the board carries no words, so nothing to translate
+        return draw(view, gettext)
+
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        """The whole board, and close-ups of the reader's pieces and of last turn's shots."""
+        from .picture import draw_pictures  # Pillow is loaded only when a picture is wanted
+
+        return draw_pictures(view, gettext)
 
     def validate_state(self, state: dict) -> list[str]:
         problems = []

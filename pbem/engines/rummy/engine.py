@@ -48,6 +48,19 @@ def phase_id(st: dict) -> str:
     return f"H{st['hand_no']}.T{st['turn_no']}{suffix}"
 
 
+def _resolved(st: dict) -> str | None:
+    """The phase just resolved (what the picture's title names), from where the game stands:
+    the step before this one, or the turn before this one (named by its turn: how many steps
+    it took is not kept), or the hand before; None before the first."""
+    if st.get("outcome"):
+        return f"H{st['hand_no']}.T{st['turn_no']}"
+    if st["step"] > 1:
+        return phase_id(dict(st, step=st["step"] - 1))
+    if st["turn_no"] > 1:
+        return f"H{st['hand_no']}.T{st['turn_no'] - 1}"
+    return f"H{st['hand_no'] - 1}" if st["hand_no"] > 1 else None
+
+
 def _group_view(groups: list[dict], g: dict) -> dict:
     return {
         "id": g["id"], "key": g["key"], "label": S.group_label(groups, g),
@@ -199,6 +212,7 @@ class RummyEngine(Engine):
             "totals": dict(st["totals"]),
             "sides": [{"members": s, "total": v} for s, v in R.side_totals(st)],
             "outcome": st.get("outcome"),
+            "resolved": _resolved(st),
         }
         if role in roles:
             v["hand"] = [C.card_view(c) for c in C.sort_cards(st["hands"][role])]

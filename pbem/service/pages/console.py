@@ -19,6 +19,7 @@ from pbem.service.pages.common import audit_log, engine_title, outcome_text, pic
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors, describe_missing, visible_events
 from pbem.service.store import loads
+from pbem.service.upgrades import result_state, starting_state
 
 
 def decode_raw(raw: bytes) -> dict:
@@ -170,6 +171,27 @@ class ConsolePages(ConfiguredPart):
         if g is None:
             return None
         return picture(self.engine(g["engine"]), self.records.game_state(game_id), MODERATOR, lang)
+
+    def has_pictures(self, game_id: str) -> bool:
+        g = self.records.game(game_id)
+        return bool(g) and self.engine(g["engine"]).draws_pictures
+
+    def phase_picture(self, game_id: str, seq: int, when: str, lang: str | None = None) -> bytes | None:
+        """A resolved phase's picture from the moderator's view: at its ``start`` (the position
+        its orders were written against) or its published ``result``."""
+        g = self.records.game(game_id)
+        live = next((r for r in self.records.phase_revisions(game_id, seq) if r["status"] == "resolved"), None) if g else None
+        if live is None:
+            return None
+        engine = self.engine(g["engine"])
+        return picture(engine, starting_state(engine, live) if when == "start" else result_state(engine, live), MODERATOR, lang)
+
+    def draft_picture(self, draft_id: int, lang: str | None = None) -> bytes | None:
+        """The result a draft correction would publish, once re-adjudicated."""
+        d = self.disputes.draft(draft_id)
+        if d is None or d["result_state"] is None:
+            return None
+        return picture(self.engine(self.records.game(d["game_id"])["engine"]), d["result_state"], MODERATOR, lang)
 
     def state_for_edit(self, game_id: str) -> dict | None:
         g = self.records.game(game_id)
