@@ -15,6 +15,7 @@ from pbem.service.stand_ins import stand_in_dice
 from pbem.service.store import loads
 from pbem.web import create_app
 from tests.clubs.play import play_phase, send
+from tests.core.test_cli import pbem
 from tests.support import text_of
 
 US, INDIANS = "custer@players.example", "gall@players.example"
@@ -138,3 +139,13 @@ def test_a_game_the_stand_in_decided_is_rated_as_the_hosts_policy_says(svc):
     assert svc.ratings.ladder("custer") == []
     svc.host.set("ratings.stand_in", "count", actor="test")
     assert {r["player"] for r in svc.ratings.ladder("custer")} == {US, INDIANS}
+
+
+def test_pbem_game_new_takes_the_stand_in_rule_and_refuses_a_wrong_one(svc):
+    new = ("game", "new", "--engine", "custer", "--scenario", "little_bighorn", "--player", f"us={US}", "--player", f"indians={INDIANS}")
+    gid = pbem(*new, "--stand-in", "after:2", db=svc.settings.db_path).stdout.decode().strip()
+    assert svc.records.game_row(gid)["stand_in_after"] == 2
+    plain = pbem(*new, db=svc.settings.db_path).stdout.decode().strip()
+    assert svc.records.game_row(plain)["stand_in_after"] == 0, "off unless asked for"
+    wrong = pbem(*new, "--stand-in", "sometimes", db=svc.settings.db_path, check=False)
+    assert wrong.returncode != 0 and "--stand-in is after:N (N missed deadlines in a row) or off, not 'sometimes'" in wrong.stderr.decode()
