@@ -199,12 +199,14 @@ class Phases(ServicePart):
         engine = self.engine(g["engine"])
         state, awaited = loads(ph["state"]), loads(ph["awaited"])
         missing = [role for role in awaited if role not in standing]
-        if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
-            plan.waiting = missing
+        covered = who_stands_in(rows, missing, from_iso(ph["deadline"]) or now)  # the stand-in gives their orders
+        uncovered = [role for role in missing if role not in covered]
+        if uncovered and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
+            plan.waiting = uncovered
             return plan
         orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
         stood_in = []
-        for role in who_stands_in(rows, defaulted, from_iso(ph["deadline"]) or now):
+        for role in (role for role in covered if role in defaulted):
             given = stand_in_orders(engine, state, role, ph["seed"])
             if given is not None:
                 orders[role] = given

@@ -149,3 +149,12 @@ def test_pbem_game_new_takes_the_stand_in_rule_and_refuses_a_wrong_one(svc):
     assert svc.records.game_row(plain)["stand_in_after"] == 0, "off unless asked for"
     wrong = pbem(*new, "--stand-in", "sometimes", db=svc.settings.db_path, check=False)
     assert wrong.returncode != 0 and "--stand-in is after:N (N missed deadlines in a row) or off, not 'sometimes'" in wrong.stderr.decode()
+
+
+def test_a_game_that_waits_for_a_moderator_on_missing_orders_does_not_wait_for_a_seat_the_stand_in_plays(svc):
+    waits = _game(svc, timing={"no_orders": "wait"})
+    played = _game(svc, timing={"no_orders": "wait"}, stand_in_after=1)
+    for gid in (waits, played):
+        play_phase(svc, gid, skip=("us",))
+    assert svc.records.current_phase(waits)["label"] == "T1", "no stand-in: the phase waits for the moderator"
+    assert loads(_resolved(svc, played)["stand_in"]) == ["us"] and svc.records.current_phase(played)["label"] != "T1"
