@@ -1,7 +1,8 @@
 """Reads a game's rules-coverage table (docs/games/<game>-rules-coverage.md, and any
 ``<game>-rules-coverage-<part>.md`` beside it: one table may be written in parts) and says what in it
 does not hold: a clause with neither a case nor a reason, a case named that does not exist,
-a designed number whose data file is missing.
+a designed number whose data file is missing, a clause of the rulebook text (../shared/rules/)
+that has no row.
 
 The table's rows are ``| clause | what it says | cases | status |``:
 
@@ -103,3 +104,72 @@ def top_level_rules(game: str) -> set[int]:
         if head:
             nums.add(int(head.group(1)))
     return nums
+
+
+RULEBOOKS = {"lfm": "last-full-measure.txt", "acw": "acw-miniatures-1997.txt"}
+_NUMBERED = re.compile(r"^(\d+)\.\s+(.*)$")
+
+
+def rulebook_clauses(game: str) -> list[str]:
+    """Every numbered sub-rule and lettered clause the rulebook text itself has, named as the
+    table names them (``9.1.e``, ``14 B.4``): read from ../shared/rules/, so a clause the table
+    leaves out is found even when every row it has is complete."""
+    lines = (ROOT.parent / "shared" / "rules" / RULEBOOKS[game]).read_text(encoding="utf-8").splitlines()
+    return _lfm_clauses(lines) if game == "lfm" else _acw_clauses(lines)
+
+
+def _lfm_clauses(lines: list[str]) -> list[str]:
+    # rules restart their numbering: "9. Retreats" is rule 9, but "9. Combat Die Roll Modifiers"
+    # (after 8.8) is 8.9; a short title numbered one past the rule, and not one past the
+    # sub-rule just read, is the next rule's heading
+    start = next(i for i, line in enumerate(lines) if re.match(r"^1\. Movement\s*$", line))
+    rule, sub, found = 1, 0, []
+    for line in lines[start + 1:]:
+        numbered = _NUMBERED.match(line)
+        if numbered:
+            n, rest = int(numbered.group(1)), numbered.group(2).strip()
+            if n != sub + 1 and n == rule + 1 and len(rest) < 60:
+                rule, sub = n, 0
+            else:
+                sub = n
+                found.append(f"{rule}.{sub}")
+            continue
+        lettered = re.match(r"^([a-i])\.\s+\S", line)
+        if lettered and sub:
+            found.append(f"{rule}.{sub}.{lettered.group(1)}")
+    return found
+
+
+def _acw_clauses(lines: list[str]) -> list[str]:
+    # the scan merged some clauses into the line before ("...elevations.B. To see"), dropped a
+    # period ("L When all") and read an O as 0 ("0. Infantry in Squares"): a letter is taken
+    # anywhere only where it is the next one expected
+    start = next(i for i, line in enumerate(lines) if line.startswith("1. Game Preparation"))
+    section, letter, found = 0, None, []
+    for line in lines[start:]:
+        numbered = _NUMBERED.match(line) or re.match(r"^(\d+)[A-Z]\.\s+(.*)$", line)  # "14A. Falling Back Units"
+        if numbered and int(numbered.group(1)) == section + 1:
+            section, letter = section + 1, None
+            continue
+        if numbered and int(numbered.group(1)) == section:  # "14B. Routed Units"
+            continue
+        following = chr(ord(letter) + 1) if letter else "A"
+        lettered = re.match(r"^([A-Z0])(\.)?(\d)?\s", line)
+        if lettered and (lettered.group(2) and lettered.group(1) != "0" or lettered.group(1) == following
+                         or lettered.group(1) == "0" and following == "O"):
+            letter = "O" if lettered.group(1) == "0" else lettered.group(1)
+            found.append(f"{section} {letter}" + (f".{lettered.group(3)}" if lettered.group(3) else ""))
+        elif numbered and letter:
+            found.append(f"{section} {letter}.{numbered.group(1)}")
+        elif numbered:
+            found.append(f"{section}.{numbered.group(1)}")
+        if letter and re.search(rf"\.{chr(ord(letter) + 1)}\. [A-Z]", line):
+            letter = chr(ord(letter) + 1)
+            found.append(f"{section} {letter}")
+    return found
+
+
+def clauses_missing(game: str) -> list[str]:
+    """The rulebook's clauses that have no row of their own in the table."""
+    listed = {row.clause for row in rows(game)}
+    return sorted({c for c in rulebook_clauses(game) if c not in listed})

@@ -3,7 +3,7 @@ missing table, or the reason it is not implemented (docs/games/<game>-rules-cove
 
 import pytest
 
-from tests.rules_coverage import problems, tables, top_level_rules, unlisted_cases
+from tests.rules_coverage import clauses_missing, problems, rulebook_clauses, tables, top_level_rules, unlisted_cases
 
 # game -> the numbered rules its rulebook has (../shared/rules/)
 NUMBERED = {"lfm": range(1, 28), "acw": range(1, 20)}
@@ -30,3 +30,16 @@ def test_every_numbered_rule_is_in_the_table(game):
 @pytest.mark.parametrize("game", sorted(RULEBOOKS))
 def test_every_rule_case_is_listed_under_its_clause(game):
     assert unlisted_cases(game) == []
+
+
+# clauses each rulebook reader must find (so a reader that finds nothing cannot pass)
+SAMPLES = {"lfm": {"1.5", "3.10.h", "8.5.a", "9.1.e", "10.1.b", "24.1.a", "27.7"},
+           "acw": {"5 H.1", "7.4", "9 D", "10 L", "10 O", "14 A.2", "14 B.7", "16 B", "18 A"}}
+
+
+@pytest.mark.parametrize("game", REQUIRED)
+def test_every_lettered_clause_of_the_rulebook_has_its_row(game):
+    """Issue 24: the table lists every numbered rule and lettered clause of the rulebook text
+    (../shared/rules/), not only those someone thought to write down."""
+    assert SAMPLES[game] <= set(rulebook_clauses(game))
+    assert clauses_missing(game) == []

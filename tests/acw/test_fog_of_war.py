@@ -44,6 +44,12 @@ from tests.core.helpers import outbox
 from tests.support import mail
 
 PLAYERS = {"union": "meade@players.example", "confederate": "lee@players.example"}
+
+
+def players_of(game: int) -> dict[str, str]:
+    """Each game's own addresses: HISTORY's brake (6 an hour an address) would stop the re-sends of
+    20 games played by one pair of addresses."""
+    return {role: addr.replace("@", f"{game}@") for role, addr in PLAYERS.items()}
 WATCHER = "watcher@elsewhere.example"
 KINDS = {"unit": "units", "officer": "officers", "wagon": "wagons"}
 # ids a JSON may carry that are no unit's: a card's, a brigade's, a side's
@@ -180,6 +186,7 @@ class Game:
 
     def __init__(self, svc, scenario: str, number: int):
         self.svc, self.scenario, self.number = svc, scenario, number
+        self.players = players_of(number)
         self.engine = get_engine("acw")
         self.sc = scenarios.load(scenario)
         self.names = Names(self.sc)
@@ -200,13 +207,13 @@ class Game:
 
     def play(self, turns: int | None = None) -> None:
         svc = self.svc
-        self.gid = gid = svc.games.create("acw", self.scenario, PLAYERS,
+        self.gid = gid = svc.games.create("acw", self.scenario, self.players,
                                           timing={"phase": {"kind": "duration", "seconds": 86400}})
         svc.mailroom.receive(mail(WATCHER, f"pbem@{svc.settings.mail_domain}",
                                   f"OBSERVE {gid} {svc.observers.confirmation_code(gid, WATCHER)}\n", subject="watch"))
         start = loads(svc.records.current_phase(gid)["state"])
         for role in self.sc.roles:
-            for row in outbox(svc, kind="welcome", to_addr=PLAYERS[role], game_id=gid):
+            for row in outbox(svc, kind="welcome", to_addr=self.players[role], game_id=gid):
                 for text in mail_texts(row):
                     self.check_text("welcome", text, role, self.sight.now(start, role))
         played = 0
@@ -229,7 +236,7 @@ class Game:
             svc.mailroom.receive(mail(p["email"], orders_address(gid, svc.records.token_for(p["id"]), svc.settings.mail_domain),
                                       f"ORDERS {gid} {label}\n{orders.rstrip()}\nEND\n", subject="turn"))
         for row in outbox(svc, kind="ack", game_id=gid)[acks_before:]:
-            role = next(r for r, a in PLAYERS.items() if a == row["to_addr"])
+            role = next(r for r, a in self.players.items() if a == row["to_addr"])
             for text in mail_texts(row):
                 self.check_text(f"{label} acknowledgement", text, role, at_start[role])
         reports_before = len(self.reports())
@@ -261,7 +268,7 @@ class Game:
         rows = self.reports()[reports_before:]
         assert rows, f"{label}: no report was mailed"
         for row in rows:
-            role = None if row["kind"] == "observer" else next(r for r, a in PLAYERS.items() if a == row["to_addr"])
+            role = None if row["kind"] == "observer" else next(r for r, a in self.players.items() if a == row["to_addr"])
             for text in mail_texts(row):
                 self.check_text(f"{label} {row['kind']} to {role or 'observer'}", text, role, allowed[role])
             for part in json_parts(row):
@@ -278,7 +285,7 @@ class Game:
             token = svc.records.token_for(p["id"])
             for label in labels[:: max(1, len(labels) // 3)]:
                 before = len(outbox(svc, kind="report", game_id=gid))
-                svc.mailroom.receive(mail(PLAYERS[role], orders_address(gid, token, svc.settings.mail_domain),
+                svc.mailroom.receive(mail(self.players[role], orders_address(gid, token, svc.settings.mail_domain),
                                           f"HISTORY {label}\n", subject="history"))
                 resent = outbox(svc, kind="report", game_id=gid)[before:]
                 assert resent, f"HISTORY {label} re-sent nothing"

@@ -77,6 +77,7 @@ def test_only_what_was_intended_is_private():
                                                                    "entry_delayed"))
 
 CSA_MAIL, USA_MAIL = "stuart@players.example", "gregg@players.example"
+WATCHER = "watcher@elsewhere.example"
 # Orders the engine refuses, each with a reason of its own (rules 1.2, 1.5): their text and their
 # reasons may reach the Confederate player alone.
 REFUSED = "1004 MOVE TO 2418\n0605 DISMOUNT\n0605 MOUNT\nSTANDING:\n  EVADE NEVER"
@@ -104,19 +105,28 @@ def _everything_in(msg) -> str:
 def test_skipped_orders_and_their_reasons_reach_their_own_side_only(svc):
     """The other side learns what happened on the map, never what was intended: an order the
     engine skips, and why, is in the reports (text, HTML, JSON attachment) and on the web page
-    of the side that wrote it, and in nothing the other side, an observer or the public sees."""
+    of the side that wrote it, and in nothing the other side (its report, a HISTORY copy, its
+    page and JSON), an observer (his mailed report) or the public (the game's page) sees."""
     from pbem.web import create_app
     from tests.core.helpers import address_of
     from tests.support import mail
 
     gid = svc.games.create("lfm", "east_cavalry_field", {"csa": CSA_MAIL, "usa": USA_MAIL})
+    general = f"pbem@{svc.settings.mail_domain}"
+    svc.mailroom.receive(mail(WATCHER, general, f"OBSERVE {gid} {svc.observers.confirmation_code(gid, WATCHER)}\n"))
     phase = svc.records.current_phase(gid)["label"]
     svc.mailroom.receive(mail(CSA_MAIL, address_of(svc, gid, "csa"), f"ORDERS {gid} {phase}\n{REFUSED}\nEND\n"))
     svc.phases.close(gid, reason="test")
     own = _everything_in(_received(svc, "report", CSA_MAIL)[-1])
     assert "Skipped: 1004 MOVE TO 2418 (2418 is beyond the movement points left)" in own
     assert "Skipped: 0605 MOUNT" in own and "already changed mode this phase (rule 1.5)" in own
+    # the Union player asks for the phase's report again (HISTORY): his own view of it, still
+    svc.mailroom.receive(mail(USA_MAIL, address_of(svc, gid, "usa"), f"HISTORY {phase}\n"))
     others = [_everything_in(m) for m in _received(svc, "report", USA_MAIL)]
+    assert len(others) >= 2, "the Union report and its HISTORY copy"
+    observed = [_everything_in(m) for m in _received(svc, "observer", WATCHER)]
+    assert observed, "the observer was mailed the phase's report"
+    others += observed
     client = create_app(svc, testing=True).test_client()
     tokens = {p["role"]: svc.records.token_for(p["id"]) for p in svc.records.players(gid)}
     pages = {"usa page": client.get(f"/play/{gid}/{tokens['usa']}").get_data(as_text=True),
