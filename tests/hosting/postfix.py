@@ -125,6 +125,11 @@ class Postfix:
         return path.read_text(errors="replace") if path.exists() else "(no log)"
 
 
+def flush_queue(postfix: Postfix) -> None:
+    """Ask Postfix to try every queued mail now (`postqueue -f`, as an administrator would)."""
+    subprocess.run(["/usr/sbin/postqueue", "-c", str(postfix.root / "conf"), "-f"], capture_output=True, timeout=30)
+
+
 def start_postfix(db: Path, domain: str) -> Postfix:
     root = Path(tempfile.mkdtemp(prefix="pf"))  # short: Postfix's sockets live under it
     root.chmod(0o755)
