@@ -24,6 +24,9 @@ PHONE = {"width": 375, "height": 740}
 REASON = "The parser misread Custer's orders: he was to hold at 2018"
 WATCHER = "watcher@elsewhere.example"
 
+# the picture's width once it has loaded: decode() waits for the load and fails on a broken one
+LOADED_WIDTH = "img => img.decode().then(() => img.naturalWidth)"
+
 
 def _shot(page, name: str, full: bool = True) -> None:
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -69,7 +72,7 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
 
         page.get_by_role("link", name=gid, exact=True).click()
         page.wait_for_url(f"{base}/console/games/{gid}")
-        assert page.locator("#map img").evaluate("img => img.naturalWidth") > 0
+        assert page.locator("#map img").evaluate(LOADED_WIDTH) > 0
         _shot(page, "game-desktop", full=False)
         review = page.locator("#phases tr", has_text="T1").get_by_role("link", name="Review / correct")
         review.scroll_into_view_if_needed()
@@ -85,7 +88,7 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         shown = page.locator("#phase-events #events li").all_inner_texts()
         assert events and shown == events
         for picture in ("#map-start", "#map-result"):
-            assert page.locator(picture).evaluate("img => img.complete && img.naturalWidth") > 0, picture
+            assert page.locator(picture).evaluate(LOADED_WIDTH) > 0, picture
         first = next(p for p in svc.records.phase_rows(gid) if p["seq"] == 1)
         template = get_engine(ENGINE).order_template(json.loads(first["state"]), "us")  # Custer holds
         page.fill("#text-us", template)
@@ -99,7 +102,7 @@ def test_log_in_amend_readjudicate_read_the_difference_publish_and_mail(live, si
         assert page.locator("#event-diff li.gone").count() > 0 and page.locator("#event-diff li.new").count() > 0
         before, after = (page.locator("#diff-table tr", has_text="units[custer].hex").locator(f"td.{c}").inner_text() for c in ("before", "after"))
         assert before != after and after == "2018"
-        assert page.locator("#map-draft").evaluate("img => img.complete && img.naturalWidth") > 0
+        assert page.locator("#map-draft").evaluate(LOADED_WIDTH) > 0
         page.locator("#difference").scroll_into_view_if_needed()
         _shot(page, "correct-desktop")
 
@@ -182,7 +185,7 @@ def test_the_public_archive_and_a_players_page(live, browser):
         try:
             page.goto(f"{base}/games/{gid}")
             assert page.get_by_role("heading", name="Turn history").is_visible()
-            assert page.locator("#current img").evaluate("img => img.naturalWidth") > 0
+            assert page.locator("#current img").evaluate(LOADED_WIDTH) > 0
             assert "Log out" not in page.content()
             _no_sideways_scroll(page)
             _shot(page, f"archive-{size}", full=False)
