@@ -52,7 +52,7 @@ def test_reports_render_and_the_text_tells_every_event(env):
         for ev in ctx["events"]:
             assert ev["text"] in txt
             assert ev["text"] in text_of(page)
-        assert "ARMY EFFECTIVENESS" in txt and "YOUR UNITS" in txt
+        assert "ARMY EFFECTIVENESS" in txt and "POSITIONS" in txt
 
 
 def test_a_close_combat_is_told_bout_by_bout(env):

@@ -185,6 +185,12 @@ class ACWMiniaturesEngine(Engine):
 
         return draw_table(view, gettext)
 
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        """The whole table, close-ups of the reader's troops and of where the fighting was."""
+        from .picture import draw_pictures  # Pillow is loaded only when a picture is wanted
+
+        return draw_pictures(view, gettext)
+
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)
 
