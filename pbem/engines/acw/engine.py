@@ -11,7 +11,7 @@ import json
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 
-from . import bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
+from . import aids, bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
 from .rules import initial_morale
 from .situation import Context
@@ -191,6 +191,14 @@ class ACWMiniaturesEngine(Engine):
 
         return draw_pictures(view, gettext)
 
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Moves, the D20 table, terrain, ranges, hits, morale, close combat, command, army
+        effectiveness and supply: the same in every scenario; in English (the game's only language)."""
+        return aids.player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return aids.how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
+
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)
 
@@ -200,11 +208,14 @@ class ACWMiniaturesEngine(Engine):
         r = state["result"]
         sc = scenarios.load(state["scenario"])
         names = sc.side_names
+        eff = r.get("effectiveness") or state.get("effectiveness", {})
         return {"winner": r["winner"],
-                "summary": N_("%(winner_text)s (objective points: %(points)s)"),
+                "summary": N_("%(winner_text)s (objective points: %(points)s; army effectiveness: %(effectiveness)s). %(decided)s"),
                 "args": {"winner": r["winner"], "why": r["why"],
                          "winner_text": f"Victory to the {names[r['winner']]}" if r["winner"] else "A draw",
-                         "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items())},
+                         "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items()),
+                         "effectiveness": ", ".join(f"{names[s]} {eff.get(s, 0)}%" for s in sc.roles),
+                         "decided": aids.decided(sc, state)},
                 "scores": dict(r["points"])}
 
     def validate_state(self, state: dict) -> list[str]:

@@ -101,6 +101,11 @@ def _objectives(sc: Scenario, state: dict, role: str | None, seen: set[str], eve
     return out
 
 
+def objective_holders(sc: Scenario, state: dict, role: str | None) -> dict:
+    """Who holds each objective as ``role`` can tell (its own holds, an enemy's it sees)."""
+    return _objectives(sc, state, role, seen_by(sc, state, role), sees_all(state, role))
+
+
 def _wagons(sc: Scenario, state: dict, role: str | None, grid) -> list[dict]:
     """Supply wagons (optional rule): one's own with where they stand; the enemy's while a
     unit of the side sees them; a captured wagon is known to all (its capture is told)."""
