@@ -15,13 +15,15 @@ NAMES = ("MOVES", "D20", "TERRAIN", "RANGES", "HITS", "MORALE", "COMBAT", "COMMA
 
 
 def test_every_designed_table_is_written_out_as_text_and_printable_html():
-    aids = ENGINE.player_aids(None)
-    assert aids.tables == aids.available == NAMES and aids.unknown is None
-    assert aids.html.startswith("<!DOCTYPE html>") and "@media print" in aids.html
-    assert len(re.findall(r"<table>", aids.html)) == len(NAMES)
-    page = html.unescape(re.sub(r"<[^>]+>", " ", aids.html))
+    whole = ENGINE.player_aids(None)
+    assert (whole.tables, whole.available, whole.unknown) == (NAMES, NAMES, None)
+    assert "@media print" in whole.html
     for name in NAMES:
-        assert f"({name})" in aids.text and f"({name})" in page
+        one = ENGINE.player_aids(None, name.lower())
+        assert one.tables == (name,) and f'<section id="{name}">' in one.html and one.html.count("<table>") == 1
+        heading = next(line for line in one.text.splitlines() if line.endswith(f"({name})"))
+        assert heading in whole.text and html.escape(heading.rsplit(" (", 1)[0]) in whole.html
+        assert len(re.findall(r"^\S.*\S$", one.text.split(heading, 1)[1], re.M)) >= 3  # a header and rows
 
 
 def test_the_tables_are_the_data_the_rules_read():
