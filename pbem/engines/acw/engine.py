@@ -88,7 +88,8 @@ class ACWMiniaturesEngine(Engine):
     # 4: the rulebook clause by clause (issue 24): 10 D casualties on the losing stands, 10 L losers move
     # after all close combats, 10 S countercharges, 5 C front rank, 5 H.1 unit by unit, 7.4, 15 F, 10 Q, the
     # readings of 18 A and of the sharpshooters' range as options; each side told only what its troops see
-    rules_version = "4"
+    # 5: the events in the past tense; each morale check states the numbers it had to reach (issue 25)
+    rules_version = "5"
     # 2: options effectiveness_percent and sharpshooter_range; an attached officer's rank (in_rank)
     state_format = 2
 

@@ -26,8 +26,8 @@ def proved(ctx, oid: str) -> bool:
     if o.get("proved") is None:
         d6 = ctx.dice.roll(6, ctx.label("political", oid))
         o["proved"] = d6 in rules_table("command")["political"]["proves_himself_on"]
-        msg = (N_("%(officer)s is a political officer: d6 %(d6)s, he proves himself.") if o["proved"] else
-               N_("%(officer)s is a political officer: d6 %(d6)s, he is found wanting: his command does not move "
+        msg = (N_("%(officer)s is a political officer: d6 %(d6)s, he proved himself.") if o["proved"] else
+               N_("%(officer)s is a political officer: d6 %(d6)s, he was found wanting: his command did not move "
                   "and he adds nothing to a unit's morale."))
         ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], officer_id=oid, d6=d6, proved=o["proved"]))
     return bool(o["proved"])
@@ -115,7 +115,7 @@ def _officer_casualty(ctx, uid: str, oid: str) -> None:
         return
     fate_roll = ctx.dice.roll(20, ctx.label("officer fate", oid, ctx.state["phase_step"]))
     fate = next(f["fate"] for f in rules["fates"] if f["from"] <= fate_roll <= f["to"])
-    ctx.emit(event("officer_hit", N_("%(officer)s is hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
+    ctx.emit(event("officer_hit", N_("%(officer)s was hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
                    officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, fate_roll=fate_roll,
                    fate=fate.replace("_", " ")))
     if fate in ("killed", "wounded"):
@@ -156,7 +156,7 @@ def follow_unit(ctx, uid: str) -> None:
         if u["status"] not in ("formed", "falling_back", "routed"):
             o["status"], o["attached"] = "left", None
             o["last_seen_by"] = list(u.get("last_seen_by", []))  # he went as his unit went
-            ctx.emit(event("officer_leaves", N_("%(officer)s leaves the field with %(unit)s."), to=[o["side"]],
+            ctx.emit(event("officer_leaves", N_("%(officer)s left the field with %(unit)s."), to=[o["side"]],
                            officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), unit_id=uid))
 
 
@@ -181,5 +181,5 @@ def leave_without_command(ctx) -> None:
                              for uid in units):
             went(ctx, "officer", oid)
             o["status"], o["attached"] = "left", None
-            ctx.emit(event("officer_leaves", N_("%(officer)s has no unit left on the field and leaves it."), to=[o["side"]],
+            ctx.emit(event("officer_leaves", N_("%(officer)s had no unit left on the field and left it."), to=[o["side"]],
                            officer=ctx.scenario.officers[oid]["name"], officer_id=oid))
