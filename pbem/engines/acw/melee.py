@@ -216,8 +216,9 @@ def router_caught(ctx, a: str, d: str, contact) -> None:
     casualties; the attacker gets no bonus."""
     d6 = ctx.dice.roll(6, ctx.label("melee", contact, "router casualties"))
     taken = d6 if d6 in rules_table("combat")["loser_casualties_on"] else 0
-    ctx.emit(event("router_caught", N_("%(unit)s caught the routed %(target)s: it routed again; d6 %(d6)s, %(taken)s casualties."),
-                   unit=ctx.name(a), other_id=a, target=ctx.name(d), id=d, d6=d6, taken=taken))
+    ctx.emit(event("router_caught", N_("%(unit)s caught the routed %(target)s: it routed again; d6 %(d6)s (casualties on %(on)s), %(taken)s casualties."),
+                   unit=ctx.name(a), other_id=a, target=ctx.name(d), id=d, d6=d6, taken=taken,
+                   on=", ".join(map(str, rules_table("combat")["loser_casualties_on"]))))
     if taken:
         casualties.apply_hits(ctx, d, taken)
     rout(ctx, d, "caught while routed", defer=True)

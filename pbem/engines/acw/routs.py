@@ -102,13 +102,14 @@ def horse_holders(ctx, uid: str) -> None:
     d6 = ctx.dice.roll(6, ctx.label("horse holders", uid, ctx.state.get("phase_step", "")))
     if d6 in rule["remounts_on"]:
         u["mounted"], u["formation"] = True, "line"
-        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s, it remounted and fell back mounted."), "remounts"
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), it remounted and fell back mounted."), "remounts"
     elif d6 in rule["horses_lost_on"]:
         u["horses_lost"] = True
-        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s, the horses had bolted: it went on foot and cannot mount again."), "horses_lost"
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), the horses had bolted: it went on foot and cannot mount again."), "horses_lost"
     else:
-        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s, it fell back on foot."), "on_foot"
-    ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result))
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), it fell back on foot."), "on_foot"
+    ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result,
+                   **{k: ", ".join(map(str, rule[f"{k}_on" if k != "lost" else "horses_lost_on"])) for k in ("remounts", "on_foot", "lost")}))
 
 
 def fall_back(ctx, uid: str, why: str, defer: bool = False) -> None:
