@@ -44,7 +44,7 @@ def test_a_tie_on_objective_points_says_army_effectiveness_decided():
 
 def test_a_broken_army_and_a_points_win_say_so():
     broken = ended(fresh(), {"union": 2, "confederate": 0}, {"union": 70, "confederate": 24}, "union", why="broken")
-    assert "Confederates' army broke (effectiveness 24%, under 30%)" in ENGINE.how_to_win(broken, None).decided
+    assert "The army of the Confederates broke (effectiveness 24%, under 30%)" in ENGINE.how_to_win(broken, None).decided
     points = ended(fresh(), {"union": 0, "confederate": 3}, {"union": 80, "confederate": 60}, "confederate")
     assert ENGINE.how_to_win(points, "union").decided.startswith("After the last turn the Confederates held more objective points")
     assert ENGINE.how_to_win(points, "union").needs == ()

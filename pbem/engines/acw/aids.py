@@ -77,7 +77,7 @@ def how_to_win(sc: Scenario, state: dict, role: str | None, gettext=None) -> How
             needs.append((names[side], _(
                 "more objective points than the %(other)s after turn %(last)s (now %(have)s against %(theirs)s), or as many "
                 "and the higher effectiveness (now %(eff)s%% against %(their_eff)s%%); its own effectiveness at "
-                "%(broken)s%% or more all along; the %(other)s' under %(broken)s%% wins at once.") % {
+                "%(broken)s%% or more all along; bringing the %(other)s under %(broken)s%% wins at once.") % {
                 "other": names[other], "last": sc.turns, "have": pts[side], "theirs": pts[other],
                 "eff": eff.get(side, 100), "their_eff": eff.get(other, 100), "broken": broken_below}))
     return HowToWin(conditions=tuple(conditions), score=score, needs=tuple(needs), decided=decided(sc, state, _))
@@ -99,7 +99,7 @@ def decided(sc: Scenario, state: dict, _=_english) -> str | None:
         if not winner:
             return _("Both armies broke in the same turn (effectiveness %(eff)s, under %(below)s%%): a draw.") % {
                 "eff": effectiveness, "below": below}
-        return _("The %(loser)s' army broke (effectiveness %(pct)s%%, under %(below)s%%) and quit the field: victory to "
+        return _("The army of the %(loser)s broke (effectiveness %(pct)s%%, under %(below)s%%) and quit the field: victory to "
                  "the %(winner)s (objective points then: %(points)s).") % {
             "loser": names[broken[0]], "pct": eff.get(broken[0], 0), "below": below, "winner": winner, "points": points}
     a, b = sc.roles
