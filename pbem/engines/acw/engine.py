@@ -69,6 +69,12 @@ def option_defaults(sc) -> dict:
     return {name: sc.options.get(name, default) for name, default in OPTIONS.items()}
 
 
+def _drawing():
+    from . import picture  # Pillow is loaded only when a picture is wanted
+
+    return picture
+
+
 # The sides as players read them (both scenarios use these role ids).
 SIDE_TITLES = {"union": N_("Union"), "confederate": N_("Confederates")}
 
@@ -182,15 +188,11 @@ class ACWMiniaturesEngine(Engine):
         return build(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
-        from .picture import draw_table  # Pillow is loaded only when a picture is wanted
-
-        return draw_table(view, gettext)
+        return _drawing().draw_table(view, gettext)
 
     def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
         """The whole table, close-ups of the reader's troops and of where the fighting was."""
-        from .picture import draw_pictures  # Pillow is loaded only when a picture is wanted
-
-        return draw_pictures(view, gettext)
+        return _drawing().draw_pictures(view, gettext)
 
     def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
         """Moves, the D20 table, terrain, ranges, hits, morale, close combat, command, army

@@ -382,7 +382,8 @@ class Scene:
             if label:
                 draw_placed(self.d, label, INK, LABEL_PAPER)
         points = {o["name"]: o["points"] for o in self.view.get("objective_points", [])}
-        for name, (lx, ly) in self.view["table"]["landmarks"].items():
+        for mark in self.view["table"]["landmarks"]:
+            name, (lx, ly) = mark["name"], mark["at"]
             if not inside(lx, ly):
                 continue
             text = format_message(OBJECTIVE if points[name] != 1 else OBJECTIVE_ONE, {"name": name, "points": points[name]}, _) if name in points else name

@@ -143,6 +143,7 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
     units = [_unit(sc, state, uid, role == MODERATOR or state["units"][uid]["side"] == role, sc.table.grid_ref)
              for uid in sc.units if uid in seen and (state["units"][uid]["status"] in ON_TABLE
              or (state["units"][uid]["status"] == "reserve" and (everything or state["units"][uid]["side"] == role)))]
+    shown_brigades = {u["brigade"] for u in units}
     gone = [{"id": uid, "name": sc.units[uid]["name"], "side": u["side"], "status": u["status"]}
             for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")
             and (everything or u["side"] == role or _witnessed(sc, u, role))]
@@ -159,11 +160,15 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
         "scenario": sc.name, "title": sc.title, "turn": state["turn"], "turns": sc.turns, "phase": phase_id,
         "scale": sc.scale, "role": role, "sides": dict(sc.side_names),
         "table": {"width": sc.table.width, "height": sc.table.height, "grid": sc.table.grid,
-                  "landmarks": {k: list(v) for k, v in sc.table.landmarks.items()}},
+                  # a list of records: a landmark's name is a value the table shows every reader
+                  "landmarks": [{"name": k, "at": list(v)} for k, v in sc.table.landmarks.items()]},
         "units": units, "gone": gone, "officers": officers,
-        # the order of battle is public: brigades and divisions by name (never whom an enemy brigade's general is)
-        "commands": {bid: {"name": b["name"], "side": b["side"], "division": b.get("division")} for bid, b in sc.brigades.items()},
-        "divisions": {did: {"name": d["name"], "side": d["side"]} for did, d in sc.divisions.items()},
+        # the brigades and divisions of the units shown, to group them by (a battery's brigade bears its name:
+        # an enemy one unseen is not named)
+        "commands": {bid: {"name": b["name"], "side": b["side"], "division": b.get("division")}
+                     for bid, b in sc.brigades.items() if bid in shown_brigades},
+        "divisions": {did: {"name": d["name"], "side": d["side"]} for did, d in sc.divisions.items()
+                      if any(sc.brigades[b].get("division") == did for b in shown_brigades)},
         "objective_points": [{"name": o["name"], "points": o["points"], "radius": o["radius"],
                               "at": list(sc.table.landmarks[o["name"]])} for o in sc.objectives],
         "resolved": _resolved(state, phase_id),
