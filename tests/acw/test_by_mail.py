@@ -35,7 +35,7 @@ def test_a_turn_by_mail_reports_to_each_side_only_what_its_troops_see(svc):
     assert svc.records.current_phase(gid)["label"] == "T2"
     union = _text(outbox(svc, kind="report", to_addr=UNION)[-1])
     grey = _text(outbox(svc, kind="report", to_addr=CONFEDERATE)[-1])
-    assert "YOUR UNITS" in union and "2nd Wisconsin" in union and "1st Tennessee" in union
+    assert "POSITIONS" in union and "2nd Wisconsin" in union and "1st Tennessee" in union
     for hidden in ("2nd Wisconsin", "7th Wisconsin", "19th Indiana", "24th Michigan", "6th Wisconsin"):
         assert hidden not in grey, hidden
     assert "Card: Heth's Division" in grey

@@ -11,7 +11,10 @@ moment, or one it saw leave the table:
 * the observer's report mails and the public archive: only what the enemy of each unit saw
   (an observer sees what both sides see of each other), and the whole table once the battle
   is over;
-* a HISTORY re-send and each player's web page, turn by turn.
+* a HISTORY re-send and each player's web page, turn by turn;
+* the positions list of each report mail (issue 25): the enemy units it lists are exactly those
+  the reader's troops see when the turn ends (an observer: what either side sees; the whole
+  army once the battle is over).
 
 The suite plays one Herbst Woods game and the first two turns of one McPherson's Ridge game;
 ``PBEM_SLOW=1 .venv/bin/python -m pytest tests/acw/test_fog_of_war.py -m slow`` plays 20 whole
@@ -171,6 +174,14 @@ def mail_texts(row: dict) -> list[str]:
     return out
 
 
+def positions_section(text: str) -> str:
+    """The positions list of a report's text part: from its heading to the next section."""
+    section = text.split("POSITIONS (", 1)[1]
+    for heading in ("\nSUPPLY WAGONS", "\nNO LONGER ON THE TABLE", "\nHOW TO WIN"):
+        section = section.split(heading, 1)[0]
+    return section
+
+
 def json_parts(row: dict) -> list:
     msg = email.message_from_bytes(row["raw"], policy=policy.default)
     out = []
@@ -192,7 +203,7 @@ class Game:
         self.names = Names(self.sc)
         self.sight = Sight(self.sc)
         self.leaks: list[str] = []
-        self.told = {"events": 0, "enemy named": 0, "masked": 0, "fire_unseen": 0}
+        self.told = {"events": 0, "enemy named": 0, "masked": 0, "fire_unseen": 0, "positions": 0}
         self.allowed: dict[str, dict] = {}  # phase label -> role -> what it could name in that turn's mails
 
     def enemies_of(self, role: str | None) -> set[str]:
@@ -271,6 +282,13 @@ class Game:
             role = None if row["kind"] == "observer" else next(r for r, a in self.players.items() if a == row["to_addr"])
             for text in mail_texts(row):
                 self.check_text(f"{label} {row['kind']} to {role or 'observer'}", text, role, allowed[role])
+            text_part = email.message_from_bytes(row["raw"], policy=policy.default).get_body(("plain",)).get_content()
+            listed = {thing for thing in self.names.found(positions_section(text_part), self.enemies_of(role)) if thing[0] == "unit"}
+            expected = {thing for thing in at_end[role] if thing[0] == "unit" and end["units"][thing[1]]["status"] not in GONE}
+            self.check(f"{label} {row['kind']} positions list", listed, expected)
+            if expected - listed:
+                self.leaks.append(f"{self.scenario} game {self.number} {label} {row['kind']} positions list misses {sorted(expected - listed)}")
+            self.told["positions"] += len(listed)
             for part in json_parts(row):
                 self.check(f"{label} {row['kind']} JSON ids", self.names.ids(part, self.enemies_of(role)), allowed[role])
                 view = part.get("view") or {}
@@ -320,6 +338,7 @@ def assert_no_leak(games: list[Game]) -> None:
     assert leaks == [], f"{len(leaks)} leak(s), first: " + "\n".join(leaks[:12])
     told = {k: sum(g.told[k] for g in games) for k in games[0].told}
     assert told["events"] and told["enemy named"], told  # the sides were told of the enemies they saw
+    assert told["positions"], told  # and the positions lists showed them
 
 
 def test_a_herbst_woods_game_tells_each_side_only_what_its_troops_see(svc, monkeypatch):

@@ -52,7 +52,7 @@ def test_reports_render_and_the_text_tells_every_event(env):
         for ev in ctx["events"]:
             assert ev["text"] in txt
             assert ev["text"] in text_of(page)
-        assert "ARMY EFFECTIVENESS" in txt and "YOUR UNITS" in txt
+        assert "ARMY EFFECTIVENESS" in txt and "POSITIONS" in txt
 
 
 def test_a_close_combat_is_told_bout_by_bout(env):
@@ -65,7 +65,7 @@ def test_a_close_combat_is_told_bout_by_bout(env):
                               {"T1 variable move f": 10, "T1 fire standing t": 1, "T1 morale f to close with t F": 6,
                                "T1 morale t charged by f F": 6, **bouts})
     txt = env.get_template("acw/report.txt.j2").render(**context(engine, state, events, "confederate"))
-    assert "bout 1: First d6 5 = 5 against Target d6 2 = 2: the attacker wins, 2 casualties to the loser" in txt
+    assert "bout 1: First d6 5 = 5 against Target d6 2 = 2: the attacker won, 2 casualties to the loser" in txt
 
 
 def test_help_renders(env):

@@ -1,5 +1,5 @@
 """A report's pictures read on a phone and on a desktop: one report of each engine with map
-pictures (Last Full Measure, Custer's Last Stand, Peaux-Rouges, Little Bighorn Rummy), as the
+pictures (ACW Miniatures, Last Full Measure, Custer's Last Stand, Peaux-Rouges, Little Bighorn Rummy), as the
 service mailed it, shown in Debian's headless Chromium at 420 and 1000 CSS px wide. From each
 picture's own layout data (every word's box and font size, carried in its PNG): no two words
 overlap, every word that had to be placed was placed, and every word of a picture meant for a
@@ -38,6 +38,7 @@ WIDTHS = (420, 1000)
 # engine -> (scenario, players by role, phases the bots play, the reader whose report is shown,
 # the pictures a phone must read: all but the whole map, or every one)
 GAMES = {
+    "acw": ("herbst_woods", {"union": "meade@players.example", "confederate": "lee@players.example"}, 3, "union", "close-ups"),
     "lfm": ("east_cavalry_field", {"csa": "stuart@players.example", "usa": "gregg@players.example"}, 5, "usa", "close-ups"),
     "custer": ("little_bighorn", {"us": "custer@players.example", "indians": "bull@players.example"}, 8, "us", "close-ups"),
     "peaux_rouges": ("little_big_horn", {"longs_couteaux": "lc@players.example", "peaux_rouges": "pr@players.example"}, 6,

@@ -28,7 +28,7 @@ def _short(ctx, uid: str, op: dict, why: str, **args) -> None:
             args.setdefault("target_id", op["target"])
         else:
             words = "charge the enemy its order names"  # out of sight now: neither named nor placed
-    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[side],
+    ctx.emit(event("order_short", N_("%(unit)s could not %(order)s: %(why)s."), to=[side],
                    unit=ctx.name(uid), id=uid, order=words, why=why, **args))
 
 
@@ -66,7 +66,7 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
         return
     if u["status"] == "falling_back":
         u["status"] = "formed"
-        ctx.emit(event("reformed", N_("%(unit)s stops falling back and is in hand again."), unit=ctx.name(uid), id=uid))
+        ctx.emit(event("reformed", N_("%(unit)s stopped falling back and was in hand again."), unit=ctx.name(uid), id=uid))
     if not ops or all(op["op"] in ("hold", "fire") for op in ops):
         return
     mover = Mover(ctx, uid)
@@ -77,13 +77,13 @@ def run(ctx, uid: str, ops: list[dict], group_offsets: dict) -> None:
     done = mover.finish()
     if u.get("moved"):
         reveal(ctx, uid, "moved")
-        ctx.emit(event("move", N_("%(unit)s moves %(distance)s in. to %(at)s, facing %(facing)s, %(formation)s (%(used)s%% of its move)."),
+        ctx.emit(event("move", N_("%(unit)s moved %(distance)s in. to %(at)s, facing %(facing)s, %(formation)s (%(used)s%% of its move)."),
                        to=[u["side"]], unit=ctx.name(uid), id=uid, distance=done["distance"],
                        at=f"{ctx.table.grid_ref(u['x'], u['y'])} ({rounded(u['x']):g}, {rounded(u['y']):g})",
                        facing=int(round(u["facing"])) % 360, formation=u["formation"].replace("_", " "),
                        used=int(round(min(mover.used, 1.0) * 100)), track=mover.track))
     elif abs(((u["facing"] - mover.start_facing + 180.0) % 360.0) - 180.0) > 1e-6:
-        ctx.emit(event("move", N_("%(unit)s turns in place to face %(facing)s, %(formation)s (%(used)s%% of its move)."),
+        ctx.emit(event("move", N_("%(unit)s turned in place to face %(facing)s, %(formation)s (%(used)s%% of its move)."),
                        to=[u["side"]], unit=ctx.name(uid), id=uid, distance=0.0, facing=int(round(u["facing"])) % 360,
                        formation=u["formation"].replace("_", " "), used=int(round(min(mover.used, 1.0) * 100))))
 
@@ -119,7 +119,7 @@ def _enter(ctx, uid: str, op: dict) -> bool:
         _short(ctx, uid, op, "the entry point and the ground beside it are taken")
         return False
     u["status"] = "formed"
-    ctx.emit(event("enter", N_("%(unit)s enters the table at %(entry)s%(beside)s."), unit=ctx.name(uid), id=uid, entry=op["at"],
+    ctx.emit(event("enter", N_("%(unit)s entered the table at %(entry)s%(beside)s."), unit=ctx.name(uid), id=uid, entry=op["at"],
                    beside="" if k == 0 else f", {abs(side):g} in. to the {'right' if side > 0 else 'left'} of it"))
     return True
 
@@ -175,7 +175,7 @@ def _wheel(ctx, mover: Mover, uid: str, op: dict) -> None:
         if why:
             _short(ctx, uid, op, why)
         else:
-            ctx.emit(event("order_short", N_("%(unit)s does not wheel: guns in action turn on their centre, now facing %(facing)s."),
+            ctx.emit(event("order_short", N_("%(unit)s did not wheel: guns in action turn on their centre; it now faced %(facing)s."),
                            to=[u["side"]], unit=ctx.name(uid), id=uid, order=op_words(op), facing=int(round(u["facing"])) % 360))
         return
     why = mover.turn_to(u["facing"] + op["degrees"], pivot="left" if op["degrees"] > 0 else "right")
@@ -254,7 +254,7 @@ def _report_stop(ctx, uid: str, op: dict, res: dict | None) -> None:
            "no move left to turn": "no move left to turn", "no room to turn": "no room to turn"}[res["stopped"]]
     blocked = ctx.name(res["blocked_by"]) if res.get("blocked_by") and res["blocked_by"] in ctx.state["units"] and (
         ctx.state["units"][res["blocked_by"]]["side"] == ctx.state["units"][uid]["side"]) else ""
-    ctx.emit(event("move_stopped", N_("%(unit)s stops short: %(why)s%(by)s."), to=[ctx.state["units"][uid]["side"]],
+    ctx.emit(event("move_stopped", N_("%(unit)s stopped short: %(why)s%(by)s."), to=[ctx.state["units"][uid]["side"]],
                    unit=ctx.name(uid), id=uid, why=why, by=f" ({blocked})" if blocked else "", stopped=res["stopped"]))
 
 
@@ -313,7 +313,7 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
     other = res.get("blocked_by")
     if res["stopped"] == "enemy" and other and other != target and ctx.state["units"][other]["side"] != u["side"]:
         # another enemy stood in the way: the charge falls on it (designed)
-        ctx.emit(event("charge_redirected", N_("%(unit)s meets %(other)s on its way to %(target)s and charges it instead."),
+        ctx.emit(event("charge_redirected", N_("%(unit)s met %(other)s on its way to %(target)s and charged it instead."),
                        unit=ctx.name(uid), id=uid, other=ctx.name(other), other_id=other, target=ctx.name(target),
                        target_id=target))
         rear = is_rear_attack(ctx, (u["x"], u["y"]), other)
@@ -323,11 +323,11 @@ def _charge(ctx, mover: Mover, uid: str, op: dict) -> None:
         u["charging"] = target
         flank = not rear and strikes_flank(u, ctx.state["units"][target])
         ctx.state.setdefault("charges", []).append({"attacker": uid, "target": target, "rear": rear, "flank": flank})
-        ctx.emit(event("charge", N_("%(unit)s charges %(target)s%(rear)s and halts an inch away."),
+        ctx.emit(event("charge", N_("%(unit)s charged %(target)s%(rear)s and halted an inch away."),
                        unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
                        rear=" from outside its front" if rear else ""), fallback=unseen_charge(ctx, uid, target))
     else:
-        ctx.emit(event("charge_short", N_("%(unit)s charges toward %(target)s but falls %(gap)s in. short."),
+        ctx.emit(event("charge_short", N_("%(unit)s charged toward %(target)s but fell %(gap)s in. short."),
                        to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
                        gap=rounded(gap - halt)))
         _report_stop(ctx, uid, op, res)

@@ -47,7 +47,7 @@ def apply_to_stands(ctx, uid: str, taken: dict[int, int]) -> int:
 def _after_casualties(ctx, uid: str, hits: int, lost: int) -> int:
     u = ctx.state["units"][uid]
     u["stands_lost_turn"] = u.get("stands_lost_turn", 0) + lost
-    ctx.emit(event("casualties", N_("%(unit)s takes %(hits)s hit(s): %(lost)s stand(s) lost, %(left)s left."),
+    ctx.emit(event("casualties", N_("%(unit)s took %(hits)s hit(s): %(lost)s stand(s) lost, %(left)s left."),
                    unit=ctx.name(uid), id=uid, hits=hits, lost=lost, left=len(u["stands"]),
                    casualties=list(u["stands"])))
     if lost and not u.get("half_lost") and len(u["stands"]) * 2 <= u["full_stands"]:
@@ -56,6 +56,6 @@ def _after_casualties(ctx, uid: str, hits: int, lost: int) -> int:
     if not u["stands"]:
         went(ctx, "unit", uid)
         u["status"] = "destroyed"
-        ctx.emit(event("destroyed", N_("%(unit)s is destroyed."), unit=ctx.name(uid), id=uid))
+        ctx.emit(event("destroyed", N_("%(unit)s was destroyed."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)
     return lost

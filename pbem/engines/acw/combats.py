@@ -39,7 +39,7 @@ def take_ground(ctx, uid: str, held: tuple[float, float]) -> None:
     res = travel(ctx, None, [held], budget=budget, unit_id=uid)
     if (u["x"], u["y"]) != before:
         ctx.state["last"]["moves"].append({"unit": uid, "path": res["track"], **both_ends(seen_before, seen_by(ctx, [uid]))})
-        ctx.emit(event("take_ground", N_("%(unit)s advances into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
+        ctx.emit(event("take_ground", N_("%(unit)s advanced into the ground it won, to %(at)s."), unit=ctx.name(uid), id=uid,
                        at=ctx.table.grid_ref(u["x"], u["y"]), track=res["track"]), seen_before=seen_before)
         officers.follow_unit(ctx, uid)
 
@@ -49,7 +49,7 @@ def close_combats(ctx) -> None:
     ctx.state["phase_step"] = "F"
     charges = list(ctx.state.get("charges", []))
     if charges:
-        ctx.emit(event("combat_step", N_("F-H. Charges close, defenders answer, close combats are fought.")))
+        ctx.emit(event("combat_step", N_("F-H. Charges closed, defenders answered, close combats were fought.")))
     won = []  # (winner, beaten, held ground or None) in the order fought: the winners' options come last (10 L)
     for n, ch in enumerate(charges, start=1):
         outcome = _charge_combat(ctx, n, ch)
@@ -68,15 +68,15 @@ def _charge_combat(ctx, n: int, ch: dict):
     if au["status"] != "formed":
         return None
     if du["status"] not in ("formed", "falling_back", "routed"):
-        ctx.emit(event("charge_no_target", N_("%(unit)s's target %(target)s is gone; it holds where it stands."),
+        ctx.emit(event("charge_no_target", N_("%(unit)s's target %(target)s was gone; it held where it stood."),
                        unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
         return None
     if au.get("melees", 0) >= cap or du.get("melees", 0) >= cap:
-        ctx.emit(event("melee_cap", N_("%(unit)s or %(target)s has fought its two close combats this turn."),
+        ctx.emit(event("melee_cap", N_("%(unit)s or %(target)s had fought its two close combats this turn."),
                        unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
         return None
     if ctx.layout(a).footprint.distance(ctx.layout(d).footprint) > scale_rules(ctx.scale)["halt_short_of_enemy"] * 2 + 0.5:
-        ctx.emit(event("charge_out_of_reach", N_("%(target)s is no longer within reach of %(unit)s."),
+        ctx.emit(event("charge_out_of_reach", N_("%(target)s was no longer within reach of %(unit)s."),
                        unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
         return None
     if du["status"] == "routed":
@@ -88,11 +88,11 @@ def _charge_combat(ctx, n: int, ch: dict):
     if lost:
         mods.append(("stands lost this turn", max(temp["stands_lost_cap"], temp["per_stand_lost_this_phase"] * lost)))
     if not rear and not morale.passes(ctx, a, f"to close with {ctx.name(d)}", mods, about=d):
-        ctx.emit(event("charge_stalls", N_("%(unit)s will not close and stops an inch from %(target)s."),
+        ctx.emit(event("charge_stalls", N_("%(unit)s would not close and stopped an inch from %(target)s."),
                        unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
         return None
     if rear:
-        ctx.emit(event("rear_attack", N_("%(unit)s attacks %(target)s from outside its front: no check to close."),
+        ctx.emit(event("rear_attack", N_("%(unit)s attacked %(target)s from outside its front: no check to close."),
                        unit=ctx.name(a), id=a, target=ctx.name(d), target_id=d))
     if not defender_stands(ctx, a, d, rear):
         return None
@@ -175,7 +175,7 @@ def countercharge(ctx, uid: str, beaten: list[str], contact) -> dict | None:
         return None
     if not morale.passes(ctx, uid, f"to countercharge {ctx.name(target)}", about=target):
         return None
-    ctx.emit(event("countercharge", N_("%(unit)s countercharges %(target)s."), unit=ctx.name(uid), other_id=uid,
+    ctx.emit(event("countercharge", N_("%(unit)s countercharged %(target)s."), unit=ctx.name(uid), other_id=uid,
                    target=ctx.name(target), id=target))
     if tu["status"] == "routed":
         router_caught(ctx, uid, target, contact)
@@ -205,7 +205,7 @@ def _close_in(ctx, uid: str, target: str) -> bool:
     gap = ctx.layout(uid).footprint.distance(ctx.layout(target).footprint)
     if gap <= halt + CONTACT_SLACK:
         return True
-    ctx.emit(event("charge_short", N_("%(unit)s countercharges toward %(target)s but falls %(gap)s in. short."),
+    ctx.emit(event("charge_short", N_("%(unit)s countercharged toward %(target)s but fell %(gap)s in. short."),
                    to=[u["side"]], unit=ctx.name(uid), id=uid, target=ctx.name(target), target_id=target,
                    gap=round(gap - halt, 2)))
     return False

@@ -72,22 +72,22 @@ def response(ctx, brigade: str, units: list[str]) -> set[str]:
         who = ctx.scenario.officers[oid]["name"] if oid else "no officer near"
         part = name if whole else f"{name} ({', '.join(ctx.name(u) for u in members)})"
         if oid and not officers.proved(ctx, oid):
-            ctx.emit(event("response", N_("%(brigade)s: %(officer)s, found wanting, cannot move his command."), to=[ctx.scenario.brigades[brigade]["side"]],
+            ctx.emit(event("response", N_("%(brigade)s: %(officer)s, found wanting, could not move his command."), to=[ctx.scenario.brigades[brigade]["side"]],
                            brigade=part, officer=who, passed=False, brigade_id=brigade, unit_ids=members, officer_id=oid))
             continue
         fails = officers.response_fails_on(ctx, oid)
         if not fails:
-            ctx.emit(event("response", N_("%(brigade)s: %(officer)s commands, automatic response."), to=[ctx.scenario.brigades[brigade]["side"]],
+            ctx.emit(event("response", N_("%(brigade)s: %(officer)s commanded, automatic response."), to=[ctx.scenario.brigades[brigade]["side"]],
                            brigade=part, officer=who, passed=True, brigade_id=brigade, unit_ids=members, officer_id=oid))
             passed_units.update(members)
             continue
         if d10 is None:
             d10 = ctx.dice.roll(10, ctx.label("response", brigade))
         passed = d10 not in fails
-        ctx.emit(event("response", N_("%(brigade)s: command response by %(officer)s, d10 %(d10)s (fails on %(fails)s): %(result)s."),
+        ctx.emit(event("response", N_("%(brigade)s: command response by %(officer)s, d10 %(d10)s (fails on %(fails)s): %(result_text)s."),
                        to=[ctx.scenario.brigades[brigade]["side"]],
                        brigade=part, officer=who, d10=d10, fails="-".join(map(str, sorted(fails, reverse=True))),
-                       result="moves" if passed else "does not move", passed=passed, brigade_id=brigade, unit_ids=members,
+                       result="moves" if passed else "does not move", result_text="it moved" if passed else "it did not move", passed=passed, brigade_id=brigade, unit_ids=members,
                        officer_id=oid))
         if passed:
             passed_units.update(members)
@@ -150,13 +150,13 @@ def _staff_card(ctx, side: str, staff_orders: dict) -> None:
             continue
         for op in ops:
             if op["op"] == "detach" and o.get("attached"):
-                ctx.emit(event("detach", N_("%(officer)s leaves %(unit)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                ctx.emit(event("detach", N_("%(officer)s left %(unit)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
                                officer_id=oid, unit=ctx.name(o["attached"]), unit_id=o["attached"]))
                 o["attached"] = None
             elif op["op"] == "attach":
                 target = ctx.state["units"].get(op["unit"])
                 if target is None or target["status"] not in ("formed", "falling_back", "routed"):
-                    ctx.emit(event("staff_short", N_("%(officer)s cannot join %(unit)s: it is not on the table."), to=[side],
+                    ctx.emit(event("staff_short", N_("%(officer)s could not join %(unit)s: it was not on the table."), to=[side],
                                    officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"])))
                     continue
                 x, y = officers.position(ctx, oid)
@@ -164,21 +164,21 @@ def _staff_card(ctx, side: str, staff_orders: dict) -> None:
                 if d <= reach:
                     o["attached"], o["in_rank"] = op["unit"], op.get("rank", "front")
                     o["x"], o["y"] = officers.place_with(target, ctx.scale, o["in_rank"])
-                    ctx.emit(event("attach", N_("%(officer)s joins %(unit)s in its %(rank)s rank."), to=[side],
+                    ctx.emit(event("attach", N_("%(officer)s joined %(unit)s in its %(rank)s rank."), to=[side],
                                    officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"]),
                                    unit_id=op["unit"], rank=o["in_rank"]))
                 else:
                     _ride(o, target["x"], target["y"], reach)
-                    ctx.emit(event("staff_short", N_("%(officer)s rides toward %(unit)s but is %(left)s in. short."), to=[side],
+                    ctx.emit(event("staff_short", N_("%(officer)s rode toward %(unit)s but was %(left)s in. short."), to=[side],
                                    officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(op["unit"]),
                                    unit_id=op["unit"], left=round(d - reach, 1)))
             elif op["op"] == "move" and o.get("attached"):
-                ctx.emit(event("staff_short", N_("%(officer)s rides with %(unit)s and stays with it: DETACH first to ride elsewhere."),
+                ctx.emit(event("staff_short", N_("%(officer)s rode with %(unit)s and stayed with it: DETACH first to ride elsewhere."),
                                to=[side], officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(o["attached"]),
                                unit_id=o["attached"]))
             elif op["op"] == "move":
                 _ride(o, op["to"][0], op["to"][1], reach)
-                ctx.emit(event("staff_move", N_("%(officer)s rides to %(at)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
+                ctx.emit(event("staff_move", N_("%(officer)s rode to %(at)s."), to=[side], officer=ctx.scenario.officers[oid]["name"],
                                officer_id=oid,
                                at=ctx.table.grid_ref(o["x"], o["y"])))
 

@@ -14,7 +14,7 @@ from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
 from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
-from . import bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
+from . import aids, bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
 from .rules import initial_morale
 from .situation import Context
@@ -72,6 +72,12 @@ def option_defaults(sc) -> dict:
     return {name: sc.options.get(name, default) for name, default in OPTIONS.items()}
 
 
+def _drawing():
+    from . import picture  # Pillow is loaded only when a picture is wanted
+
+    return picture
+
+
 # The sides as players read them (both scenarios use these role ids).
 SIDE_TITLES = {"union": N_("Union"), "confederate": N_("Confederates")}
 
@@ -97,7 +103,8 @@ class ACWMiniaturesEngine(Engine):
     # 4: the rulebook clause by clause (issue 24): 10 D casualties on the losing stands, 10 L losers move
     # after all close combats, 10 S countercharges, 5 C front rank, 5 H.1 unit by unit, 7.4, 15 F, 10 Q, the
     # readings of 18 A and of the sharpshooters' range as options; each side told only what its troops see
-    rules_version = "4"
+    # 5: the events in the past tense; each morale check states the numbers it had to reach (issue 25)
+    rules_version = "5"
     # 2: options effectiveness_percent and sharpshooter_range; an attached officer's rank (in_rank)
     state_format = 2
 
@@ -191,9 +198,19 @@ class ACWMiniaturesEngine(Engine):
         return build(scenarios.load(state["scenario"]), state, role, self.phase(state).id)
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
-        from .picture import draw_table  # Pillow is loaded only when a picture is wanted
+        return _drawing().draw_table(view, gettext)
 
-        return draw_table(view, gettext)
+    def pictures(self, view: dict, gettext=None) -> dict[str, bytes]:
+        """The whole table, close-ups of the reader's troops and of where the fighting was."""
+        return _drawing().draw_pictures(view, gettext)
+
+    def player_aids(self, state: dict | None, table: str | None = None, lang: str | None = None, gettext=None):  # noqa: ANN201
+        """Moves, the D20 table, terrain, ranges, hits, morale, close combat, command, army
+        effectiveness and supply: the same in every scenario; in English (the game's only language)."""
+        return aids.player_aids(self.title, table, gettext)
+
+    def how_to_win(self, state: dict, role: str | None = None, gettext=None):  # noqa: ANN201
+        return aids.how_to_win(scenarios.load(state["scenario"]), state, role, gettext)
 
     def role_title(self, role: str, gettext=None) -> str:
         return titled(SIDE_TITLES, role, gettext)
@@ -204,11 +221,14 @@ class ACWMiniaturesEngine(Engine):
         r = state["result"]
         sc = scenarios.load(state["scenario"])
         names = sc.side_names
+        eff = r.get("effectiveness") or state.get("effectiveness", {})
         return {"winner": r["winner"],
-                "summary": N_("%(winner_text)s (objective points: %(points)s)"),
+                "summary": N_("%(winner_text)s (objective points: %(points)s; army effectiveness: %(effectiveness)s). %(decided)s"),
                 "args": {"winner": r["winner"], "why": r["why"],
                          "winner_text": f"Victory to the {names[r['winner']]}" if r["winner"] else "A draw",
-                         "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items())},
+                         "points": ", ".join(f"{names[s]} {p}" for s, p in r["points"].items()),
+                         "effectiveness": ", ".join(f"{names[s]} {eff.get(s, 0)}%" for s in sc.roles),
+                         "decided": aids.decided(sc, state)},
                 "scores": dict(r["points"])}
 
     def validate_state(self, state: dict) -> list[str]:

@@ -161,20 +161,20 @@ def roll_fire(ctx, uid: str, cand, kind: str) -> dict:
 
 def _tell(ctx, rec: dict) -> None:
     if len(rec["dice"]) < rec["full_dice"]:
-        ctx.emit(event("low_ammunition_fire", N_("%(unit)s is low on ammunition: it rolls %(dice)s of its %(full)s dice."),
+        ctx.emit(event("low_ammunition_fire", N_("%(unit)s was low on ammunition: it rolled %(dice)s of its %(full)s dice."),
                        to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
                        dice=len(rec["dice"]), full=rec["full_dice"]))
     mods = "".join(f", +{v} ({n})" for n, v in rec["modifiers"])
     kind_text = {"formation": "a column", "neighbour": "a column target (a regiment within 2 inches in front or behind)",
                  "enfilade": "enfiladed (counts as a column)", None: "a line"}[rec["column_why"]]
     # the cone takes a target any part of which is inside it (7.1): a wide one may have its centre outside
-    msg = (N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
+    msg = (N_("%(firer)s fired at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
               "%(off_axis)s degrees off its front in the 60-degree cone, target is %(kind)s, "
-              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s).")
+              "%(cover)s%% in cover; it needed %(need)s or more to hit%(mods)s; dice %(dice)s: %(hits)s hit(s).")
            if rec["off_axis"] <= CONE_HALF_ANGLE else
-           N_("%(firer)s fires at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
+           N_("%(firer)s fired at %(target)s: %(distance)s in. (%(inches)s, %(band)s range, %(weapon)s), "
               "its centre %(off_axis)s degrees off its front, part of it in the 60-degree cone, target is %(kind)s, "
-              "%(cover)s%% in cover; hits on %(need)s+%(mods)s; dice %(dice)s: %(hits)s hit(s)."))
+              "%(cover)s%% in cover; it needed %(need)s or more to hit%(mods)s; dice %(dice)s: %(hits)s hit(s)."))
     ctx.emit(event("fire", msg, id=rec["firer"], target_id=rec["target"],
                    firer=ctx.name(rec["firer"]), target=ctx.name(rec["target"]), distance=rec["distance"],
                    off_axis=rec["off_axis"],
@@ -184,7 +184,7 @@ def _tell(ctx, rec: dict) -> None:
                    record={k: rec[k] for k in ("firer", "target", "kind", "band", "shape", "need", "hits", "in_cover")}),
              fallback=unseen_fire(ctx, rec, "artillery fire" if rec["weapon"] in ("shot_and_shell", "canister") else "musketry"))
     if rec["runs_low"]:
-        ctx.emit(event("ammunition_low", N_("%(unit)s's volley shows %(ones)s ones: it is low on ammunition (half its dice until a wagon refills it)."),
+        ctx.emit(event("ammunition_low", N_("%(unit)s's volley showed %(ones)s ones: it was low on ammunition (half its dice until a wagon refills it)."),
                        to=[ctx.state["units"][rec["firer"]]["side"]], unit=ctx.name(rec["firer"]), id=rec["firer"],
                        ones=rec["dice"].count(1)))
 
@@ -201,7 +201,7 @@ def fire_phase(ctx, kind: str) -> None:
                 records.append(roll_fire(ctx, uid, cand, kind))
     if not records:
         return
-    ctx.emit(event("fire_step", N_("%(step)s. %(what)s fire simultaneously."), step=FIRE_STEPS[kind],
+    ctx.emit(event("fire_step", N_("%(step)s. %(what)s fired simultaneously."), step=FIRE_STEPS[kind],
                    what={"artillery": "Artillery", "standing": "Standing musketry", "moving": "Moving musketry"}[kind]))
     for rec in records:  # the smoke gives every firer away before the volleys are told
         reveal(ctx, rec["firer"], "fired")
@@ -246,13 +246,13 @@ def opportunity_fire(ctx, movers: list[str]) -> None:
             u["fired_opportunity"] = True
         elif why is not None and not u.get("opportunity_skipped"):
             u["opportunity_skipped"] = True
-            ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid),
+            ctx.emit(event("order_short", N_("%(unit)s could not %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid),
                            id=uid, order=f"make opportunity fire at {ctx.name(cand.uid)}", why=why, standing="opportunity",
                            target_id=cand.uid))
     for rec in records:
         reveal(ctx, rec["firer"], "fired")
     for rec in records:
-        ctx.emit(event("opportunity", N_("%(firer)s opens opportunity fire."), firer=ctx.name(rec["firer"]), id=rec["firer"]))
+        ctx.emit(event("opportunity", N_("%(firer)s opened opportunity fire."), firer=ctx.name(rec["firer"]), id=rec["firer"]))
         _tell(ctx, rec)
     if records:
         apply(ctx, records)

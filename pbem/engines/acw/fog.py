@@ -189,7 +189,7 @@ def unseen_fire(ctx, rec: dict, kind_words: str):
             return None
         firer_at = ctx.layout(rec["firer"]).centre
         ground = ctx.table.ground(*firer_at)
-        return event("fire_unseen", N_("%(target)s comes under %(what)s from out of sight to the %(direction)s%(ground)s: "
+        return event("fire_unseen", N_("%(target)s came under %(what)s from out of sight to the %(direction)s%(ground)s: "
                                        "%(hits)s hit(s)."),
                      target=ctx.name(target), id=target, what=kind_words, hits=rec["hits"],
                      direction=compass(ctx.layout(target).centre, firer_at),
@@ -203,7 +203,7 @@ def unseen_charge(ctx, attacker: str, target: str):
     def told(role: str):
         if ctx.state["units"][target]["side"] != role:
             return None
-        return event("charged_unseen", N_("%(target)s is charged by an enemy out of sight to the %(direction)s."),
+        return event("charged_unseen", N_("%(target)s was charged by an enemy out of sight to the %(direction)s."),
                      target=ctx.name(target), id=target,
                      direction=compass(ctx.layout(target).centre, ctx.layout(attacker).centre))
     return told

@@ -147,7 +147,7 @@ def fight(ctx, attackers: list[str], defenders: list[str], contact, *, rear: boo
         behind_works=works and d == main))]
     wins, taken_by, bouts = _bouts(ctx, contact, a_rolls, d_rolls, in_town)
     result = "attacker" if wins["attacker"] > wins["defender"] else "defender"
-    ctx.emit(event("close_combat", N_("Close combat: %(attackers)s against %(defenders)s: %(a_wins)s bout(s) to %(d_wins)s, %(winner)s win."),
+    ctx.emit(event("close_combat", N_("Close combat: %(attackers)s against %(defenders)s: %(a_wins)s bout(s) to %(d_wins)s, %(winner)s won."),
                    attackers=", ".join(ctx.name(a) for a in attackers), defenders=", ".join(ctx.name(d) for d in defenders),
                    attacker_ids=list(attackers), defender_ids=list(defenders),
                    officer_ids=[r["officer"] for r in a_rolls + d_rolls if r.get("officer")],
@@ -197,7 +197,7 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
             continue
         if morale.passes(ctx, uid, f"to support {ctx.name(defender)}", about=defender):
             if u["formation"] == "square":
-                ctx.emit(event("square_leaves", N_("%(unit)s leaves its square to support and loses its square bonus."),
+                ctx.emit(event("square_leaves", N_("%(unit)s left its square to support and lost its square bonus."),
                                unit=ctx.name(uid), id=uid))
                 u["formation"] = "line"
             out.append(uid)
@@ -207,7 +207,7 @@ def supports(ctx, defender: str, attackers: list[str]) -> list[str]:
 def standing_skipped(ctx, uid: str, flag: str, what: str, why: str) -> None:
     """A standing order the moment called for and the rules did not allow, told to its side."""
     u = ctx.state["units"][uid]
-    ctx.emit(event("order_short", N_("%(unit)s cannot %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid), id=uid,
+    ctx.emit(event("order_short", N_("%(unit)s could not %(order)s: %(why)s."), to=[u["side"]], unit=ctx.name(uid), id=uid,
                    order=f"{STANDING_WORDS[flag].lower()} ({what})", why=why, standing=flag))
 
 
@@ -216,8 +216,9 @@ def router_caught(ctx, a: str, d: str, contact) -> None:
     casualties; the attacker gets no bonus."""
     d6 = ctx.dice.roll(6, ctx.label("melee", contact, "router casualties"))
     taken = d6 if d6 in rules_table("combat")["loser_casualties_on"] else 0
-    ctx.emit(event("router_caught", N_("%(unit)s catches the routed %(target)s: it routs again; d6 %(d6)s, %(taken)s casualties."),
-                   unit=ctx.name(a), other_id=a, target=ctx.name(d), id=d, d6=d6, taken=taken))
+    ctx.emit(event("router_caught", N_("%(unit)s caught the routed %(target)s: it routed again; d6 %(d6)s (casualties on %(on)s), %(taken)s casualties."),
+                   unit=ctx.name(a), other_id=a, target=ctx.name(d), id=d, d6=d6, taken=taken,
+                   on=", ".join(map(str, rules_table("combat")["loser_casualties_on"]))))
     if taken:
         casualties.apply_hits(ctx, d, taken)
     rout(ctx, d, "caught while routed", defer=True)
@@ -230,7 +231,7 @@ def defender_stands(ctx, a: str, d: str, rear: bool) -> bool:
     if du["formation"] == "square" and au["arm"] == "cavalry" and au.get("mounted", True):
         if pull:
             standing_skipped(ctx, d, "pull_away", f"from {ctx.name(a)}", "a square always stands against cavalry (15 B)")
-        ctx.emit(event("square_stands", N_("%(target)s in square stands against cavalry."), target=ctx.name(d), id=d))
+        ctx.emit(event("square_stands", N_("%(target)s in square stood against cavalry."), target=ctx.name(d), id=d))
         return True
     if rear:
         if pull:

@@ -44,7 +44,7 @@ def _text(mods) -> str:
     return "".join(f" {'+' if v >= 0 else '-'} {abs(v)} ({name})" for name, v in mods)
 
 
-RESULT_WORDS = {"stand": "stands", "fall_back": "falls back", "rout": "routs"}
+RESULT_WORDS = {"stand": "it stood", "fall_back": "it fell back", "rout": "it routed"}
 
 
 def check(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, staff: bool = True,
@@ -53,9 +53,10 @@ def check(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, st
     d6, total, used, helped = roll(ctx, uid, why, list(mods or []), staff, about)
     results = rules_table("morale")["results"]
     result = "stand" if total >= results["stand"] else "fall_back" if total >= results["fall_back"] else "rout"
-    ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s: %(result_text)s."),
+    ctx.emit(event("morale", N_("%(unit)s checked morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s (%(stand)s or more stands, %(fall_back)s or more falls back, less routs): %(result_text)s."),
                    unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
                    modifiers=[[n, v] for n, v in used], total=total, result=result, result_text=RESULT_WORDS[result],
+                   stand=results["stand"], fall_back=results["fall_back"],
                    about_ids=[about] if about else [], officer_ids=helped))
     return result
 
@@ -66,9 +67,9 @@ def passes(ctx, uid: str, why: str, mods: list[tuple[str, int]] | None = None, s
     need = rules_table("morale")["results"]["stand"] if need is None else need
     d6, total, used, helped = roll(ctx, uid, why, list(mods or []), staff, about)
     ok = total >= need
-    ctx.emit(event("morale", N_("%(unit)s checks morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s, needs %(need)s: %(result)s."),
+    ctx.emit(event("morale", N_("%(unit)s checked morale (%(why)s): d6 %(d6)s + rating %(rating)s%(mods)s = %(total)s, needing %(need)s or more: %(result_text)s."),
                    unit=ctx.name(uid), id=uid, why=why, d6=d6, rating=rating(ctx, uid), mods=_text(used),
-                   modifiers=[[n, v] for n, v in used], total=total, need=need, result="passes" if ok else "fails",
+                   modifiers=[[n, v] for n, v in used], total=total, need=need, result="passes" if ok else "fails", result_text="passed" if ok else "failed",
                    about_ids=[about] if about else [], officer_ids=helped))
     return ok
 
@@ -82,5 +83,5 @@ def alter(ctx, uid: str, key: str) -> None:
     if after == before:
         return
     u["rating"] = after
-    ctx.emit(event("morale_change", N_("%(unit)s's morale rating goes from %(before)s to %(after)s for good (%(why)s)."),
+    ctx.emit(event("morale_change", N_("%(unit)s's morale rating went from %(before)s to %(after)s for good (%(why)s)."),
                    unit=ctx.name(uid), id=uid, before=before, after=after, why=key.replace("_", " ")))

@@ -198,7 +198,7 @@ class Mover:
                                                     **both_ends(self.seen_before, seen_by(self.ctx, [self.uid]))})
         if self.dismounted and u["moved"]:
             u["dismounted_after_moving"] = True
-            self.ctx.emit(event("no_fire", N_("%(unit)s moved and dismounted: it may not fire this turn (15 F)."),
+            self.ctx.emit(event("no_fire", N_("%(unit)s moved and dismounted: it could not fire this turn (15 F)."),
                                 to=[u["side"]], unit=self.ctx.name(self.uid), id=self.uid))
         return {"distance": rounded(moved)}
 

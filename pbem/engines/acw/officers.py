@@ -26,10 +26,11 @@ def proved(ctx, oid: str) -> bool:
     if o.get("proved") is None:
         d6 = ctx.dice.roll(6, ctx.label("political", oid))
         o["proved"] = d6 in rules_table("command")["political"]["proves_himself_on"]
-        msg = (N_("%(officer)s is a political officer: d6 %(d6)s, he proves himself.") if o["proved"] else
-               N_("%(officer)s is a political officer: d6 %(d6)s, he is found wanting: his command does not move "
+        msg = (N_("%(officer)s is a political officer: d6 %(d6)s (proves himself on %(on)s), he proved himself.") if o["proved"] else
+               N_("%(officer)s is a political officer: d6 %(d6)s (proves himself on %(on)s), he was found wanting: his command did not move "
                   "and he adds nothing to a unit's morale."))
-        ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], officer_id=oid, d6=d6, proved=o["proved"]))
+        ctx.emit(event("political", msg, officer=ctx.scenario.officers[oid]["name"], officer_id=oid, d6=d6, proved=o["proved"],
+                       on=", ".join(map(str, rules_table("command")["political"]["proves_himself_on"]))))
     return bool(o["proved"])
 
 
@@ -98,8 +99,9 @@ def risk_in_fire(ctx, uid: str) -> None:
     for oid in in_front_rank(ctx, uid):
         d10 = ctx.dice.roll(10, ctx.label("officer risk", oid, ctx.state["phase_step"]))
         killed = d10 in rules_table("command")["staff_killed_on_d10"]
-        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d10 %(d10)s, %(result)s."),
+        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d10 %(d10)s (killed on %(on)s), %(result)s."),
                        officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), id=uid, d10=d10,
+                       on=", ".join(map(str, rules_table("command")["staff_killed_on_d10"])),
                        result="killed" if killed else "unhurt", killed=killed))
         if killed:
             lose_officer(ctx, oid, "killed")
@@ -110,12 +112,13 @@ def _officer_casualty(ctx, uid: str, oid: str) -> None:
     name = ctx.scenario.officers[oid]["name"]
     d20 = ctx.dice.roll(20, ctx.label("officer hit", oid, ctx.state["phase_step"]))
     if d20 not in rules["hit_on"]:
-        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d20 %(d20)s, unhurt."),
-                       officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, killed=False))
+        ctx.emit(event("officer_risk", N_("%(officer)s with %(unit)s under fire: d20 %(d20)s (hit on %(on)s), unhurt."),
+                       officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, killed=False,
+                       on=", ".join(map(str, rules["hit_on"]))))
         return
     fate_roll = ctx.dice.roll(20, ctx.label("officer fate", oid, ctx.state["phase_step"]))
     fate = next(f["fate"] for f in rules["fates"] if f["from"] <= fate_roll <= f["to"])
-    ctx.emit(event("officer_hit", N_("%(officer)s is hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
+    ctx.emit(event("officer_hit", N_("%(officer)s was hit (d20 %(d20)s): d20 %(fate_roll)s, %(fate)s."),
                    officer=name, officer_id=oid, unit=ctx.name(uid), id=uid, d20=d20, fate_roll=fate_roll,
                    fate=fate.replace("_", " ")))
     if fate in ("killed", "wounded"):
@@ -128,8 +131,9 @@ def risk_in_lost_melee(ctx, uid: str) -> None:
     for oid in attached_to(ctx, uid):
         d10 = ctx.dice.roll(10, ctx.label("officer melee", oid, ctx.state["phase_step"])) % 10
         fate = "killed" if d10 in rules["killed"] else "captured" if d10 in rules["captured"] else None
-        ctx.emit(event("officer_melee", N_("%(officer)s with the beaten %(unit)s: d10 %(d10)s, %(result)s."),
+        ctx.emit(event("officer_melee", N_("%(officer)s with the beaten %(unit)s: d10 %(d10)s (killed on %(killed_on)s, captured on %(captured_on)s), %(result)s."),
                        officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), id=uid, d10=d10,
+                       killed_on=", ".join(map(str, rules["killed"])), captured_on=", ".join(map(str, rules["captured"])),
                        result=fate or "escapes"))
         if fate:
             lose_officer(ctx, oid, fate)
@@ -156,7 +160,7 @@ def follow_unit(ctx, uid: str) -> None:
         if u["status"] not in ("formed", "falling_back", "routed"):
             o["status"], o["attached"] = "left", None
             o["last_seen_by"] = list(u.get("last_seen_by", []))  # he went as his unit went
-            ctx.emit(event("officer_leaves", N_("%(officer)s leaves the field with %(unit)s."), to=[o["side"]],
+            ctx.emit(event("officer_leaves", N_("%(officer)s left the field with %(unit)s."), to=[o["side"]],
                            officer=ctx.scenario.officers[oid]["name"], officer_id=oid, unit=ctx.name(uid), unit_id=uid))
 
 
@@ -181,5 +185,5 @@ def leave_without_command(ctx) -> None:
                              for uid in units):
             went(ctx, "officer", oid)
             o["status"], o["attached"] = "left", None
-            ctx.emit(event("officer_leaves", N_("%(officer)s has no unit left on the field and leaves it."), to=[o["side"]],
+            ctx.emit(event("officer_leaves", N_("%(officer)s had no unit left on the field and left it."), to=[o["side"]],
                            officer=ctx.scenario.officers[oid]["name"], officer_id=oid))

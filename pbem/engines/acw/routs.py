@@ -102,13 +102,14 @@ def horse_holders(ctx, uid: str) -> None:
     d6 = ctx.dice.roll(6, ctx.label("horse holders", uid, ctx.state.get("phase_step", "")))
     if d6 in rule["remounts_on"]:
         u["mounted"], u["formation"] = True, "line"
-        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, it remounts and falls back mounted."), "remounts"
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), it remounted and fell back mounted."), "remounts"
     elif d6 in rule["horses_lost_on"]:
         u["horses_lost"] = True
-        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, the horses have bolted: it goes on foot and cannot mount again."), "horses_lost"
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), the horses had bolted: it went on foot and cannot mount again."), "horses_lost"
     else:
-        msg, result = N_("%(unit)s, dismounted, falls back to its horse holders: d6 %(d6)s, it falls back on foot."), "on_foot"
-    ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result))
+        msg, result = N_("%(unit)s, dismounted, fell back to its horse holders: d6 %(d6)s (remounts on %(remounts)s, on foot on %(on_foot)s, horses lost on %(lost)s), it fell back on foot."), "on_foot"
+    ctx.emit(event("horse_holders", msg, unit=ctx.name(uid), id=uid, d6=d6, result=result,
+                   **{k: ", ".join(map(str, rule[f"{k}_on" if k != "lost" else "horses_lost_on"])) for k in ("remounts", "on_foot", "lost")}))
 
 
 def fall_back(ctx, uid: str, why: str, defer: bool = False) -> None:
@@ -128,7 +129,7 @@ def fall_back(ctx, uid: str, why: str, defer: bool = False) -> None:
 def _fall_back_now(ctx, uid: str, why: str) -> None:
     horse_holders(ctx, uid)
     res = _go_back(ctx, uid, routing=False)
-    ctx.emit(event("fall_back", N_("%(unit)s falls back in good order (%(why)s) to %(at)s."),
+    ctx.emit(event("fall_back", N_("%(unit)s fell back in good order (%(why)s) to %(at)s."),
                    unit=ctx.name(uid), id=uid, why=why, at=_where(ctx, res["at"]), track=res["track"]),
              seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=False)
@@ -155,7 +156,7 @@ def rout(ctx, uid: str, why: str, defer: bool = False) -> None:
 
 def _rout_now(ctx, uid: str, why: str, first: bool) -> None:
     res = _go_back(ctx, uid, routing=True, turn_about=first)
-    ctx.emit(event("rout", N_("%(unit)s routs (%(why)s) to %(at)s."), unit=ctx.name(uid), id=uid, why=why,
+    ctx.emit(event("rout", N_("%(unit)s routed (%(why)s) to %(at)s."), unit=ctx.name(uid), id=uid, why=why,
                    at=_where(ctx, res["at"]), track=res["track"]), seen_before=res["seen_before"])
     _after_retreat(ctx, uid, res, routing=True)
     panic(ctx, uid, res)  # wherever it ends, captured or off the table, its friends near its place check (14 B.2)
@@ -183,7 +184,7 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
     if res["stopped"] == "edge":
         went(ctx, "unit", uid)
         u["status"] = "left"
-        ctx.emit(event("left_table", N_("%(unit)s leaves the table."), unit=ctx.name(uid), id=uid))
+        ctx.emit(event("left_table", N_("%(unit)s left the table."), unit=ctx.name(uid), id=uid))
         officers.follow_unit(ctx, uid)
         return
     if res["stopped"] in ("enemy", "unit") and res.get("blocked_by"):
@@ -193,7 +194,7 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
         if routing:
             went(ctx, "unit", uid)
             u["status"] = "captured"
-            ctx.emit(event("captured", N_("%(unit)s runs into %(enemy)s and is captured."),
+            ctx.emit(event("captured", N_("%(unit)s ran into %(enemy)s and was captured."),
                            unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
             return
@@ -201,12 +202,12 @@ def _after_retreat(ctx, uid: str, res: dict, routing: bool) -> None:
         if morale.passes(ctx, uid, "falling back into the enemy", mods):
             # it turns to fight its way through: the close combat is fought in step H
             ctx.state.setdefault("collisions", []).append({"unit": uid, "enemy": other})
-            ctx.emit(event("collision", N_("%(unit)s, falling back into %(enemy)s, turns to fight its way through."),
+            ctx.emit(event("collision", N_("%(unit)s, falling back into %(enemy)s, turned to fight its way through."),
                            unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
         else:
             went(ctx, "unit", uid)
             u["status"] = "surrendered"
-            ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrenders."),
+            ctx.emit(event("surrender", N_("%(unit)s, falling back into %(enemy)s, surrendered."),
                            unit=ctx.name(uid), id=uid, enemy=ctx.name(other), enemy_id=other))
             officers.follow_unit(ctx, uid)
 
@@ -276,11 +277,11 @@ def rally_phase(ctx) -> None:
         if morale.passes(ctx, uid, "rally", mods, staff=False):
             u["status"] = "falling_back"
             about_face(u, ctx.scale)
-            ctx.emit(event("rally", N_("%(unit)s rallies."), unit=ctx.name(uid), id=uid))
+            ctx.emit(event("rally", N_("%(unit)s rallied."), unit=ctx.name(uid), id=uid))
         else:
             went(ctx, "unit", uid)
             u["status"] = "left"
-            ctx.emit(event("left_table", N_("%(unit)s fails to rally and leaves the table."), unit=ctx.name(uid), id=uid))
+            ctx.emit(event("left_table", N_("%(unit)s failed to rally and left the table."), unit=ctx.name(uid), id=uid))
             officers.follow_unit(ctx, uid)
 
 

@@ -89,7 +89,7 @@ def move_wagons(ctx, side: str, wagon_orders: dict) -> None:
             elif op["op"] == "road":
                 waypoints = ctx.table.road_path(w["x"], w["y"], *op["to"])
                 if waypoints is None:
-                    ctx.emit(event("wagon_short", N_("%(wagon)s cannot go by road to %(place)s: no road within 3 inches."),
+                    ctx.emit(event("wagon_short", N_("%(wagon)s could not go by road to %(place)s: no road within 3 inches."),
                                    to=[side], wagon=ctx.scenario.wagons[wid]["name"], place=op["ref"]))
                     continue
                 waypoints = waypoints + [tuple(op["to"])]
@@ -135,12 +135,12 @@ def _drive(ctx, wid: str, waypoints: list, ref: str) -> None:
     ctx.state["last"]["moves"].append({"wagon": wid, "path": track, "kind": "wagon"})
     at = f"{ctx.table.grid_ref(w['x'], w['y'])} ({w['x']:g}, {w['y']:g})"
     if stopped == "arrived":
-        ctx.emit(event("wagon_move", N_("%(wagon)s drives %(distance)s in. to %(at)s."), to=[side], wagon=name, wagon_id=wid,
+        ctx.emit(event("wagon_move", N_("%(wagon)s drove %(distance)s in. to %(at)s."), to=[side], wagon=name, wagon_id=wid,
                        distance=rounded(spent), at=at, track=track))
         return
     why = {"allowance": N_("its drive ran out"), "terrain": N_("woods, a town or a stream without a ford bar the way"),
            "edge": N_("the table edge"), "enemy": N_("an enemy unit within an inch")}[stopped]
-    ctx.emit(event("wagon_short", N_("%(wagon)s drives %(distance)s in. toward %(place)s and stops at %(at)s: %(why)s."),
+    ctx.emit(event("wagon_short", N_("%(wagon)s drove %(distance)s in. toward %(place)s and stopped at %(at)s: %(why)s."),
                    to=[side], wagon=name, wagon_id=wid, distance=rounded(spent), place=ref, at=at, why=why, stopped=stopped,
                    track=track))
 
@@ -181,7 +181,7 @@ def wagons_phase(ctx) -> None:
             # the wagon's side learns of its loss (masked when it cannot see the taker); the taker's side saw it
             w["last_seen_by"] = sorted(set(w["last_seen_by"]) | {w["side"], ctx.state["units"][takers[0]]["side"]})
             w["status"] = "captured"
-            ctx.emit(event("wagon_captured", N_("%(wagon)s, with no friend within %(guard)s in., is captured by %(unit)s."),
+            ctx.emit(event("wagon_captured", N_("%(wagon)s, with no friend within %(guard)s in., was captured by %(unit)s."),
                            wagon=ctx.scenario.wagons[wid]["name"], wagon_id=wid, guard=guard, unit=ctx.name(takers[0]),
                            unit_id=takers[0]))
     radius = rules["resupply_radius"][ctx.scale]
@@ -196,7 +196,7 @@ def wagons_phase(ctx) -> None:
                 if fp.distance(Point(ctx.state["wagons"][wid]["x"], ctx.state["wagons"][wid]["y"])) <= radius]
         if near:
             u["low_ammunition"] = False
-            ctx.emit(event("resupplied", N_("%(unit)s, %(distance)s in. from %(wagon)s and silent this turn, fills its cartridge boxes."),
+            ctx.emit(event("resupplied", N_("%(unit)s, %(distance)s in. from %(wagon)s and silent this turn, filled its cartridge boxes."),
                            to=[u["side"]], unit=ctx.name(uid), id=uid, wagon=ctx.scenario.wagons[near[0]]["name"], wagon_id=near[0],
                            distance=rounded(fp.distance(Point(ctx.state["wagons"][near[0]]["x"], ctx.state["wagons"][near[0]]["y"])))))
 

@@ -53,7 +53,7 @@ def _finish(ctx, winner: str | None, why: str, pts: dict, **args) -> None:
     ctx.state["over"] = True
     ctx.state["result"] = {"winner": winner, "why": why, "points": pts, "args": args,
                            "effectiveness": dict(ctx.state["effectiveness"])}
-    msg = (N_("Army broken, %(broken)s: it quits the field.") if why == "broken"
-           else N_("The last turn is over: objective points %(points)s."))
+    msg = (N_("Army broken, %(broken)s: it quit the field.") if why == "broken"
+           else N_("The last turn was over: objective points %(points)s."))
     ctx.emit(event("game_over", msg, winner=winner, why=why,
                    points=", ".join(f"{ctx.scenario.side_names[s]} {p}" for s, p in pts.items()), **args))

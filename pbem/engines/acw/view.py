@@ -12,6 +12,7 @@ from pbem.engines.base import MODERATOR
 
 from .formations import Layout
 from .geometry import rounded
+from .names import nearest_landmark, short_names
 from .scenario import Scenario
 from .situation import ON_TABLE
 from .visibility import visible_enemies, visible_officers, visible_wagons
@@ -34,10 +35,12 @@ def seen_by(sc: Scenario, state: dict, role: str | None) -> set[str]:
 
 def _unit(sc: Scenario, state: dict, uid: str, own: bool, grid) -> dict:
     u = state["units"][uid]
-    out = {"id": uid, "name": sc.units[uid]["name"], "side": u["side"], "arm": u["arm"], "brigade": sc.units[uid]["brigade"],
+    out = {"id": uid, "name": sc.units[uid]["name"], "short": short_names(sc)[uid], "side": u["side"], "arm": u["arm"],
+           "brigade": sc.units[uid]["brigade"],
            "x": rounded(u["x"]), "y": rounded(u["y"]), "facing": rounded(u["facing"]), "formation": u["formation"],
            "mounted": bool(u.get("mounted", False)), "stands": len(u["stands"]), "casualties": list(u["stands"]),
-           "full_stands": u["full_stands"], "status": u["status"], "grid": grid(u["x"], u["y"])}
+           "full_stands": u["full_stands"], "status": u["status"], "grid": grid(u["x"], u["y"]),
+           "near": nearest_landmark(sc, u["x"], u["y"])}
     if own:
         out.update({"rating": u["rating"], "concealed": bool(u.get("concealed")), "moved": bool(u.get("moved")),
                     "horses_lost": bool(u.get("horses_lost")), "low_ammunition": bool(u.get("low_ammunition"))})
@@ -98,6 +101,11 @@ def _objectives(sc: Scenario, state: dict, role: str | None, seen: set[str], eve
     return out
 
 
+def objective_holders(sc: Scenario, state: dict, role: str | None) -> dict:
+    """Who holds each objective as ``role`` can tell (its own holds, an enemy's it sees)."""
+    return _objectives(sc, state, role, seen_by(sc, state, role), sees_all(state, role))
+
+
 def _wagons(sc: Scenario, state: dict, role: str | None, grid) -> list[dict]:
     """Supply wagons (optional rule): one's own with where they stand; the enemy's while a
     unit of the side sees them; a captured wagon is known to all (its capture is told)."""
@@ -120,12 +128,22 @@ def _wagons(sc: Scenario, state: dict, role: str | None, grid) -> list[dict]:
     return out
 
 
+def _resolved(state: dict, phase_id: str) -> str | None:
+    """The turn just resolved (``T3``), for titles: the view comes after it (None before any)."""
+    if state.get("deploying"):
+        return None
+    if state.get("over"):
+        return f"T{state['turn']}"
+    return f"T{state['turn'] - 1}" if state["turn"] > 1 else ("D" if state.get("options", {}).get("free_deployment") else None)
+
+
 def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
     seen = seen_by(sc, state, role)
     everything = sees_all(state, role)
     units = [_unit(sc, state, uid, role == MODERATOR or state["units"][uid]["side"] == role, sc.table.grid_ref)
-             for uid in sorted(seen) if state["units"][uid]["status"] in ON_TABLE
-             or (state["units"][uid]["status"] == "reserve" and (everything or state["units"][uid]["side"] == role))]
+             for uid in sc.units if uid in seen and (state["units"][uid]["status"] in ON_TABLE
+             or (state["units"][uid]["status"] == "reserve" and (everything or state["units"][uid]["side"] == role)))]
+    shown_brigades = {u["brigade"] for u in units}
     gone = [{"id": uid, "name": sc.units[uid]["name"], "side": u["side"], "status": u["status"]}
             for uid, u in sorted(state["units"].items()) if u["status"] in ("left", "destroyed", "captured", "surrendered")
             and (everything or u["side"] == role or _witnessed(sc, u, role))]
@@ -142,8 +160,18 @@ def build(sc: Scenario, state: dict, role: str | None, phase_id: str) -> dict:
         "scenario": sc.name, "title": sc.title, "turn": state["turn"], "turns": sc.turns, "phase": phase_id,
         "scale": sc.scale, "role": role, "sides": dict(sc.side_names),
         "table": {"width": sc.table.width, "height": sc.table.height, "grid": sc.table.grid,
-                  "landmarks": {k: list(v) for k, v in sc.table.landmarks.items()}},
+                  # a list of records: a landmark's name is a value the table shows every reader
+                  "landmarks": [{"name": k, "at": list(v)} for k, v in sc.table.landmarks.items()]},
         "units": units, "gone": gone, "officers": officers,
+        # the brigades and divisions of the units shown, to group them by (a battery's brigade bears its name:
+        # an enemy one unseen is not named)
+        "commands": {bid: {"name": b["name"], "side": b["side"], "division": b.get("division")}
+                     for bid, b in sc.brigades.items() if bid in shown_brigades},
+        "divisions": {did: {"name": d["name"], "side": d["side"]} for did, d in sc.divisions.items()
+                      if any(sc.brigades[b].get("division") == did for b in shown_brigades)},
+        "objective_points": [{"name": o["name"], "points": o["points"], "radius": o["radius"],
+                              "at": list(sc.table.landmarks[o["name"]])} for o in sc.objectives],
+        "resolved": _resolved(state, phase_id),
         "wagons": _wagons(sc, state, role, sc.table.grid_ref),
         "moves": [{k: m[k] for k in keep_move if k in m} for m in last.get("moves", [])
                   if (m.get("wagon") in wagon_sides and (everything or wagon_sides[m["wagon"]] == role))

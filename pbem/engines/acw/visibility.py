@@ -30,7 +30,7 @@ def reveal(ctx, uid: str, why: str) -> None:
     u = ctx.state["units"][uid]
     if u.get("concealed"):
         u["concealed"] = False
-        ctx.emit(event("revealed", N_("%(unit)s is no longer concealed (%(why)s)."), unit=ctx.name(uid), id=uid, why=why))
+        ctx.emit(event("revealed", N_("%(unit)s was no longer concealed (%(why)s)."), unit=ctx.name(uid), id=uid, why=why))
 
 
 def spot_concealed(ctx) -> None:
