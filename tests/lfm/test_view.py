@@ -77,10 +77,10 @@ def test_only_what_was_intended_is_private():
                                                                    "entry_delayed"))
 
 CSA_MAIL, USA_MAIL = "stuart@players.example", "gregg@players.example"
-# Orders the engine refuses, each with a reason of its own (rules 1.2, 1.5): their text and their
-# reasons may reach the Confederate player alone.
-REFUSED = "1004 MOVE TO 2418\n0605 DISMOUNT\n0605 MOUNT\nSTANDING:\n  EVADE NEVER"
-SECRETS = ("Skipped", "order_skipped", "MOVE TO 2418", "beyond the movement points", "already changed mode",
+# Orders the engine skips at the deadline, each with a reason of its own (rule 1.2; 0605 is
+# mounted already): their text and their reasons may reach the Confederate player alone.
+REFUSED = "1004 MOVE TO 2418\n0605 MOUNT\nSTANDING:\n  EVADE NEVER"
+SECRETS = ("Skipped", "order_skipped", "MOVE TO 2418", "beyond the movement points", "already mounted",
            "EVADE NEVER")
 
 
@@ -115,7 +115,7 @@ def test_skipped_orders_and_their_reasons_reach_their_own_side_only(svc):
     svc.phases.close(gid, reason="test")
     own = _everything_in(_received(svc, "report", CSA_MAIL)[-1])
     assert "Skipped: 1004 MOVE TO 2418 (2418 is beyond the movement points left)" in own
-    assert "Skipped: 0605 MOUNT" in own and "already changed mode this phase (rule 1.5)" in own
+    assert "Skipped: 0605 MOUNT" in own and "is already mounted" in own
     others = [_everything_in(m) for m in _received(svc, "report", USA_MAIL)]
     client = create_app(svc, testing=True).test_client()
     tokens = {p["role"]: svc.records.token_for(p["id"]) for p in svc.records.players(gid)}
