@@ -18,9 +18,11 @@ import json
 
 from pbem.engines.base import ILLEGAL, OrderError, warning
 
+from .artillery import ArtilleryPhase
 from .combat import CombatPhase, required_targets
 from .messages import N_
 from .move_phase import MovementPhase, expand
+from .reorganization import recovery_problem
 from .situation import ON_MAP, Context
 from .turn import to_limber
 
@@ -100,6 +102,36 @@ def combat_refusals(sc, state: dict, role: str, taken: list[tuple[int, str, dict
     return errors
 
 
+def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) -> tuple[list[OrderError], list[dict]]:  # noqa: ANN001
+    """A movement mail's FIRE lines run through the artillery phase on a copy, in order, until
+    the first roll: up to then the position is the one the mail meets (nothing moves before the
+    artillery phase), so a line skipped there is refused; after it, an earlier line's fire may
+    have moved or removed the enemy, so a line skipped is a warning."""
+    fires = [(number, raw, op) for number, raw, op in taken if op["op"] == "fire"]
+    if not fires or state.get("step") == "combat" or sc.is_night(state["turn"]):
+        return [], []
+    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+    ctx.label = "arrival"
+    phase = ArtilleryPhase(ctx, role, to_limber(ctx, [op for _, _, op in taken]))
+    errors, warnings, rolled = [], [], False
+    for number, raw, op in fires:
+        seen = len(ctx.events)
+        try:
+            phase.order(op)
+        except DiceNeeded:
+            rolled = True
+        for ev in ctx.events[seen:]:
+            if ev["type"] != "order_skipped":
+                continue
+            if rolled:
+                warnings.append(warning(number, raw, N_("it may be skipped at the deadline if nothing changes first: %(why)s"),
+                                        why=ev["args"]["why"]))
+            else:
+                errors.append(OrderError(line=number, text=raw, reason=N_("this order would be skipped: %(why)s"),
+                                         kind=ILLEGAL, args={"why": ev["args"]["why"]}))
+    return errors, warnings
+
+
 def movement_warnings(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) -> list[dict]:  # noqa: ANN001
     """A movement mail's orders run on a copy of the position as it stands (every unit in
     command, no fire, no charge): what that run skips or stops short may well happen."""
@@ -126,6 +158,10 @@ def movement_warnings(sc, state: dict, role: str, taken: list[tuple[int, str, di
     lines = {}
     for number, raw, op in ops:
         lines.setdefault(op["text"], (number, raw))
+        # a RECOVER marker is tried at the end of the player turn (rule 17): as things stand then
+        why = recovery_problem(ctx, role, op["commander"]) if op["op"] == "recover" else None
+        if why and not any(ev["type"] == "order_skipped" and ev["args"]["order"] == op["text"] for ev in ctx.events):
+            out.append(warning(number, raw, N_("it may be skipped at the deadline if nothing changes first: %(why)s"), why=why))
     for ev in ctx.events:
         if ev["type"] == "order_skipped" and ev["args"]["order"] in lines:
             number, raw = lines[ev["args"]["order"]]
@@ -143,4 +179,4 @@ def movement_warnings(sc, state: dict, role: str, taken: list[tuple[int, str, di
             if number is not None:
                 out.append(warning(number, raw, N_("%(name)s would end over-stacked and be eliminated (rule 4.5) if nothing changes first"),
                                    name=sc.units[uid].name if uid in sc.units else uid))
-    return out
+    return sorted(out, key=lambda w: w["line"])
