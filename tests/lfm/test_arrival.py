@@ -90,6 +90,23 @@ def test_two_orders_of_a_kind_for_one_unit_are_refused_with_both_lines():
     assert refusals(state, "c1 MOVE TO 0502\nc2 MOVE TO 0403") == []
 
 
+def test_1_2_a_move_beyond_the_movement_points_whatever_happens_first_is_refused():
+    """Rule 1.2: infantry has 5 MP. With no enemy on the map the move is still too long, and no
+    roll, no enemy and no other line of the mail changes that: refused. Given after another
+    line that moves the same regiment, or as a stack moved by its hex after another, it is
+    only warned (what came first may change where it starts)."""
+    name = fragment("arrival_too_far", columns=1, rows=16, units=[
+        {"id": "c1", "side": "csa", "type": "infantry", "hex": "0102", "brigade": "csa_b1"},
+        {"id": "u1", "side": "usa", "type": "infantry", "hex": "0116", "brigade": "usa_b1"}])
+    state = new_state(name)
+    assert refusals(state, "c1 MOVE TO 0109") == [(1, "this order would be skipped: 0109 is beyond the movement points left")]
+    assert refusals(state, "c1 MOVE TO 0107") == []
+    assert refusals(state, "c1 MOVE TO 0103\n0103 MOVE TO 0110") == []  # after another move: only warned
+    assert ENGINE.parse_orders(state, "csa", "c1 MOVE TO 0103\n0103 MOVE TO 0110").warnings
+    _, events = play(name, ["c1 MOVE TO 0109"], state=state, dice=ScriptedDice({"T1a.M command csa_army": 1}))
+    assert [e["args"]["why"] for e in events if e["type"] == "order_skipped"] == ["0109 is beyond the movement points left"]
+
+
 def test_22_1_a_move_that_cuts_a_regiment_off_is_warned_in_the_movement_mail():
     """Rule 22.1: a regiment ends stacked with or next to another of its brigade. Whether it will
     be cut off depends on what the other regiments do first, so the line is taken, with a warning."""
@@ -185,12 +202,13 @@ def _seed(*parts) -> str:
 # the other side's batteries fire by their standing order in the artillery phase, before any
 # move, and may drive back one of the regiments a charge names ("not together on the map"); a
 # RECOVER marker is tried at the end of the player turn, where the moves and combats have put its
-# commander ("no recovery (rule 17)": what is known on arrival is warned).
+# commander ("no recovery (rule 17)") and whichever regiments were eliminated by then ("no
+# eliminated regiment to recover"): what is known on arrival is warned.
 DEPENDS_ON_WHAT_HAPPENS_FIRST = ("not in command", "may move no further", "stopped", "not on the map",
                                  "thrown back", "ZOC", "no enemy", "fired this phase", "nothing there to move",
                                  "is not next to", "none of your units at", "beyond the movement points left",
                                  "no legal path", "cut off from its brigade", "movement points",
-                                 "may not mix mounted and dismounted", "not together on the map", "no recovery (rule 17)",
+                                 "may not mix mounted and dismounted", "not together on the map", "no recovery (rule 17)", "no eliminated regiment to recover",
                                  "held by the enemy", "may not drop off regiments")
 
 

@@ -17,13 +17,14 @@ from __future__ import annotations
 import json
 
 from pbem.engines.base import ILLEGAL, OrderError, warning
+from pbem.engines.hexgrid import distance
 
-from .artillery import ArtilleryPhase
+from .artillery import MAX_RANGE, ArtilleryPhase
 from .combat import CombatPhase, required_targets
 from .messages import N_
 from .move_phase import MovementPhase, expand
 from .reorganization import recovery_problem
-from .situation import ON_MAP, Context
+from .situation import ELIMINATED, ON_MAP, Context, Situation
 from .turn import to_limber
 
 # Orders of one kind a unit takes once a phase (rule 1.5: one change of mode; a battery fires
@@ -132,6 +133,73 @@ def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) 
     return errors, warnings
 
 
+def _dry_run(sc, state: dict, role: str, taken: list[tuple[int, str, dict]], ops: list[dict],  # noqa: ANN001
+             without_enemy: bool = False) -> Context:
+    """The movement phase of ``ops`` on a copy of the position: batteries limbered as the
+    artillery phase would (had they not fired), every unit in command, no fire, no charge;
+    ``without_enemy``: the other side's units taken off the map (what no enemy can change)."""
+    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+    ctx.label = "arrival"
+    sit = ctx.sit
+    firing = {u for _, _, op in taken if op["op"] == "fire" for u in _named(sc, state, op)}
+    for u in to_limber(ctx, [op for _, _, op in taken]):
+        if u not in firing and sit.units[u]["status"] == ON_MAP:
+            sit.units[u]["limbered"] = True
+    if without_enemy:
+        for u, st in sit.units.items():
+            if sc.units[u].side != role and st["status"] == ON_MAP:
+                st["status"] = ELIMINATED
+        ctx.sit = sit = Situation(sc, ctx.state)
+    everyone = {u for u, st in sit.units.items() if st["status"] == ON_MAP and sc.units[u].side == role}
+    everyone |= {c for c, st in sit.cmds.items() if sc.commanders[c].side == role}
+    try:
+        MovementPhase(ctx, role, everyone).run(ops)
+    except DiceNeeded:
+        pass
+    return ctx
+
+
+# What a move meets whatever the other side and the dice do, once no enemy is on the map.
+CERTAIN = ("is beyond the movement points left", "no legal path to ")
+
+
+def move_refusals(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) -> list[OrderError]:  # noqa: ANN001
+    """A movement mail's MOVE lines that no enemy, no roll and no other order can rescue: with
+    the other side off the map the move is still beyond the movement points or has no legal
+    path (impassable terrain). Only a move of units on the map that no earlier line moves or
+    changes (a mode change, a stack moved by its hex), out of reach of enemy batteries (their
+    fire could drive them back first), is judged so."""
+    if state.get("step") == "combat" or sc.is_night(state["turn"]):
+        return []
+    ops = [(number, raw, op) for number, raw, op in taken if op["op"] in DRY_RUN_OPS]
+    sure = []
+    touched: set[str] = set()
+    moved_before = False  # a stack named by its hex holds what earlier moves brought there
+    guns = [st["hex"] for u, st in state["units"].items()
+            if st["status"] == ON_MAP and sc.units[u].side != role and sc.units[u].is_artillery]
+    modes = {u for _, _, op in ops if op["op"] in ("mount", "dismount", "unlimber") for u in _named(sc, state, op)}
+    for number, raw, op in taken:  # every earlier line counts: a charge moves its cavalry too
+        named = _named(sc, state, op)
+        if op["op"] in ("move", "via") and named and not touched.intersection(named) and not modes.intersection(named) \
+                and not (moved_before and any(r.startswith("@") for r in op["units"])) \
+                and all(u in state["units"] and state["units"][u]["status"] == ON_MAP and not sc.units[u].is_artillery
+                        and all(distance(state["units"][u]["hex"], g) > MAX_RANGE for g in guns) for u in named):
+            sure.append((number, raw, op))
+        touched.update(named)
+        moved_before |= op["op"] in ("move", "via", "enter_at", "charge")
+    if not sure:
+        return []
+    ctx = _dry_run(sc, state, role, taken, [op for _, _, op in ops], without_enemy=True)
+    errors = []
+    for number, raw, op in sure:
+        why = next((ev["args"]["why"] for ev in ctx.events if ev["type"] == "order_skipped"
+                    and ev["args"]["order"] == op["text"] and any(c in ev["args"]["why"] for c in CERTAIN)), None)
+        if why:
+            errors.append(OrderError(line=number, text=raw, reason=N_("this order would be skipped: %(why)s"),
+                                     kind=ILLEGAL, args={"why": why}))
+    return errors
+
+
 def movement_warnings(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) -> list[dict]:  # noqa: ANN001
     """A movement mail's orders run on a copy of the position as it stands (every unit in
     command, no fire, no charge): what that run skips or stops short may well happen."""
@@ -140,20 +208,7 @@ def movement_warnings(sc, state: dict, role: str, taken: list[tuple[int, str, di
     ops = [(number, raw, op) for number, raw, op in taken if op["op"] in DRY_RUN_OPS]
     if not ops:
         return []
-    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
-    ctx.label = "arrival"
-    sit = ctx.sit
-    firing = {u for _, _, op in taken if op["op"] == "fire" for u in _named(sc, state, op)}
-    for u in to_limber(ctx, [op for _, _, op in taken]):  # as the artillery phase would, had they not fired
-        if u not in firing and sit.units[u]["status"] == ON_MAP:
-            sit.units[u]["limbered"] = True
-    everyone = {u for u, st in sit.units.items() if st["status"] == ON_MAP and sc.units[u].side == role}
-    everyone |= {c for c, st in sit.cmds.items() if sc.commanders[c].side == role}
-    phase = MovementPhase(ctx, role, everyone)
-    try:
-        phase.run([op for _, _, op in ops])
-    except DiceNeeded:
-        pass
+    ctx = _dry_run(sc, state, role, taken, [op for _, _, op in ops])
     out = []
     lines = {}
     for number, raw, op in ops:

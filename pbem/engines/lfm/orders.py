@@ -20,7 +20,7 @@ import re
 
 from pbem.engines.base import ILLEGAL, SYNTAX, OrderError, ParseResult
 
-from .arrival import combat_refusals, fire_checks, movement_warnings, twice
+from .arrival import combat_refusals, fire_checks, move_refusals, movement_warnings, twice
 from .messages import N_
 from .names import short_names
 from .scenario import Scenario
@@ -301,9 +301,11 @@ def parse(sc: Scenario, state: dict, role: str, text: str, check: bool = True) -
         refused = twice(sc, state, taken, lambda ref: display(sc, ref))
         refused += combat_refusals(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
         fire_refused, warnings = fire_checks(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
-        lines = {e.line for e in refused + fire_refused}
+        refused += fire_refused
+        refused += move_refusals(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
+        lines = {e.line for e in refused}
         taken = [t for t in taken if t[0] not in lines]
-        errors = sorted(errors + refused + fire_refused, key=lambda e: e.line)
+        errors = sorted(errors + refused, key=lambda e: e.line)
         warnings = sorted(warnings + movement_warnings(sc, state, role, taken), key=lambda w: w["line"])
     ops = [op for _, _, op in taken]
     orders = {"ops": ops, "standing": standing or None}
