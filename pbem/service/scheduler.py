@@ -75,7 +75,11 @@ class _Scheduler(BackgroundScheduler):
         while self.state != STATE_STOPPED:
             self.ticks.wait(self._event, wait_seconds)
             self._event.clear()
-            wait_seconds = self._process_jobs()
+            try:
+                wait_seconds = self._process_jobs()
+            except Exception:  # noqa: BLE001 - a dead loop would close no deadline again
+                log.exception("the scheduler's look at its jobs failed; it looks again in a second")
+                wait_seconds = 1.0
 
 
 class Clockwork:
