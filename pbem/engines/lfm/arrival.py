@@ -19,7 +19,7 @@ import json
 from pbem.engines.base import ILLEGAL, OrderError, warning
 from pbem.engines.hexgrid import distance
 
-from .artillery import MAX_RANGE, ArtilleryPhase
+from .artillery import MAX_RANGE, ArtilleryPhase, fire_problem
 from .combat import CombatPhase, required_targets
 from .messages import N_
 from .move_phase import MovementPhase, expand
@@ -103,11 +103,17 @@ def combat_refusals(sc, state: dict, role: str, taken: list[tuple[int, str, dict
     return errors
 
 
+# Why a FIRE line fails whatever an earlier line's fire did: the batteries' places, ranges and
+# limbers do not change before the artillery phase ends, nor does one target a hex (7.1, 7.3).
+FIRE_CERTAIN = ("(rule 7.1)", "(rule 7.3)")
+
+
 def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) -> tuple[list[OrderError], list[dict]]:  # noqa: ANN001
-    """A movement mail's FIRE lines run through the artillery phase on a copy, in order, until
-    the first roll: up to then the position is the one the mail meets (nothing moves before the
-    artillery phase), so a line skipped there is refused; after it, an earlier line's fire may
-    have moved or removed the enemy, so a line skipped is a warning."""
+    """A movement mail's FIRE lines run through the artillery phase on a copy, in order: up to
+    the first roll the position is the one the mail meets (nothing moves before the artillery
+    phase), so a line skipped there is refused; after it, an earlier line's fire may have moved
+    or removed the enemy, so a line skipped is a warning, unless its reason is one no fire
+    changes (``FIRE_CERTAIN``)."""
     fires = [(number, raw, op) for number, raw, op in taken if op["op"] == "fire"]
     if not fires or state.get("step") == "combat" or sc.is_night(state["turn"]):
         return [], []
@@ -116,15 +122,19 @@ def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) 
     phase = ArtilleryPhase(ctx, role, to_limber(ctx, [op for _, _, op in taken]))
     errors, warnings, rolled = [], [], False
     for number, raw, op in fires:
-        seen = len(ctx.events)
+        seen, rolled_before = len(ctx.events), rolled
         try:
             phase.order(op)
         except DiceNeeded:
             rolled = True
+            for u in _named(sc, state, op):  # the hexes of the guns that fired, at its target (7.1)
+                if u in sc.units and sc.units[u].is_artillery and sc.units[u].side == role \
+                        and (u in op["from"] or u not in phase.limber) and fire_problem(ctx, role, u, op["target"]) is None:
+                    phase.aimed.setdefault(ctx.sit.units[u]["hex"], op["target"])
         for ev in ctx.events[seen:]:
             if ev["type"] != "order_skipped":
                 continue
-            if rolled:
+            if rolled_before and not any(rule in ev["args"]["why"] for rule in FIRE_CERTAIN):
                 warnings.append(warning(number, raw, N_("it may be skipped at the deadline if nothing changes first: %(why)s"),
                                         why=ev["args"]["why"]))
             else:
