@@ -241,3 +241,23 @@ def test_what_the_acknowledgement_takes_silently_the_deadline_does_not_skip_for_
             why = ev["args"]["why"]
             assert not checked, ("a combat mail's position is fixed: nothing taken is skipped", step, ev["args"])
             assert any(reason in why for reason in DEPENDS_ON_WHAT_HAPPENS_FIRST), (step, ev["args"])
+
+
+def test_7_1_a_fire_line_no_earlier_fire_can_rescue_is_refused():
+    """Rule 7.1: "All artillery in a hex must fire at the same target", at 2 to 8 hexes. The first
+    line fires (a roll); the second battery of the same hex aims elsewhere: refused, whatever the
+    first fire does; the deadline skips it too (``play`` checks). Out of range: refused."""
+    name = fragment("arrival_fire", columns=4, rows=12, units=[
+        {"id": "a1", "side": "csa", "type": "artillery", "hex": "0201", "sp": 2},
+        {"id": "a2", "side": "csa", "type": "artillery", "hex": "0201", "sp": 2},
+        {"id": "u1", "side": "usa", "type": "infantry", "hex": "0205", "brigade": "usa_b1"},
+        {"id": "u2", "side": "usa", "type": "infantry", "hex": "0404", "brigade": "usa_b1"},
+        {"id": "u3", "side": "usa", "type": "infantry", "hex": "0211", "brigade": "usa_b1"}])
+    state = new_state(name, changes={"units": {"a1": {"limbered": False}, "a2": {"limbered": False}}})
+    assert refusals(state, "FIRE 0205 FROM a1\nFIRE 0404 FROM a2") == [
+        (2, "this order would be skipped: all artillery in 0201 must fire at the same target (rule 7.1)")]
+    assert refusals(state, "FIRE 0211 FROM a2\nFIRE 0205 FROM a1") == [
+        (1, "this order would be skipped: 0211 is 10 hexes from a2, beyond 8 (rule 7.1)")]
+    assert refusals(state, "FIRE 0205 FROM a1\nFIRE 0205 FROM a2") == []
+    _, events = play(name, ["FIRE 0205 FROM a1\nFIRE 0404 FROM a2"], state=state, dice=ScriptedDice({}))
+    assert [e["type"] for e in events].count("artillery_fire") >= 1

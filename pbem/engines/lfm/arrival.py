@@ -123,14 +123,14 @@ def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) 
     errors, warnings, rolled = [], [], False
     for number, raw, op in fires:
         seen, rolled_before = len(ctx.events), rolled
+        able = [u for u in _named(sc, state, op) if u in sc.units and sc.units[u].is_artillery and sc.units[u].side == role
+                and (u in op["from"] or u not in phase.limber) and fire_problem(ctx, role, u, op["target"]) is None]
         try:
             phase.order(op)
         except DiceNeeded:
             rolled = True
-            for u in _named(sc, state, op):  # the hexes of the guns that fired, at its target (7.1)
-                if u in sc.units and sc.units[u].is_artillery and sc.units[u].side == role \
-                        and (u in op["from"] or u not in phase.limber) and fire_problem(ctx, role, u, op["target"]) is None:
-                    phase.aimed.setdefault(ctx.sit.units[u]["hex"], op["target"])
+            for u in able:  # the hexes of the guns that fired keep their target (7.1)
+                phase.aimed.setdefault(ctx.sit.units[u]["hex"], op["target"])
         for ev in ctx.events[seen:]:
             if ev["type"] != "order_skipped":
                 continue
