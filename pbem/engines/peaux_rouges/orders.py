@@ -5,6 +5,7 @@ One line, one order::
     MOVE S2 G8                      DÉPLACER S2 G8
     MOVE S1 H9 WITH FLAG            DÉPLACER S1 H9 AVEC DRAPEAU
     FIRE C AT CH1                   TIRER C SUR CH1
+    FIRE S1, S2 AT CH1              TIRER S1, S2 SUR CH1   (several pieces, one target)
     MELEE T1 AT S6 [ADVANCE|STAY]   MÊLÉE T1 SUR S6 [AVANCER|RESTER]
     ... RETREAT G8 [G9]             ... REPLI G8 [G9]   (where the loser falls back)
     STANDING ANSWER yes|no          CONSIGNES RIPOSTE oui|non
