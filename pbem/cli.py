@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
-from pbem.config import LOG_FORMAT, Settings
+from pbem.cli_clubs import CLUB_COMMANDS
+from pbem.cli_common import db_option, fail, json_options, pairs, service, settings_from
+from pbem.config import LOG_FORMAT
 from pbem.demo import run_demo
 from pbem.engines import UnknownEngine, all_engines
 from pbem.service.delivery import DeliveryFailedToStart, deliver_once, make_transport
-from pbem.service.service import Service
 from pbem.service.errors import ServiceError, TemporaryFailure
 from pbem.service.imap import poll_forever, poll_once
 from pbem.service.timing import NORMAL, TimingError, parse_deadline, parse_duration
@@ -25,29 +26,11 @@ from pbem.tls import TlsFilesError
 EX_TEMPFAIL = 75  # sysexits: the MTA keeps the message and retries
 
 
-def db_option(f):
-    return click.option("--db", "db_path", type=click.Path(dir_okay=False), envvar="PBEM_DB", default=None,
-                        help="SQLite database (default var/pbem.db; env PBEM_DB).")(f)
-
-
-def settings_from(db_path=None, **overrides) -> Settings:
-    return Settings.from_env(db_path=db_path, **overrides)
-
-
 def _server():
     """pbem.server, imported only by the commands that run or send (`pbem ingest`, run once
     per mail by an MTA, should not pay for the SMTP server and the scheduler)."""
     import pbem.server  # lazy: `pbem ingest`, run once per mail, should not load the SMTP server and scheduler
     return pbem.server
-
-
-def service(db_path=None, **overrides):
-    return Service(settings_from(db_path, **overrides)).init()
-
-
-def fail(message: str, code: int = 1):
-    click.echo(f"pbem: {message}", err=True)
-    sys.exit(code)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -144,16 +127,6 @@ def game():
     """Create, list, show and run games."""
 
 
-def _pairs(values, what):
-    out = {}
-    for v in values:
-        if "=" not in v:
-            fail(f"{what} must be written KEY=VALUE, not {v!r}")
-        k, val = v.split("=", 1)
-        out[k.strip()] = val.strip()
-    return out
-
-
 @game.command("new")
 @db_option
 @click.option("--engine", required=True, help="Engine name (see `pbem engines`).")
@@ -176,27 +149,29 @@ def _pairs(values, what):
 @click.option("--closed-to-observers", is_flag=True, help="Refuse OBSERVE: nobody outside the game receives its reports.")
 @click.option("--report-json", type=click.Choice(["attach", "link"]), default="attach", show_default=True,
               help="Each report's JSON (for pbem verify --offline): attached, or a link to it on the player's page (a lighter mail).")
+@click.option("--unrated", is_flag=True, help="The game's result moves nobody's rating (it is still recorded).")
+@click.option("--stand-in", "stand_in", default="off", show_default=True, metavar="after:N|off",
+              help="after:N: the engine's cautious bot plays a seat that missed N deadlines in a row, until its player writes again.")
 def game_new(db_path, engine, scenario, players, deadline, turn_deadline, kind_deadlines, early_close, no_orders, options, langs, tzs, game_id, title,
-             absence_days, closed_to_observers, report_json):
+             absence_days, closed_to_observers, report_json, unrated, stand_in):
     """Create a game; prints its id alone. Players get a welcome mail."""
     try:
         timing = {NORMAL: parse_deadline(deadline) if deadline else None,
                   "turn": parse_deadline(turn_deadline) if turn_deadline else None, "no_orders": no_orders,
                   "early_close_seconds": parse_duration(early_close) if early_close else None,
-                  **{kind: parse_deadline(spec) for kind, spec in _pairs(kind_deadlines, "--kind-deadline").items()}}
+                  **{kind: parse_deadline(spec) for kind, spec in pairs(kind_deadlines, "--kind-deadline").items()}}
     except TimingError as exc:
         fail(str(exc))
-    opts = {}
-    for k, v in _pairs(options, "--option").items():
-        try:
-            opts[k] = json.loads(v)
-        except json.JSONDecodeError:
-            opts[k] = v
+    opts = json_options(options)
+    after = re.fullmatch(r"after:(\d{1,3})", stand_in.strip().lower())
+    if after is None and stand_in.strip().lower() != "off":
+        fail(f"--stand-in is after:N (N missed deadlines in a row) or off, not {stand_in!r}")
     try:
-        gid = service(db_path).games.create(engine, scenario, _pairs(players, "--player"), options=opts, timing=timing,
-                                           game_id=game_id, title=title, languages=_pairs(langs, "--lang"), timezones=_pairs(tzs, "--tz"),
+        gid = service(db_path).games.create(engine, scenario, pairs(players, "--player"), options=opts, timing=timing,
+                                           game_id=game_id, title=title, languages=pairs(langs, "--lang"), timezones=pairs(tzs, "--tz"),
                                            absence_days=absence_days, observers_allowed=not closed_to_observers,
-                                           report_json=report_json)
+                                           report_json=report_json, rated=not unrated,
+                                           stand_in_after=int(after.group(1)) if after else 0)
     except (ServiceError, UnknownEngine) as exc:
         fail(str(exc))
     click.echo(gid)
@@ -406,6 +381,10 @@ def demo(workdir, engine_name, scenario, turns, smtp_port, http_port):
                       http_port=http_port, echo=click.echo)
     if result["stalled"]:
         fail("the demo stopped before the game got as far as asked")
+
+
+for _club_command in CLUB_COMMANDS:  # issue 28: ratings, the host's policies, tournaments
+    main.add_command(_club_command)
 
 
 if __name__ == "__main__":

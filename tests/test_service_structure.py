@@ -10,8 +10,9 @@ import re
 from pathlib import Path
 
 PBEM = Path(__file__).resolve().parents[1] / "pbem"
-#: the service modules that may hold SQL: the query layer, the schema, and the outbox queue's own table
-SQL_HOMES = {"records.py", "store.py", "outbox.py"}
+#: the service modules that may hold SQL: the query layer (its clubs' questions apart), the schema,
+#: and the outbox queue's own table
+SQL_HOMES = {"records.py", "club_records.py", "store.py", "outbox.py"}
 MAX_FUNCTION_LEVEL_IMPORTS = 10
 SQL = re.compile(r"^\s*(SELECT\b.*\bFROM\b|INSERT\s+INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b)", re.I | re.S)
 

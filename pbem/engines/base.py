@@ -191,6 +191,19 @@ class DeadlineKind:
     description: str = ""
 
 
+#: the styles of play ``Engine.bot_orders`` knows: random but legal; a cautious stand-in for an absent player
+RANDOM_PLAY, CAUTIOUS_PLAY = "random", "cautious"
+
+
+def without_orders(text: str, words: tuple[str, ...]) -> str:
+    """A bot's order text without the lines that hold any of ``words`` (order words, any case, whole
+    words): how an engine's cautious stand-in drops what a careful player would not risk."""
+    drop = {w.casefold() for w in words}
+    kept = [line for line in text.splitlines()
+            if line.lstrip().startswith("#") or not drop & {w.strip(",;:").casefold() for w in line.split()}]
+    return "\n".join(kept)
+
+
 PHASE_DEADLINE = DeadlineKind("phase", 48, "the game's normal deadline")
 TURN_DEADLINE = DeadlineKind("turn", 24, "the shorter deadline of a single player's turn (a card player, an activation)")
 
@@ -266,6 +279,10 @@ class Engine:
     """The engine's entry-point name (``pbem.engines`` group): ``custer``."""
     title: str = ""
     """The game's name as players read it: ``Custer's Last Stand``."""
+    option_descriptions: Mapping[str, str] = MappingProxyType({})
+    """What each of its scenarios' options does, in a line of English (option name -> text): a game
+    started by mail (NEW GAME) offers them, and a wrong option is answered with them. An option
+    without one is offered by its name and default alone."""
     languages: tuple[str, ...] = ("en",)
     """Languages the order syntax, templates and catalog cover; the first is a new player's default."""
     reveals_orders: bool = True
@@ -357,9 +374,11 @@ class Engine:
         ``gettext`` translates the comments (English without it), as for pictures."""
         raise NotImplementedError
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        """Order text a random but legal player would mail for the current phase
-        (random-play tests and the demo campaign). All choice from ``dice``."""
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        """Order text a player would mail for the current phase; all choice from ``dice``. ``style``:
+        ``RANDOM_PLAY`` (the default: random but legal, for random-play tests and the demo) or
+        ``CAUTIOUS_PLAY`` (the stand-in for an absent player, issue 28: holds good ground and attacks
+        nothing recklessly; each engine says in its bot module what its stand-in does)."""
         raise NotImplementedError
 
     def picture(self, view: dict, gettext: Callable[[str], str] | None = None) -> bytes | None:
@@ -393,6 +412,28 @@ class Engine:
         the reader's, or None), and once the game is over what decided it; shown in the welcome,
         HELP and each report. Default: None (the templates then say nothing of it)."""
         return None
+
+    def finishing_order(self, state: dict, roles: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
+        """How the sides of a finished game placed, for ratings and tournaments: (the roles of one
+        side, its place), place 1 best, equal places for a tie. ``roles``: the scenario's roles.
+        Default, from ``outcome(state)``: no winner (a draw) puts every role first; otherwise the
+        winner is first and every other role after it, ordered by the outcome's ``scores`` (higher
+        is better) where they give every role one, else all second. An engine whose sides are teams
+        (rummy's) or whose scores mean something else overrides it."""
+        outcome = self.outcome(state) or {}
+        winner = outcome.get("winner")
+        if winner not in roles:
+            return [((role,), 1) for role in roles]
+        others = [role for role in roles if role != winner]
+        scores = outcome.get("scores") or {}
+        if not all(isinstance(scores.get(role), (int, float)) for role in others):
+            return [((winner,), 1)] + [((role,), 2) for role in others]
+        others.sort(key=lambda role: -scores[role])
+        placed = [((winner,), 1)]
+        for i, role in enumerate(others):
+            tied = i and scores[role] == scores[others[i - 1]]
+            placed.append(((role,), placed[-1][1] if tied else i + 2))
+        return placed
 
     def validate_state(self, state: dict) -> list[str]:
         """Problems that make a state unplayable (for a moderator's manual edit)."""

@@ -74,7 +74,7 @@ def deadline_after_absences(records: Records, game_id: str, awaited, deadline: d
     awaited = set(awaited)
     holders = {p["id"]: p for p in records.players(game_id) if p["status"] == "active" and p["role"] in awaited}
     spans = [(from_iso(a["starts_at"]), from_iso(a["ends_at"]), holders[a["player_id"]]["tz"])
-             for a in records.absences(game_id) if a["player_id"] in holders]
+             for a in records.absences(game_id) if a["player_id"] in holders and not a["stand_in"]]  # a stand-in plays those
     base = deadline
     for _ in range(_MAX_MOVES):
         inside = [(end, tz) for start, end, tz in spans if start <= deadline < end]
@@ -99,7 +99,7 @@ class Absences(ServicePart):
     def days_used(self, game_id: str, player_id: int) -> int:
         """Days declared (a cancelled absence's no longer; one cut short, up to its cut)."""
         return sum((date.fromisoformat(a["last_day"]) - date.fromisoformat(a["first_day"])).days + 1
-                   for a in self.records.absences(game_id, player_id))
+                   for a in self.records.absences(game_id, player_id) if not a["stand_in"])  # those hold nobody up
 
     def standing(self, game_id: str, player: dict) -> dict:
         """What STATUS shows: the game's delay from absences and its cap (days), the player's days used and allowed."""
@@ -108,9 +108,11 @@ class Absences(ServicePart):
         return {"delay_days": delay_used_seconds(records, game_id) / DAY, "cap_days": delay_cap_seconds(records, game_id, g) / DAY,
                 "days_used": self.days_used(game_id, player["id"]), "days_allowed": g["absence_days"]}
 
-    def declare(self, game_id: str, player: dict, first: date, last: date) -> str | None:
+    def declare(self, game_id: str, player: dict, first: date, last: date, *, stand_in: bool = False) -> str | None:
         """Record the absence and move the open phase's deadline if it falls inside; None when done,
-        else why not (a message id with ``%(max)d``, ``%(left)d``, ``%(days)d``, ``%(furthest)d``)."""
+        else why not (a message id with ``%(max)d``, ``%(left)d``, ``%(days)d``, ``%(furthest)d``).
+        ``stand_in`` (ABSENCE ... STAND-IN, issue 28): no deadline moves and no day of the allowance is
+        used; the stand-in gives the player's orders at the deadlines inside it (pbem.service.stand_ins)."""
         records, now = self.records, self.now()
         g = records.game_row(game_id)
         if g is None or g["status"] == "finished":
@@ -125,13 +127,14 @@ class Absences(ServicePart):
         with records.write():
             limit = records.game_row(game_id)["absence_days"]
             left = limit - self.days_used(game_id, player["id"])
-            if (last - first).days + 1 > left:
+            if (last - first).days + 1 > left and not stand_in:
                 return N_("This game allows at most %(max)d days of absence per player; you have %(left)d left, and this absence is %(days)d days.")
             records.insert("absences", {
                 "game_id": game_id, "player_id": player["id"], "first_day": first.isoformat(), "last_day": last.isoformat(),
                 "starts_at": to_iso(_midnight(first, player["tz"])), "ends_at": to_iso(_midnight(last + timedelta(days=1), player["tz"])),
-                "created_at": to_iso(now)})
-            records.audit(game_id, player["role"], "absence", "", {"first": first.isoformat(), "last": last.isoformat()})
+                "created_at": to_iso(now), "stand_in": int(stand_in)})
+            records.audit(game_id, player["role"], "absence", "", {"first": first.isoformat(), "last": last.isoformat(),
+                                                                   "stand_in": stand_in})
             self._follow(game_id)
         self.notify("phase", game_id)
         self.notify("outbox", game_id)

@@ -39,6 +39,7 @@ from pbem.service.observers import Observers
 from pbem.service.phases import Phases
 from pbem.service.part import ConfiguredPart
 from pbem.service.render import describe_errors
+from pbem.service.stand_ins import stand_in_orders
 from pbem.service.store import dumps, loads
 from pbem.service.timing import deadline_after, deadline_spec
 from pbem.service.upgrades import result_state, starting_state, versions_of
@@ -134,6 +135,8 @@ class Disputes(ConfiguredPart):
     phases: Phases
     observers: Observers
     notify: Callable[..., None]
+    #: told (inside the transaction) that a correction re-resolved a game: its result follows
+    game_revised: Callable[[str], None] = lambda game_id: None
 
     # -- drafts --------------------------------------------------------------------------
     def draft(self, draft_id: int) -> dict | None:
@@ -316,6 +319,7 @@ class Disputes(ConfiguredPart):
                 "set_aside": after.stale,
             }
             records.audit(game_id, actor, "correct phase", reason, summary)
+            self.game_revised(game_id)
             mails = 0
             corrected = records.phase(corrected["id"])
             for p in records.players(game_id):
@@ -348,8 +352,10 @@ class Disputes(ConfiguredPart):
             raise ServiceError(f"the engine refused to re-adjudicate {ph['label']} ({type(exc).__name__}: {exc}); nothing was published") from exc
         amended = d["amendments"]
         defaulted = [r for r in (loads(ph["defaulted"], []) or []) if r not in amended]
+        stood_in = [r for r in (loads(ph.get("stand_in"), []) or []) if r not in amended]
         corrected = self._replace_row(ph, {
             "state": dumps(state), **versions_of(engine), "orders": dumps(d["orders"]), "defaulted": dumps(defaulted),
+            "stand_in": dumps(stood_in),
             "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": now,
         })
         for role, amendment in amended.items():
@@ -453,12 +459,19 @@ class Disputes(ConfiguredPart):
         standing = self.records.standing_orders(row["id"])
         stored = loads(row["orders"], {}) or {}
         was_defaulted = set(loads(row["defaulted"], []) or [])
+        stood_in = set(loads(row.get("stand_in"), []) or [])
         orders, defaulted, parsed = {}, [], {}
         awaited = loads(row["awaited"], [])
         for role in list(awaited) + [r for r in stored if r not in awaited]:
             if role in was_defaulted or role not in stored:
                 orders[role] = engine.default_orders(state, role)
                 defaulted.append(role)
+                continue
+            if role in stood_in:  # the stand-in plays the corrected position, with its own dice
+                given = stand_in_orders(engine, state, role, row["seed"])
+                if given is None:
+                    return None
+                orders[role] = given
                 continue
             sub = standing.get(role)
             text = (sub["canonical"] if sub["canonical"] is not None else sub["text"]) if sub else None

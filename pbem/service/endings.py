@@ -56,6 +56,8 @@ class Endings(ServicePart):
     mail: MailWriter
     observers: Observers
     notify: Callable[..., None]
+    #: told (inside the transaction) that a game has just finished: its result, ratings, tournament
+    game_over: Callable[[str], None] = lambda game_id: None
 
     # -- concession -------------------------------------------------------------------------
     def concede(self, game_id: str, role: str) -> str | None:
@@ -156,6 +158,7 @@ class Endings(ServicePart):
             records.end_phase_unresolved(phase["id"])
         records.set_game_status(game_id, "finished", outcome=dumps(outcome), finished_at=now)
         records.audit(game_id, actor, action, "", {"outcome": outcome})
+        self.game_over(game_id)
         told = OVER[outcome["summary"]]
         own = {outcome["conceded_by"]: OVER_CONCEDED_BY_YOU, outcome["winner"]: OVER_YOU_WIN} if "conceded_by" in outcome else {}
         self.mail.queue_notice(game_id, told, serial=f"end-{action}", args=outcome["args"], own=own)

@@ -78,34 +78,73 @@ class Games(ServicePart):
                options: dict | None = None, timing: dict | None = None, game_id: str | None = None,
                title: str | None = None, languages: dict[str, str] | None = None,
                timezones: dict[str, str] | None = None, actor: str = "cli",
-               absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach") -> str:
+               absence_days: int = 14, observers_allowed: bool = True, report_json: str = "attach", rated: bool = True,
+               waiting_for_players: bool = False, created_by: str | None = None, listed: bool = False,
+               lapses_at: datetime | None = None, stand_in_after: int = 0) -> str:
         """Create a game, open its first phase and welcome its players. Returns the game id.
         ``absence_days``: the most days of absence each player may declare (ABSENCE);
         ``observers_allowed``: whether OBSERVE may watch it; ``report_json``: 'attach' (each
-        report carries its JSON) or 'link' (a link to it on the player's page instead)."""
+        report carries its JSON) or 'link' (a link to it on the player's page instead); ``rated``:
+        whether its result moves the players' ratings (pbem.service.ratings).
+
+        ``waiting_for_players`` (a game started by mail, pbem.service.open_games): the game waits
+        (status 'open', no state, no phase, no welcome) until :meth:`start`, or lapses at
+        ``lapses_at``; ``created_by`` names the address that started it, ``listed`` whether LIST
+        and the open-games page show it with its invitation code. ``stand_in_after``: the stand-in plays
+        a seat that has missed that many deadlines in a row (0: only where its player asks;
+        pbem.service.stand_ins)."""
+        if not 0 <= stand_in_after <= 100:
+            raise ServiceError("the stand-in comes after 1 to 100 missed deadlines, or never (0)")
         _check_policies(absence_days, report_json)
         new = self._checked_new_game(engine_name, scenario, players, languages, options, timing)
         records, now = self.records, self.now()
         with records.write():
             game_id = self._new_game_id(scenario, game_id)
-            state, setup_seed = _set_up_state(new)
-            new = replace(new, timing=with_normal_deadline(new.timing, timing, new.engine.phase(state).deadline))
+            set_up = _set_up_state(new)  # an option the engine refuses is refused now, not when the last player joins
+            new = replace(new, timing=with_normal_deadline(new.timing, timing, new.engine.phase(set_up[0]).deadline))
             records.insert("games", {
                 "id": game_id, "engine": engine_name, "scenario": scenario, "options": dumps(new.options),
-                "title": title or f"{new.engine.title}: {new.info.title}", "status": "active", "timing": dumps(new.timing),
-                "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
+                "title": title or f"{new.engine.title}: {new.info.title}", "status": "open" if waiting_for_players else "active",
+                "timing": dumps(new.timing), "invitation_code": secrets.token_hex(4), "created_at": to_iso(now),
                 "absence_days": absence_days, "observers_allowed": int(observers_allowed), "report_json": report_json,
-                "rules_version": new.engine.rules_version, "state_format": new.engine.state_format,
+                "rules_version": new.engine.rules_version, "state_format": new.engine.state_format, "rated": int(rated),
+                "created_by": created_by, "listed": int(listed), "lapses_at": to_iso(lapses_at) if lapses_at else None,
+                "stand_in_after": stand_in_after,
             })
             self._seat_players(game_id, new, players, languages or {}, timezones or {})
-            # The setup seed may have dealt hidden cards: it stays in the private log only.
             records.audit(game_id, actor, "create game", "", {"engine": engine_name, "scenario": scenario, "options": new.options})
-            records.audit(game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
-            phase = self.phases.open(game_id, state, seq=1, now=now)
-            self._welcome_seated_players(game_id, phase)
+            if not waiting_for_players:
+                self._open_first_phase(game_id, new, actor, set_up)
         self.notify("phase", game_id)
         self.notify("outbox", game_id)
         return game_id
+
+    def _open_first_phase(self, game_id: str, new: _NewGame, actor: str, set_up: tuple[dict, str] | None = None) -> None:
+        """The starting state (``set_up``: already drawn, with its seed), the first phase and every
+        seated player's welcome (inside the caller's transaction)."""
+        state, setup_seed = set_up or _set_up_state(new)
+        # The setup seed may have dealt hidden cards: it stays in the private log only.
+        self.records.audit(game_id, actor, "setup seed", "", {"setup_seed": setup_seed}, public=False)
+        phase = self.phases.open(game_id, state, seq=1, now=self.now())
+        self._welcome_seated_players(game_id, phase)
+
+    def start(self, game_id: str, *, actor: str) -> None:
+        """A game that waited for players has them all: set up, its first phase open, everyone
+        welcomed (inside the caller's transaction when there is one)."""
+        records = self.records
+        with records.write():
+            g = records.game(game_id)
+            if g is None or g["status"] != "open":
+                raise ServiceError(N_("only a game waiting for players can start"))
+            engine = self.engine(g["engine"])
+            info = engine.scenarios()[g["scenario"]]
+            records.set_game_status(game_id, "active", lapses_at=None, rules_version=engine.rules_version,
+                                    state_format=engine.state_format)
+            records.audit(game_id, actor, "start game", "", {"players": len(records.players(game_id))})
+            self._open_first_phase(game_id, _NewGame(engine=engine, scenario=g["scenario"], info=info, options=g["options"],
+                                                     timing=g["timing"]), actor)
+        self.notify("phase", game_id)
+        self.notify("outbox", game_id)
 
     def _checked_new_game(self, engine_name: str, scenario: str, players: dict[str, str | None],
                           languages: dict[str, str] | None, options: dict | None, timing: dict | None) -> _NewGame:

@@ -307,6 +307,7 @@ class MailWriter(ConfiguredPart):
             "engine_html": _engine_template(g["engine"], "report.html.j2", "mail/_events.html.j2"),
             "link": self.player_link(game_id, player), "note": note, "kind": kind,
             "defaulted": loads(phase["defaulted"], []) or [],
+            "stand_in": loads(phase.get("stand_in"), []) or [],  # the roles a stand-in played (issue 28)
             "sides": named_sides(self.records.players(game_id), player["role"], lang,  # SET NAME
                                  lambda role: self.engine(g["engine"]).role_title(role, gettext_for(lang))),
         }

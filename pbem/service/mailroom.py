@@ -398,6 +398,8 @@ class MessageHandling:
         if not self._identify_token_owner(*addressed):
             return
         self.svc.bounces.heard_from(self)  # a player whose address bounced writes again: pbem.service.bounces
+        if self.sender_confirmed and self.svc.stand_ins.heard_from(self.game_id, self.player):  # the seat is theirs again
+            self.player = self.svc.records.player(self.player["id"])
         player = self.player
         if not commands:
             self.refuse("no command found")

@@ -35,7 +35,8 @@ from pbem.service.clock import to_iso
 from pbem.service.sealing import Sealing
 from pbem.service.store import Store, dumps
 
-KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer", "moderator")
+KINDS = ("welcome", "ack", "reminder", "report", "press", "error", "correction", "observer", "moderator",
+         "club")  # club: a tournament's standings, a game started by mail that lapsed (issue 28)
 #: how long a claimed row is a worker's alone: far longer than sending a batch takes
 LEASE_SECONDS = 300
 REPLY_KINDS = ("ack", "error")  # answers to inbound mail (Auto-Submitted: auto-replied)

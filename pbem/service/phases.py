@@ -31,6 +31,7 @@ from pbem.service.mail_writer import MailWriter
 from pbem.service.observers import Observers
 from pbem.service.outbox import ComposedMail
 from pbem.service.part import ServicePart
+from pbem.service.stand_ins import StandIns, stand_in_orders, who_stands_in
 from pbem.service.store import dumps, loads
 from pbem.service.timing import TimingError, deadline_after, deadline_spec
 
@@ -78,6 +79,7 @@ class ClosePlan:
     outcome: dict | None = None         # the game's outcome when it ends
     mails: list[ComposedMail] = field(default_factory=list)
     summary: dict = field(default_factory=dict)
+    stand_ins: list[str] = field(default_factory=list)  # the roles whose orders the stand-in gave
 
 
 @dataclass(kw_only=True, eq=False)
@@ -87,6 +89,9 @@ class Phases(ServicePart):
     mail: MailWriter
     observers: Observers
     notify: Callable[..., None]
+    stand_ins: StandIns
+    #: told (inside the transaction) that a game has just finished: its result, ratings, tournament
+    game_over: Callable[[str], None] = lambda game_id: None
 
     def next_phase_row(self, game_id: str, state: dict, *, seq: int, now: datetime, revision: int = 0,
                        game: dict | None = None) -> tuple[dict | None, dict | None]:
@@ -125,6 +130,7 @@ class Phases(ServicePart):
 
     def _finish(self, game_id: str, outcome: dict, now: datetime) -> None:
         self.records.set_game_status(game_id, "finished", outcome=dumps(outcome), finished_at=to_iso(now))
+        self.game_over(game_id)
 
     def ready_to_close(self, game_id: str | None = None) -> list[dict]:
         """Open immediate phases of active games whose every awaited role has standing orders
@@ -154,6 +160,7 @@ class Phases(ServicePart):
             "standing": records.standing_orders(phase_row_id), "players": players,
             "tokens": [records.token_for(p["id"]) for p in players],
             "observers": records.observers(game_id), "absences": records.absences(game_id),
+            "history": records.missed_orders_history(game_id),  # who missed deadlines: the stand-in (issue 28)
         }
 
     def close_inputs(self, game_id: str, phase_row_id: int) -> str:
@@ -192,13 +199,23 @@ class Phases(ServicePart):
         engine = self.engine(g["engine"])
         state, awaited = loads(ph["state"]), loads(ph["awaited"])
         missing = [role for role in awaited if role not in standing]
-        if missing and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
-            plan.waiting = missing
+        covered = who_stands_in(rows, missing, from_iso(ph["deadline"]) or now)  # the stand-in gives their orders
+        uncovered = [role for role in missing if role not in covered]
+        if uncovered and reason == "deadline" and loads(g["timing"], {}).get("no_orders") == "wait":
+            plan.waiting = uncovered
             return plan
         orders, defaulted = _orders_to_resolve(engine, state, awaited, standing)
+        stood_in = []
+        for role in (role for role in covered if role in defaulted):
+            given = stand_in_orders(engine, state, role, ph["seed"])
+            if given is not None:
+                orders[role] = given
+                stood_in.append(role)
+        defaulted = [role for role in defaulted if role not in stood_in]
+        plan.stand_ins = stood_in
         new_state, events, rolls = adjudicate(engine, state, orders, ph["seed"])
         plan.resolution = {
-            "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted),
+            "status": "resolved", "orders": dumps(orders), "defaulted": dumps(defaulted), "stand_in": dumps(stood_in),
             "events": dumps({"events": events, "rolls": rolls}), "result_state": dumps(new_state), "resolved_at": to_iso(now),
             "rules_version": engine.rules_version,
         }
@@ -207,7 +224,7 @@ class Phases(ServicePart):
         shown_game = dict(g, status="finished", outcome=dumps(plan.outcome), finished_at=to_iso(now)) if plan.outcome else g
         plan.mails = [self.mail.compose(m) for m in self._report_mails(game_id, dict(ph, **plan.resolution), plan.next_phase, shown_game)]
         plan.summary = {"phase": ph["label"], "next": plan.next_phase["label"] if plan.next_phase else None,
-                        "defaulted": defaulted, "events": len(events)}
+                        "defaulted": defaulted, "stand_in": stood_in, "events": len(events)}
         return plan
 
     def commit_close(self, plan: ClosePlan) -> dict | None:
@@ -246,6 +263,8 @@ class Phases(ServicePart):
             records.audit(game_id, "scheduler", "wait for moderator", "no orders from " + ", ".join(plan.waiting), {"phase": plan.label})
             return {"waiting": plan.waiting}
         records.update("phases", plan.phase_row_id, plan.resolution)
+        if plan.stand_ins:
+            self.stand_ins.took_seats(game_id, plan.stand_ins, plan.label)
         if plan.next_phase is not None:
             records.insert("phases", plan.next_phase)
         else:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Callable, ContextManager
 
+from pbem.service.club_records import ClubRecords
 from pbem.service.clock import to_iso
 from pbem.service.store import Store, dumps, loads
 
@@ -22,7 +23,9 @@ changes; ``pbem verify`` follows it by the hashes in the entry)."""
 _OPEN_PHASE = "SELECT * FROM phases WHERE game_id = ? AND status = 'open' ORDER BY seq DESC LIMIT 1"
 
 
-class Records:
+class Records(ClubRecords):
+    """(The questions about clubs, issue 28, are asked in :class:`ClubRecords`.)"""
+
     def __init__(self, store: Callable[[], Store], clock: Callable[[], datetime]):
         self._store = store
         self._clock = clock
@@ -59,8 +62,8 @@ class Records:
         return [self.game(r["id"]) for r in self.store.all("SELECT id FROM games ORDER BY created_at, id")]
 
     def running_games(self) -> list[dict]:
-        """Games not finished, as stored, oldest first."""
-        return self.store.all("SELECT * FROM games WHERE status != 'finished' ORDER BY created_at, id")
+        """Games not finished (nor lapsed while waiting for players), as stored, oldest first."""
+        return self.store.all("SELECT * FROM games WHERE status NOT IN ('finished', 'lapsed') ORDER BY created_at, id")
 
     def running_games_versions(self) -> list[dict]:
         """(id, engine, rules_version, state_format) of the games not finished, oldest first: the

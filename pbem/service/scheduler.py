@@ -209,8 +209,13 @@ class Clockwork:
 
     def sweep(self) -> None:
         """Close every open phase whose deadline has passed, and every immediate one all
-        its awaited roles have ordered (a close that failed, a job that was lost)."""
+        its awaited roles have ordered (a close that failed, a job that was lost); lapse the games
+        started by mail whose players did not come in time."""
         self._close_due()
+        try:
+            self.svc.open_games.lapse_due()  # games started by mail that found no players in time (issue 28)
+        except Exception:
+            log.exception("lapsing games waiting for players failed")
         try:
             ready = self.svc.phases.ready_to_close()
         except Exception:

@@ -43,6 +43,8 @@ class SeatHold:
 class Seats(ConfiguredPart):
     mail: MailWriter
     notify: Callable[..., None]
+    #: a role of a game waiting for players was taken (issue 28): True when it was the last and the game started
+    seat_taken: Callable[[str], bool] = lambda game_id: False
 
     def _code(self, hold: dict) -> str:
         return mailed_code(self.settings.secret_key, "join", hold["game_id"], str(hold["id"]), hold["email"])
@@ -59,6 +61,8 @@ class Seats(ConfiguredPart):
                 raise SeatRefused(N_("There is no game %(game)s with that invitation code."), game=game_id)
             if g["status"] == "finished":
                 raise SeatRefused(N_("Game %(game)s is over; its archive is on the web."), game=game_id)
+            if g["status"] == "lapsed":
+                raise SeatRefused(N_("Game %(game)s lapsed before every role was taken."), game=game_id)
             if any(p["status"] == "active" and (p["email"] or "").lower() == email for p in records.players(game_id)):
                 raise SeatRefused(N_("This address already plays in game %(game)s."), game=game_id)
             held = records.live_seat_holds(game_id)
@@ -114,7 +118,10 @@ class Seats(ConfiguredPart):
             records.insert("addresses", {"player_id": p["id"], "email": email, "confirmed_at": stamp, "created_at": stamp})
             records.audit(game_id, email, "join", "", {"role": p["role"]})
             p = records.player(p["id"])
-            self.mail.queue_welcome(game_id, p, records.current_phase(game_id))
+            if records.game_row(game_id)["status"] == "open":  # waiting for players: the welcome comes when it starts
+                self.seat_taken(game_id)
+            else:
+                self.mail.queue_welcome(game_id, p, records.current_phase(game_id))
         self.notify("outbox", game_id)
         return p
 

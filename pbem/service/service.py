@@ -23,6 +23,10 @@ it calls), so that modules import each other only downward:
   join (issue 16);
 * ``unsubscribe``: the one-click unsubscribe links of observers' mail and reminders (pbem.service.unsubscribe);
 * ``bounces``: what a report on a mail that came back does (pbem.service.bounces);
+* ``host``, ``ratings``, ``tournaments``, ``open_games``: clubs (issue 28): the host's policies
+  (pbem.service.host_policy), results and ratings (pbem.service.ratings), seasons and
+  tournaments (pbem.service.tournaments), games players start themselves (pbem.service.open_games);
+* ``stand_ins``: a stand-in for an absent seat (pbem.service.stand_ins);
 * ``mailroom``: mail in (pbem.service.mailroom).
 """
 
@@ -30,6 +34,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import sqlite3
 import threading
 from datetime import datetime
 from typing import Callable
@@ -43,20 +48,25 @@ from pbem.service.disputes import Disputes
 from pbem.service.endings import Endings
 from pbem.service.games import Games
 from pbem.service.history import History
+from pbem.service.host_policy import HostPolicy
 from pbem.service.lobby import Lobby
 from pbem.service.mail_writer import MailWriter
 from pbem.service.mailroom import MailRoom
 from pbem.service.moderators import Moderators
 from pbem.service.observers import Observers
+from pbem.service.open_games import OpenGames
 from pbem.service.pages.console import ConsolePages
 from pbem.service.pages.player import PlayerPages
 from pbem.service.pages.public import PublicPages
 from pbem.service.phase_states import DecodedStates
 from pbem.service.phases import Phases
+from pbem.service.ratings import Ratings
 from pbem.service.records import Records
 from pbem.service.roster import Roster
 from pbem.service.seats import Seats
+from pbem.service.stand_ins import StandIns
 from pbem.service.store import Store
+from pbem.service.tournaments import Tournaments
 from pbem.service.unsubscribe import Unsubscribe
 from pbem.service.upgrades import Upgrades
 from pbem.service.verify import Verifier
@@ -81,24 +91,35 @@ class Service:
         settings_source = lambda: self.settings  # noqa: E731
         records = self.records = Records(lambda: self.store, self.now)
         mail = self.mail_writer = MailWriter(records=records, settings_source=settings_source, **common)
+        # issue 28: clubs (the host's policies, results and ratings)
+        self.host = HostPolicy(records=records, changed=self._policy_changed, **common)
+        self.ratings = Ratings(records=records, policy=self.host, settings_source=settings_source, **common)
         self.observers = Observers(records=records, mail=mail, settings_source=settings_source, **common)
-        self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
+        self.stand_ins = StandIns(records=records, mail=mail, notify=self.notify, **common)
+        self.phases = Phases(records=records, mail=mail, observers=self.observers, notify=self.notify, game_over=self._game_over,
+                             stand_ins=self.stand_ins, **common)
         self.games = Games(records=records, mail=mail, phases=self.phases, notify=self.notify, **common)
-        self.seats = Seats(records=records, mail=mail, notify=self.notify, settings_source=settings_source, **common)
-        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, observers=self.observers,
-                                 settings_source=settings_source, notify=self.notify, **common)
+        self.tournaments = Tournaments(records=records, games=self.games, ratings=self.ratings, mail=mail, notify=self.notify,
+                                       settings_source=settings_source, **common)
+        self.open_games = OpenGames(records=records, games=self.games, mail=mail, policy=self.host, notify=self.notify,
+                                    settings_source=settings_source, **common)
+        self.seats = Seats(records=records, mail=mail, notify=self.notify, seat_taken=self.open_games.seat_taken,
+                           settings_source=settings_source, **common)
+        self.disputes = Disputes(records=records, mail=mail, phases=self.phases, observers=self.observers, settings_source=settings_source,
+                                 notify=self.notify, game_revised=self.ratings.game_revised, **common)
         self.verifier = Verifier(records=records, **common)
         self.upgrades = Upgrades(records=records, **common)
         # issue 16: games played over months
         self.roster = Roster(records=records, **common)
         self.absences = Absences(records=records, mail=mail, notify=self.notify, **common)
-        self.endings = Endings(records=records, mail=mail, observers=self.observers, notify=self.notify, **common)
+        self.endings = Endings(records=records, mail=mail, observers=self.observers, notify=self.notify,
+                               game_over=self._game_over, **common)
         self.history = History(records=records, mail=mail, notify=self.notify, **common)
         self.lobby = Lobby(records=records, **common)
         self.moderators = Moderators(records=records, now=self.now)
         self.console = ConsolePages(records=records, mail=mail, games=self.games, disputes=self.disputes,
                                     settings_source=settings_source, **common)
-        self.public = PublicPages(records=records, mail=mail, **common)
+        self.public = PublicPages(records=records, mail=mail, ratings=self.ratings, **common)
         self.bounces = Bounces(records=records, mail=mail, history=self.history, roster=self.roster, notify=self.notify,
                                settings_source=settings_source, **common)  # issue 27: reports on mail that came back
         self.unsubscribe = Unsubscribe(records=records, settings_source=settings_source, **common)  # RFC 8058 links
@@ -106,6 +127,24 @@ class Service:
                                  settings_source=settings_source, **common)
         self.player_pages = PlayerPages(records=records, mail=mail, **common)
         self.phase_states = DecodedStates()  # read-only, shared: what orders are parsed against
+
+    # -- what the parts tell each other --------------------------------------------
+    def _game_over(self, game_id: str) -> None:
+        """A game has just finished, inside the transaction that finished it: its result and ratings,
+        then its tournament's next round (paired by the ratings it just moved). A fault in either is
+        undone alone and logged: the game's close stands (`pbem ratings recompute` mends the ratings)."""
+        for part in (self.ratings, self.tournaments):
+            try:
+                with self.store.savepoint():
+                    part.game_over(game_id)
+            except sqlite3.OperationalError:
+                raise  # locked, disk full: the whole close is tried again
+            except Exception:
+                log.exception("%s failed after game %s ended", type(part).__name__, game_id)
+
+    def _policy_changed(self, name: str) -> None:
+        if name.startswith("ratings."):
+            self.ratings.recompute()
 
     # -- plumbing --------------------------------------------------------------
     @property

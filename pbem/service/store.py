@@ -437,6 +437,122 @@ def m016_bounces(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m017_results_and_ratings(db: sqlite_utils.Database) -> None:
+    """Issue 28: each finished game's result (who placed where, how it ended, whether a stand-in
+    played), from which every rating is computed, and the ratings as they stand (per engine and
+    overall), which `pbem ratings recompute` rebuilds from the results with the same numbers. A game
+    may be made unrated."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE phases ADD COLUMN stand_in TEXT;  -- JSON: the roles whose orders a stand-in gave
+        CREATE TABLE results (
+            id INTEGER PRIMARY KEY,                  -- the order results are rated in
+            game_id TEXT NOT NULL UNIQUE REFERENCES games(id),
+            engine TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            ending TEXT NOT NULL,                    -- played | drawn | conceded
+            rated INTEGER NOT NULL,                  -- the game was played rated (games.rated)
+            stand_in TEXT NOT NULL DEFAULT 'none',   -- none | played (a stand-in gave some orders) | decided (its last phase)
+            sides TEXT NOT NULL                      -- [{"place": 1, "roles": [...], "players": [address, ...]}], best first
+        );
+        CREATE TABLE ratings (
+            scope TEXT NOT NULL,                     -- an engine's name, or '*' for every engine together
+            player TEXT NOT NULL,                    -- lower-case address (never shown)
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0,
+            wins INTEGER NOT NULL DEFAULT 0,
+            draws INTEGER NOT NULL DEFAULT 0,
+            losses INTEGER NOT NULL DEFAULT 0,
+            last_result INTEGER REFERENCES results(id),
+            PRIMARY KEY (scope, player)
+        );
+        """
+    )
+
+
+@migrations()
+def m018_tournaments(db: sqlite_utils.Database) -> None:
+    """Issue 28: a season or tournament: its players and engine, how it is paired (round robin, or
+    Swiss by rating), and each round's pairings with the game each one plays (NULL: a bye)."""
+    db.executescript(
+        """
+        CREATE TABLE tournaments (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            engine TEXT NOT NULL,
+            scenario TEXT NOT NULL,
+            format TEXT NOT NULL,                    -- round_robin | swiss
+            rounds INTEGER NOT NULL,
+            players TEXT NOT NULL,                   -- JSON: the addresses, in the order the host gave them
+            game_settings TEXT NOT NULL DEFAULT '{}',  -- JSON: options, timing, rated: what its games are created with
+            status TEXT NOT NULL DEFAULT 'running',  -- running | finished
+            round INTEGER NOT NULL DEFAULT 0,        -- the round being played
+            created_by TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE tournament_games (
+            id INTEGER PRIMARY KEY,
+            tournament_id TEXT NOT NULL REFERENCES tournaments(id),
+            round INTEGER NOT NULL,
+            game_id TEXT REFERENCES games(id),      -- NULL: a bye
+            seats TEXT NOT NULL                      -- JSON: role -> address (a bye: {"bye": address})
+        );
+        CREATE INDEX tournament_games_round ON tournament_games(tournament_id, round);
+        CREATE INDEX tournament_games_game ON tournament_games(game_id);
+        """
+    )
+
+
+@migrations()
+def m019_games_started_by_mail(db: sqlite_utils.Database) -> None:
+    """Issue 28: games players start themselves. NEW GAME from an address is a request until the
+    code mailed to it comes back (CONFIRM), so a forged From starts nothing and costs its owner
+    nothing but that mail; then the game waits for players (status 'open', no phase yet) until every
+    role is taken, or lapses (status 'lapsed') at ``lapses_at``."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN created_by TEXT;     -- the address that started it by mail
+        ALTER TABLE games ADD COLUMN listed INTEGER NOT NULL DEFAULT 0;  -- LIST and /games/open show it with its code
+        ALTER TABLE games ADD COLUMN lapses_at TEXT;      -- a game waiting for players lapses then
+        CREATE TABLE game_requests (
+            id INTEGER PRIMARY KEY,
+            email TEXT NOT NULL,                     -- the From it came with: the code goes there
+            request TEXT NOT NULL,                   -- JSON: engine, scenario, role, options, timing, rated, listed, lang
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            confirmed_at TEXT,
+            game_id TEXT REFERENCES games(id)
+        );
+        CREATE INDEX game_requests_email ON game_requests(email, confirmed_at);
+        CREATE INDEX games_open ON games(status, lapses_at);
+        """
+    )
+
+
+@migrations()
+def m020_stand_in(db: sqlite_utils.Database) -> None:
+    """Issue 28: a stand-in for an absent seat. The game's rule (``stand_in_after``: the stand-in
+    plays a seat that has missed that many deadlines in a row; 0: never), the player's own choice
+    (``players.stand_in``: 'on', 'off', NULL for the game's rule; an absence declared with STAND-IN),
+    and whether the stand-in holds the seat now (``stood_in``) and since which phase the missed
+    deadlines count (``counted_from``: the player wrote then). ``phases.stand_in`` (m017) names the
+    roles whose orders it gave."""
+    db.executescript(
+        """
+        ALTER TABLE games ADD COLUMN stand_in_after INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE players ADD COLUMN stand_in TEXT;             -- on | off | NULL (the game's rule)
+        ALTER TABLE players ADD COLUMN stood_in INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE players ADD COLUMN counted_from INTEGER NOT NULL DEFAULT 0;  -- a phase's seq
+        ALTER TABLE absences ADD COLUMN stand_in INTEGER NOT NULL DEFAULT 0;   -- the stand-in plays; no deadline moves
+        """
+    )
+
+
 class Store:
     """A connection to the pbem database, for one thread."""
 

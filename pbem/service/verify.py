@@ -13,6 +13,7 @@ from pbem.engines import get_engine
 from pbem.engines.base import StateFormatError
 from pbem.service.adjudication import adjudicate, state_hash
 from pbem.service.part import ServicePart
+from pbem.service.stand_ins import stand_in_orders
 from pbem.service.store import dumps, loads
 
 
@@ -124,7 +125,9 @@ def _replay_phases(engine, rows: list[dict], adjustments: dict[int, list[dict]],
                                 f"rules version {ph['rules_version']} ({exc}); not replayed")
             continue
         record = loads(ph["events"], {"events": [], "rolls": []})
-        new_state, events, rolls = adjudicate(rules, start, loads(ph["orders"]), ph["seed"])
+        orders = loads(ph["orders"])
+        notes += _stand_in_notes(rules, start, orders, ph)
+        new_state, events, rolls = adjudicate(rules, start, orders, ph["seed"])
         if dumps(new_state) != dumps(stored_result):
             problems.append(f"{ph['label']}: replaying gives a different result")
         if dumps(events) != dumps(record["events"]):
@@ -134,6 +137,20 @@ def _replay_phases(engine, rows: list[dict], adjustments: dict[int, list[dict]],
         checked += 1
     return {"game": game_id, "ok": not problems and not not_replayed, "phases": checked, "problems": problems,
             "notes": notes, "not_replayed": not_replayed}
+
+
+def _stand_in_notes(rules, start: dict, orders: dict, ph: dict) -> list[str]:
+    """The stand-in's orders in a phase, worked out again from its seed (pbem.service.stand_ins): a
+    note for each seat it played, saying whether this release's stand-in gives the same orders (its
+    bot is not part of the rules version, so a later release may give others: a note, not a problem;
+    the phase itself is replayed with the orders stored, like any other)."""
+    notes = []
+    for role in loads(ph.get("stand_in"), []) or []:
+        again = stand_in_orders(rules, start, role, ph["seed"])
+        same = again is not None and dumps(again) == dumps(orders.get(role))
+        notes.append(f"{ph['label']}: the stand-in gave {role}'s orders; worked out again from the seed, "
+                     + ("they are the same" if same else "this release's stand-in gives other orders (its bot may have changed since)"))
+    return notes
 
 
 class NotReportJSON(ValueError):

@@ -17,7 +17,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from pbem.i18n import N_, translations
 from pbem.resources import templates_dir
-from pbem.web import auth, console, disputes, filters, public, unsubscribe
+from pbem.web import auth, club_console, clubs, console, disputes, filters, public, unsubscribe
 
 csrf = CSRFProtect()
 
@@ -41,7 +41,7 @@ def create_app(svc, *, testing: bool = False) -> Flask:
     csrf.init_app(app)
     filters.install(app)
     _install_translations(app)
-    for blueprint in (auth.bp, console.bp, disputes.bp, public.bp, unsubscribe.bp):
+    for blueprint in (auth.bp, console.bp, disputes.bp, public.bp, unsubscribe.bp, clubs.bp, club_console.bp):
         app.register_blueprint(blueprint)
     csrf.exempt(unsubscribe.bp)  # a mail provider's one-click POST carries no form token: the signed link is the authority
     _install_request_hooks(app, svc)

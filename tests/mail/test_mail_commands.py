@@ -224,14 +224,16 @@ def test_block_commands_are_the_ones_declared_so():
 
 
 def test_only_the_general_commands_a_stranger_needs_answer_a_sender_tied_to_no_player():
-    # UNOBSERVE answers only an address that was watching the game; CONFIRM the code a JOIN mailed
-    # TABLES: the tables are public (an observer's, a newcomer's), only for a game open to them
-    assert {c.name for c in REGISTRY if c.answers_strangers} == {"HELP", "JOIN", "CONFIRM", "LIST", "OBSERVE", "UNOBSERVE", "TABLES"}
+    # UNOBSERVE answers only an address that was watching the game; CONFIRM the code a JOIN mailed;
+    # RATINGS the public ladder; TABLES: the tables are public (an observer's, a newcomer's), only for a game open to them
+    assert {c.name for c in REGISTRY if c.answers_strangers} == {"HELP", "JOIN", "CONFIRM", "LIST", "OBSERVE", "UNOBSERVE", "RATINGS",
+                                                                  "NEW", "TABLES"}  # NEW GAME: the code to confirm it
     assert all(c.on_general_address for c in REGISTRY if c.answers_strangers)
 
 
 def test_the_general_address_reads_join_before_confirm_before_orders_before_list_and_observe_before_help():
-    assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "CONFIRM", "ORDERS", "LIST", "OBSERVE", "UNOBSERVE", "TABLES", "HELP"]
+    assert [c.name for c in REGISTRY.general_commands()] == ["JOIN", "NEW", "CONFIRM", "ORDERS", "LIST", "OBSERVE", "UNOBSERVE", "RATINGS",
+                                                               "TABLES", "HELP"]
 
 
 def test_the_mail_package_imports_nothing_of_the_service():

@@ -148,6 +148,8 @@ def _lines(name: str, gid: str, phase: str, template: str, n: int) -> list[str]:
         "CONCEDE": ["CONCEDE"] * n, "RESIGN": ["RESIGN"] * n, "CONFIRM": [f"CONFIRM {i:08x}" for i in range(n)],
         "JOIN": [f"JOIN g{i} {i:08x}" for i in range(n)], "LIST": ["LIST"] * n,
         "OBSERVE": [f"OBSERVE g{i}" for i in range(n)], "UNOBSERVE": [f"UNOBSERVE g{i}" for i in range(n)],
+        "RATINGS": ["RATINGS", "RATINGS custer", "RATINGS rummy", *(f"RATINGS game{i}" for i in range(n))][:n],
+        "NEW": [f"NEW GAME custer little_bighorn DEADLINE {1 + i}h" for i in range(n)],
     }[name]
 
 
@@ -175,6 +177,10 @@ AMPLIFICATION = {
     (GENERAL_ADDRESS, "OBSERVE"): ((1, 0), (1, 0)),
     (GENERAL_ADDRESS, "UNOBSERVE"): ((0, 0), (0, 0)),  # not an observer: not answered
     (GENERAL_ADDRESS, "HELP"): ((1, 0), (1, 0)),
+    (GAME_ADDRESS, "RATINGS"): ((1, 0), (1, 0)),     # one answer holding each ladder asked for (ten at most)
+    (GENERAL_ADDRESS, "RATINGS"): ((1, 0), (1, 0)),  # one answer, three ladders in it at most
+    (GAME_ADDRESS, "NEW"): ((1, 0), (1, 0)),         # "it goes to the general address": one error
+    (GENERAL_ADDRESS, "NEW"): ((1, 0), (1, 0)),      # the code of the first line's game (the others named in it)
     (GENERAL_ADDRESS, "TABLES"): ((1, 0), (1, 0)),   # the first game it may answer for; else one error
 }
 

@@ -164,8 +164,8 @@ def test_a_command_that_raises_is_undone_alone_and_the_mail_answered(svc, monkey
     gid = new_game(svc)
     declare = svc.absences.declare
 
-    def broken(game_id, player, first, last):
-        declare(game_id, player, first, last)  # writes the absence and moves the deadline...
+    def broken(game_id, player, first, last, **kwargs):
+        declare(game_id, player, first, last, **kwargs)  # writes the absence and moves the deadline...
         raise RuntimeError("a bug after writing")
 
     monkeypatch.setattr(svc.absences, "declare", broken)

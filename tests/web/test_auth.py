@@ -50,6 +50,7 @@ def test_public_routes_are_only_the_archive_the_pictures_and_token_pages(app):
         "/play/<game_id>/<token>/report/<int:seq>.json",
         "/static/<path:filename>",
         "/unsubscribe/<kind>/<int:row_id>/<sig>",  # a signed one-click link from an observer's mail or a reminder (issue 27)
+        "/ladder", "/ladder/<engine>", "/tournaments", "/tournaments/<tournament_id>", "/open-games",  # a club's (issue 28)
     ])
 
 

@@ -111,3 +111,10 @@ def _goal(u: dict, objectives: list, dice: Dice, label: str) -> str:
         return f"{u['x']:g},{u['y']:g}"
     x, y = dice.choice(objectives, label + " objective")
     return f"{x:g},{y:g}"
+
+
+#: what the cautious stand-in leaves out of the random player's orders (issue 28).
+#: The ACW stand-in (``CAUTIOUS_PLAY``) gives the same orders without any charge (a standing order to
+#: countercharge included: that line goes, and the unit keeps the standing orders it had): its units move,
+#: form, face, fire and hold as the random player's would.
+CAUTIOUS_DROPS = ("CHARGE", "COUNTERCHARGE")

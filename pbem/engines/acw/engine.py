@@ -6,10 +6,13 @@ the enemy's moves. At the deadline the turn resolves A to K (section 4)."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
 from pbem.engines.base import PHASE_DEADLINE, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import bot, deployment, effectiveness, fog, officers, orders as order_text, scenario as scenarios, supply, turn
 from .messages import N_
@@ -76,6 +79,12 @@ SIDE_TITLES = {"union": N_("Union"), "confederate": N_("Confederates")}
 class ACWMiniaturesEngine(Engine):
     name = "acw"
     title = "ACW Miniatures (1997)"
+    option_descriptions = MappingProxyType({
+        "sharpshooters": "true: sharpshooter units fire to 30 inches (an optional rule)",
+        "officer_casualties": "true: the d20 officer casualties of section 19 (an optional rule)",
+        "supply_wagons": "true: units run low on ammunition and refill near their wagons (an optional rule)",
+        "free_deployment": "true: the players deploy in a phase before turn 1 instead of the scenario",
+    })
     languages = ("en",)
     reveals_orders = False  # orders name hidden units and where they go
     sealed_seed_note = N_("(sealed: these dice rolled each unit's initial morale, which the other side learns only "
@@ -136,10 +145,11 @@ class ACWMiniaturesEngine(Engine):
         visible = [u for u in build(sc, state, role, "")["units"] if u["side"] != role]
         return template(sc, state, role, self.phase(state).id, visible, gettext)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
         if state.get("deploying"):
             return deployment.bot_text(scenarios.load(state["scenario"]), state, role, dice)
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
         state = json.loads(json.dumps(state))

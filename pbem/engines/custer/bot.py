@@ -114,3 +114,10 @@ def orders_text(sc: Scenario, state: dict, role: str, dice: Dice) -> str:
     lines += [f"  {line}" for line in standing_lines(sc, standing)]
     unit_names(sc)
     return "\n".join(lines) + "\n"
+
+
+#: what the cautious stand-in leaves out of the random player's orders (issue 28).
+#: Custer's stand-in (``CAUTIOUS_PLAY``) gives the same orders without a single attack (no ALL ATTACK, no
+#: ATTACK line): its units move, mount, dismount and hold as the random player's would, and fight only
+#: when attacked.
+CAUTIOUS_DROPS = ("ATTACK",)

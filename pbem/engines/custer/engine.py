@@ -10,10 +10,13 @@ marker is drawn at the end of that resolve (with that phase's dice).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, event, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids
 from . import activation, bot, orders as order_text, scenario as scenarios
@@ -27,6 +30,12 @@ from .victory import check_sudden_death, finish_on_turn_limit, over_message, rec
 class CusterEngine(Engine):
     name = "custer"
     title = "Custer's Last Stand"
+    option_descriptions = MappingProxyType({
+        "impulse": "true: a short phase for each drawn marker instead of orders for every marker ahead",
+        "pass_any_marker": "true: any drawn marker may be passed, not only one with another marker in the cup",
+        "attacker_retreat_farther_only": "true: a beaten attacker retreats only farther from the hex it attacked",
+        "dismount_bonus_in_defence_only": "true: the +1 CF of a dismounted unit counts only in defence",
+    })
     languages = ("en", "fr")
     reveals_orders = True
     view_layout = ViewLayout(keyed={"units": "id", "markers": "id"})
@@ -79,8 +88,9 @@ class CusterEngine(Engine):
         without it); the keywords are English in every language, so ``lang`` is unused."""
         return order_text.template(scenarios.load(state["scenario"]), state, role, self.phase(state).id, gettext=gettext)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     # --- resolution ---------------------------------------------------------------------
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:

@@ -127,3 +127,9 @@ def orders_text(sc: Scenario, state: dict, role: str, dice) -> str:
     if standing:
         lines += ["STANDING:"] + [f"  {x}" for x in standing]
     return "\n".join(lines or ["HOLD"]) + "\n"
+
+
+#: what the cautious stand-in leaves out of the random player's orders (issue 28).
+#: Last Full Measure's stand-in (``CAUTIOUS_PLAY``) gives the same orders without any attack or charge:
+#: its units move, recover, mount and unlimber, and its guns fire, as the random player's would.
+CAUTIOUS_DROPS = ("ATTACK", "CHARGE")

@@ -10,10 +10,13 @@ orders it sent with any earlier mail (see standing.py for the defaults).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
 from pbem.engines.base import Engine, ParseResult, Phase, Scenario as ScenarioInfo, ViewLayout, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids, bot, orders as order_text, scenario as scenarios, turn, victory
 from .combat import required_targets
@@ -44,6 +47,11 @@ SIDE_TITLES = {"csa": N_("Confederates"), "usa": N_("Union")}
 class LastFullMeasureEngine(Engine):
     name = "lfm"
     title = "Last Full Measure"
+    option_descriptions = MappingProxyType({
+        "mails": "2: movement and attacks in two mails each player turn; 1: one mail",
+        "stacking": "one_brigade: one brigade to a hex; any_brigades: any brigades, within the stacking points",
+        "combat_rounds": "0: combat rounds without limit; a number: the most rounds a combat phase fights",
+    })
     languages = ("en",)
     # orders carry STANDING lines the other side must not read; the events say what was done
     reveals_orders = False
@@ -124,8 +132,9 @@ class LastFullMeasureEngine(Engine):
             text = "\n".join(lines) + "\n" + text if lines else text
         return text
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot.orders_text(scenarios.load(state["scenario"]), state, role, dice)
+        return without_orders(text, bot.CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
         state = json.loads(json.dumps(state))

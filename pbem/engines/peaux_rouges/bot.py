@@ -313,3 +313,9 @@ def write_bot_text(moves, attacks, standing, lang: str, full: bool) -> str:
 
 
 __all__ = ["bot_orders", "exit_distance", "BLOCKING", "PIECES", "PR", "board_for"]
+
+
+#: what the cautious stand-in leaves out of the random player's orders (issue 28).
+#: The Peaux-Rouges stand-in (``CAUTIOUS_PLAY``) gives the same orders without any melee: its pieces
+#: move and fire as the random player's would.
+CAUTIOUS_DROPS = ("MELEE", "MÊLÉE", "MELEE:")

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import json
 
 from pbem.dice import Dice
 from pbem.engines.base import MODERATOR, Engine, ParseResult, Phase, Scenario, ViewLayout
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY, without_orders
 
 from . import aids
 from . import messages as M
 from .board import board_data, board_for
-from .bot import bot_orders
+from .bot import CAUTIOUS_DROPS, bot_orders
 from .options import RULE_OPTIONS, default_options, options_of, rule_options
 from .orders import empty_orders, parse, standing_as_ops, write_standing
 from .pieces import LC, PIECES, PR, ROLES, display_name, kind_of, side_of
@@ -23,6 +26,13 @@ SCENARIO = "little_big_horn"
 class PeauxRougesEngine(Engine):
     name = "peaux_rouges"
     title = "Peaux-Rouges contre Longs-Couteaux"
+    option_descriptions = MappingProxyType({
+        "turn_limit": "the number of turns the game lasts",
+        "leader_shots": "separate: a leader's two shots at any enemies; consecutive: the second straight after the first",
+        "flag_carriers": "soldiers: only soldier pieces carry the flag; long_knives: any Long Knife",
+        "parapet_bonus": "all_foot: every piece on foot behind a parapet; long_knives: only the camp's defenders",
+        "stacking": "british: the British edition's limits (3 foot, 2 riders); one: one piece a square",
+    })
     languages = ("fr", "en")
     # The canonical orders carry STANDING lines, which the other side must not
     # read; everything the orders did is in the events anyway.
@@ -130,8 +140,9 @@ class PeauxRougesEngine(Engine):
             lines.extend(write_standing(standing_as_ops(state["standing"][role]), lang))
         return "\n".join(lines) + "\n"
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot_orders(state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        text = bot_orders(state, role, dice)
+        return without_orders(text, CAUTIOUS_DROPS) if style == CAUTIOUS_PLAY else text
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from .picture import draw  # Pillow is loaded only when a picture is wanted

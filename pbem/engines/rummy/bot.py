@@ -129,7 +129,10 @@ def _after_draw_two(st: dict, p: str, rng) -> list[dict]:
     return [{"op": "meld_drawn"}, {"op": "discard", "cards": ["drawn" if c == t["drawn"] else C.kind(c)]}]
 
 
-def bot_orders(st: dict, p: str, dice: Dice) -> str:
+def bot_orders(st: dict, p: str, dice: Dice, cautious: bool = False) -> str:
+    """A random but legal turn. ``cautious`` (the stand-in for an absent player, issue 28): the same
+    choices but never an action card (no PLAY: nothing stolen, picked from the pile or raided from
+    another table); it draws, melds, lays off and discards, and keeps its action cards in hand."""
     if st.get("outcome") or p != st["player"]:
         return ""
     lab = f"bot H{st['hand_no']}.T{st['turn_no']}.{st['step']} {p}"
@@ -154,7 +157,7 @@ def bot_orders(st: dict, p: str, dice: Dice) -> str:
     for _ in range(12):
         if rng.below(10) < 2:
             break
-        cands = _candidates(scratch, p)
+        cands = [c for c in _candidates(scratch, p) if not (cautious and c["op"] == "play")]
         done = False
         while cands:
             step = cands.pop(rng.below(len(cands)))

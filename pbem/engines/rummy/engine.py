@@ -9,8 +9,11 @@ See ``docs/games/rummy.md``.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, MODERATOR, Engine, OrderError, ParseResult, Phase, Scenario, ViewLayout, event, titled
+from pbem.engines.base import CAUTIOUS_PLAY, RANDOM_PLAY
 from pbem.engines.rummy import aids
 from pbem.engines.rummy import cards as C
 from pbem.engines.rummy.bot import bot_orders
@@ -19,7 +22,7 @@ from pbem.engines.rummy import orders as O
 from pbem.engines.rummy import rules as R
 from pbem.engines.rummy import state as S
 from pbem.engines.rummy import support
-from pbem.engines.rummy.options import house_rules, offered
+from pbem.engines.rummy.options import HOUSE_RULES, house_rules, offered
 
 SCENARIOS = {
     "two": ("Two players", ("p1", "p2"), None),
@@ -72,6 +75,8 @@ def _group_view(groups: list[dict], g: dict) -> dict:
 class RummyEngine(Engine):
     name = "rummy"
     title = "Little Bighorn Rummy"
+    option_descriptions = MappingProxyType({"target": "the points that win (the scenario's own when none is given)",
+                                            **{name: f"true: {text}" for name, text in HOUSE_RULES.items()}})
     languages = ("en", "fr")
     reveals_orders = False  # a turn's orders name cards still in the hand
     view_layout = ViewLayout(hand="hand", keyed={"hand": "id", "discard": "id", "tables.*": "id", "tables.*.cards": "id"})
@@ -265,8 +270,19 @@ class RummyEngine(Engine):
                               "DISCARD card|drawn (HELP for more)"))
         return "\n".join(lines)
 
-    def bot_orders(self, state: dict, role: str, dice: Dice) -> str:
-        return bot_orders(state, role, dice)
+    def bot_orders(self, state: dict, role: str, dice: Dice, style: str = RANDOM_PLAY) -> str:
+        return bot_orders(state, role, dice, cautious=style == CAUTIOUS_PLAY)
+
+    def finishing_order(self, state: dict, roles: tuple[str, ...]) -> list[tuple[tuple[str, ...], int]]:
+        """Each side (a player, or a team of the 'teams' scenario) placed by its points, the winner's first."""
+        outcome = state.get("outcome") or {}
+        totals = sorted(((tuple(side), sum(state["totals"][p] for p in side)) for side in S.sides(state)),
+                        key=lambda item: (outcome.get("winner") not in item[0], -item[1]))
+        placed: list[tuple[tuple[str, ...], int]] = []
+        for i, (side, points) in enumerate(totals):
+            tied = i and points == totals[i - 1][1] and outcome.get("winner") not in side
+            placed.append((side, placed[-1][1] if tied else i + 1))
+        return placed
 
     def picture(self, view: dict, gettext=None) -> bytes | None:
         from pbem.engines.rummy.picture import draw  # Pillow is loaded only when a picture is wanted

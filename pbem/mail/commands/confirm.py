@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pbem.i18n import N_
+from pbem.i18n import N_, gettext_for
 from pbem.mail.command_syntax import TOKEN, Command, HelpLine, MailCommand, Reading
 from pbem.moments import format_moment
 from pbem.refusal import Refusal
@@ -36,13 +36,45 @@ def take_held_seat(ctx, commands: list[Command]) -> None:
         ctx.refuse("no sender address")
         return
     try:
-        player = ctx.svc.seats.confirm(ctx.sender, cmd.args[0])
+        game = ctx.svc.open_games.confirm(ctx.sender, cmd.args[0])  # the code of a NEW GAME, if it is one
+        player = ctx.svc.seats.confirm(ctx.sender, cmd.args[0]) if game is None else None
     except Refusal as refusal:
         ctx.refuse()
         tell_refusal(ctx, refusal, cmd.lang, advice=N_("A code for held orders or a second address goes to your game's orders address, "
                                                          "not to this one."))
         return
+    if game is not None:
+        ctx.attribute_to(next(p for p in ctx.svc.records.players(game["id"]) if p["email"] == ctx.sender.lower()))
+        tell_game_waits(ctx, game, cmd.lang, started=True)
+        return
     ctx.attribute_to(player)
+    game = ctx.svc.records.game_row(player["game_id"])
+    if game["status"] == "open":  # waiting for more players: the welcome comes when it starts
+        tell_game_waits(ctx, game, cmd.lang, started=False)
+
+
+def tell_game_waits(ctx, game: dict, lang: str, *, started: bool) -> None:
+    """A game waiting for players: to its starter, that it is made, and its invitation code to share; to a
+    newcomer, that their role is taken. Both learn how many roles are still free and when it lapses."""
+    _ = gettext_for(lang)
+    players = ctx.svc.records.players(game["id"])
+    values = {"game": game["id"], "title": game["title"], "code": game["invitation_code"],
+              "free": ", ".join(p["role"] for p in players if p["status"] == "open"),
+              "when": format_moment(datetime.fromisoformat(game["lapses_at"]), "UTC", lang) if game["lapses_at"] else "-"}
+    text = (_("Your game %(game)s (%(title)s) is made and waits for players; you have your role.") if started
+            else _("You have your role in game %(game)s (%(title)s), which waits for more players.")) % values
+    lines = [_("Roles still free: %(free)s. The game starts when every role is taken; each player then gets a welcome with "
+               "their orders address. If it is not full by %(when)s it lapses and everyone is told.") % values]
+    if started:
+        lines += ["", _("Others join it by sending this line to this address (LIST shows it to everyone unless you asked "
+                        "for PRIVATE):") % values, f"{join_word(lang)} {game['id']} {game['invitation_code']}"]
+    ctx.mail_reply("ack", "mail/answer.txt.j2", _("Game %(game)s waits for players") % values, to_addr=ctx.sender, lang=lang,
+                   about=game["id"], text=text, lines=lines)
+
+
+def join_word(lang: str) -> str:
+    """JOIN as the reader types it."""
+    return {"fr": "REJOINDRE"}.get(lang, "JOIN")
 
 
 def tell_refusal(ctx, refusal: Refusal, lang: str, advice: str = "", about: str | None = None) -> None:

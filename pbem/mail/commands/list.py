@@ -21,14 +21,19 @@ def describe_game(game: dict, _, lang: str) -> str:
     # the sender of LIST is no player: no time zone of theirs is known, so UTC
     deadline = format_moment(datetime.fromisoformat(game["deadline"]), "UTC", lang) if game["deadline"] else _("none")
     what = [_("watch: OBSERVE %(game)s") % {"game": game["id"]}] if game["watchable"] else []
-    if game["free_roles"]:
+    if game["free_roles"] and game["code"]:
+        what.append(_("join: JOIN %(game)s %(code)s [role]") % {"game": game["id"], "code": game["code"]})
+    elif game["free_roles"]:
         what.append(_("join (with the code from its moderator): %(roles)s") % {"roles": ", ".join(game["free_roles"])})
+    waits = [_("waiting for players: it starts when every role is taken, and lapses at %(when)s if not") % {
+        "when": format_moment(datetime.fromisoformat(game["lapses_at"]), "UTC", lang)}] if game["lapses_at"] else []
     return "\n".join([
         f"{game['id']}: {game['title']}",
         "  " + _("engine %(engine)s, scenario %(scenario)s, phase %(phase)s, next deadline %(deadline)s") % {
             "engine": game["engine"], "scenario": game["scenario"], "phase": game["phase"] or "-", "deadline": deadline},
         "  " + _("free roles: %(roles)s") % {"roles": ", ".join(game["free_roles"]) or "-"},
         *["  " + held_role(role, until, _, lang) for role, until in game["held_roles"].items()],
+        *["  " + line for line in waits],
         "  " + "; ".join(what),
     ])
 

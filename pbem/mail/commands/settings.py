@@ -4,7 +4,8 @@ reminders, a second address).
 Each setting is one entry of :data:`SETTINGS`: the words that name it, how its value is read,
 how it is stored and its HELP lines. Canonical ``args``: ``["TZ", "Europe/Paris"]`` (the zone's
 canonical name), ``["LANG", "fr"]``, ``["REMINDERS", "off" | "12h"]``, ``["ADDRESS", "bob@example.org"]``
-(normalised), ``["NAME", "Jane R."]`` (the words as typed, joined by one space).
+(normalised), ``["NAME", "Jane R."]`` (the words as typed, joined by one space), ``["STAND-IN", "on" | "off"]``
+(issue 28: whether the engine's cautious stand-in gives your orders at a deadline you miss).
 """
 
 from __future__ import annotations
@@ -101,6 +102,23 @@ def _store_name(ctx, name: str) -> bool:
     return True
 
 
+_ON = ("on", "yes", "oui", "1", "activé", "active")
+
+
+def _read_stand_in(reading: Reading, key: str, value: str) -> Command:
+    v = value.casefold()
+    if v in _ON or v in _OFF:
+        return reading.take([key, "on" if v in _ON else "off"])
+    return reading.with_problem([key, value], N_("SET STAND-IN takes on or off, not %(value)r"), value=value)
+
+
+def _store_stand_in(ctx, choice: str) -> bool:
+    """on: the stand-in gives the player's orders at every deadline they miss; off: never, whatever the game's rule."""
+    ctx.svc.stand_ins.choose(ctx.game_id, ctx.player, choice)
+    ctx.player = ctx.svc.records.player(ctx.player["id"])  # the ack shows the choice as stored
+    return True
+
+
 SETTINGS: dict[str, Setting] = {
     "TZ": Setting(("tz", "timezone", "fuseau"), "SET TZ <zone>", _read_zone, _store_zone,
                   (HelpLine(N_("SET TZ Europe/Paris"), N_("your time zone")),)),
@@ -112,6 +130,9 @@ SETTINGS: dict[str, Setting] = {
                        (HelpLine(N_("SET ADDRESS you@example.org"), N_("register a second address (confirmed from this one)")),)),
     "NAME": Setting(("name", "nom"), "SET NAME <display name>", _read_name, _store_name,
                     (HelpLine(N_("SET NAME Jane R."), N_("the name the other players and the archive show for you")),)),
+    "STAND-IN": Setting(("stand-in", "standin", "stand_in", "remplaçant", "remplacant"), "SET STAND-IN <on|off>", _read_stand_in,
+                        _store_stand_in,
+                        (HelpLine(N_("SET STAND-IN on | off"), N_("whether a cautious stand-in gives your orders when you miss a deadline")),)),
 }
 _KEY_OF = {word: key for key, setting in SETTINGS.items() for word in setting.words}
 

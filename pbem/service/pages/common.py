@@ -72,6 +72,7 @@ def resolved_phase(mail: MailWriter, engine, ph: dict, sealed_in: dict, role, la
         "commitment": ph["commitment"], "seed": shown_seed(engine, sealed_in, ph, lang),
         "events": visible_events(record.get("events", []), role, lang),
         "orders": mail.revealed_orders(ph, lang) if engine.reveals_orders else {},
+        "stand_in": loads(ph.get("stand_in"), []) or [],  # the roles whose orders the stand-in gave (issue 28)
     }
 
 
@@ -89,7 +90,8 @@ def _public_actor(actor: str, action: str) -> str:
 #: the log's action words, as the archive and the console show them (translated there)
 AUDIT_ACTIONS = (N_("create game"), N_("rotate token"), N_("replace player"), N_("join"), N_("set deadline"), N_("pause"),
                  N_("resume"), N_("notice"), N_("resend report"), N_("correct phase"), N_("discard correction"),
-                 N_("adjust state"), N_("close phase"), N_("wait for moderator"), N_("upgrade"))
+                 N_("adjust state"), N_("close phase"), N_("wait for moderator"), N_("upgrade"),
+                 N_("stand-in"), N_("stand-in ends"), N_("stand-in choice"))
 
 
 def _moment(iso: str | None, lang: str) -> str:

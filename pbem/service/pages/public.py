@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pbem.engines import all_engines
 from pbem.service.mail_writer import MailWriter
 from pbem.service.pages.common import audit_log, engine_title, outcome_text, picture, resolved_phase, time_left
 from pbem.service.part import ServicePart
+from pbem.service.ratings import OVERALL, Ratings
 from pbem.service.roster import shown_name
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
@@ -17,6 +19,18 @@ from pbem.service.upgrades import result_state, starting_state
 @dataclass(kw_only=True, eq=False)
 class PublicPages(ServicePart):
     mail: MailWriter
+    ratings: Ratings
+
+    def ladder(self, scope: str = OVERALL) -> dict | None:
+        """A ladder page (every engine's games together, or one engine's): each player by display
+        name, never by address, with rating, games and latest results; the other ladders to go to.
+        None for an engine this server does not host."""
+        if scope != OVERALL and scope not in all_engines():
+            return None
+        titles = {name: engine_title(self.engine, name) for name in {*self.ratings.scopes(), scope} - {OVERALL}}
+        rows = [{k: v for k, v in row.items() if k != "player"} for row in self.ratings.ladder(scope)]
+        return {"scope": scope, "title": titles.get(scope), "rows": rows,
+                "scopes": [{"scope": s, "title": titles[s]} for s in sorted(titles)]}
 
     def games(self) -> list[dict]:
         out = []
