@@ -13,6 +13,7 @@ the whole suite takes a few minutes.
   mail_parsing  parse_message and new_text on the real-mail corpus, new_text's growth on a pathological text
   rummy_picture  one rummy picture, four players mid-game
   lfm_period  Last Full Measure: one combat phase at 3-1 against a lone stack, open and town (seeded)
+  lfm_arrival  Last Full Measure: an order mail read with and without the checks against the position
   dkim_sign   the CPU time a DKIM signature adds to an acknowledgement and to a report with its map
 """
 
@@ -38,6 +39,7 @@ BENCHMARKS = {
     "mail_parsing": "benchmarks.mail_parsing",
     "rummy_picture": "benchmarks.rummy_picture",
     "lfm_period": "benchmarks.lfm_period",
+    "lfm_arrival": "benchmarks.lfm_arrival",
     "dkim_sign": "benchmarks.dkim_sign",
 }
 RESULTS = Path(__file__).resolve().parent / "results.json"

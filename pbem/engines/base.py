@@ -106,16 +106,30 @@ class ParseResult:
     ``errors``: every line that was not taken. ``missing``: what the orders still
     lack (for example an activation marker with no orders), each a message id or
     ``{"msg": message id, "args": {...}}`` (the arguments language-neutral).
+    ``warnings``: lines taken that may still fail, depending on what happens first (the
+    other side, the dice), each ``{"line", "text", "msg", "args"}``; the acknowledgement
+    shows them under WARNINGS. A line certain to fail is an error instead.
     """
 
     orders: Any
     canonical: str
     errors: list[OrderError] = field(default_factory=list)
     missing: list[str | dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def noted(self) -> list[str | dict]:
+        """What a submission records beside its errors: ``missing``, then each warning marked
+        ``"warning": True`` (the acknowledgement tells them apart)."""
+        return list(self.missing) + [dict(w, warning=True) for w in self.warnings]
+
+
+def warning(line: int, text: str, msg: str, **args: Any) -> dict:
+    """One ``ParseResult.warnings`` entry: ``msg`` a message id filled from ``args``."""
+    return {"line": line, "text": text, "msg": msg, "args": args}
 
 
 @dataclass(frozen=True)

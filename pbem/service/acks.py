@@ -16,7 +16,7 @@ from pbem.i18n import gettext_for
 from pbem.moments import format_moment
 from pbem.service.clock import from_iso, to_iso
 from pbem.service.outbox import ComposedMail, Outgoing, answering, compose_outgoing, game_subject, message_id, thread_headers
-from pbem.service.render import describe_errors, describe_missing, render
+from pbem.service.render import describe_errors, describe_missing, describe_warnings, render
 from pbem.service.store import loads
 
 ACK = "ack"
@@ -71,6 +71,7 @@ def ack_mail(draft: dict, settings: Settings) -> Outgoing:
         "game": game, "player": player, "submission": submission, "phase": phase,
         "errors": describe_errors(loads(submission["errors"], []), lang),
         "missing": describe_missing(loads(submission["missing"], []), lang),
+        "warnings": describe_warnings(loads(submission["missing"], []), lang),
         "deadline": format_moment(from_iso(phase["deadline"]), player["tz"], lang, now=now), "status": status,
         "received": format_moment(from_iso(submission["received_at"]), player["tz"], lang),
         "held": submission["status"] == "held", "link": f"{settings.web_url}/play/{game_id}/{token}" if token else None,

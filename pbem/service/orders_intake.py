@@ -41,7 +41,7 @@ def take_orders(room, cmd, *, held: bool) -> None:
     errors = [e.to_json() for e in result.errors]
     status = "held" if held else _status_of(errors, result.canonical)
     submission = record_submission(room, phase, cmd, status=status, errors=errors, orders=result.orders,
-                                   canonical=result.canonical, missing=list(result.missing))
+                                   canonical=result.canonical, missing=result.noted())
     if held:
         _hold(room, submission, phase, result.canonical)
         return

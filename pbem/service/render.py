@@ -105,10 +105,19 @@ def visible_events(events: list[dict], role: str | None, lang: str | None) -> li
 
 
 def describe_missing(items: list, lang: str | None) -> list[str]:
-    """What the orders still lack (``ParseResult.missing``), in the reader's language."""
+    """What the orders still lack (``ParseResult.missing``), in the reader's language; the
+    warnings recorded beside them (``ParseResult.noted``) are ``describe_warnings``'."""
     gettext = gettext_for(lang)
     return [format_message(item.get("msg", ""), item.get("args"), gettext) if isinstance(item, dict) else gettext(item)
-            for item in items]
+            for item in items if not (isinstance(item, dict) and item.get("warning"))]
+
+
+def describe_warnings(items: list, lang: str | None) -> list[dict]:
+    """The warnings among a submission's recorded notes (``ParseResult.warnings``): lines taken
+    that may still fail, each with its line number, text and why, in the reader's language."""
+    gettext = gettext_for(lang)
+    return [{"line": item.get("line"), "text": item.get("text", ""), "reason": format_message(item["msg"], item.get("args"), gettext)}
+            for item in items if isinstance(item, dict) and item.get("warning")]
 
 
 def describe_errors(errors: list[dict], lang: str | None) -> list[dict]:

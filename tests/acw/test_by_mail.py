@@ -40,3 +40,20 @@ def test_a_turn_by_mail_reports_to_each_side_only_what_its_troops_see(svc):
         assert hidden not in grey, hidden
     assert "Card: Heth's Division" in grey
     assert svc.verifier.verify_game(gid)["ok"]
+
+
+def test_a_comma_list_of_units_takes_one_line_and_a_second_line_for_a_unit_is_refused(svc):
+    """Issue 25: "1st Tennessee, 14th Tennessee: MOVE TO Herbst Woods" was refused; it is now
+    two units' orders. A second line for one of them is refused with both line numbers, and a
+    line in another game's syntax gets a hint in its own form."""
+    gid = svc.games.create("acw", "herbst_woods", {"union": UNION, "confederate": CONFEDERATE})
+    phase = svc.records.current_phase(gid)["label"]
+    svc.mailroom.receive(mail(CONFEDERATE, address_of(svc, gid, "confederate"),
+                              f"ORDERS {gid} {phase}\n1st Tennessee, 14th Tennessee: MOVE TO Herbst Woods\n"
+                              f"14th Tennessee: HOLD\nMarye's Battery FIRE AT 1208\nEND\n"))
+    ack = _text(outbox(svc, kind="ack", to_addr=CONFEDERATE)[-1]).replace("\r\n", "\n")
+    assert "accepted in part" in ack
+    assert "1st Tennessee: MOVE TO Herbst Woods\n14th Tennessee: MOVE TO Herbst Woods\n" in ack
+    assert 'line 2: "14th Tennessee: HOLD"\n  14th Tennessee already has an order on line 1' in ack
+    assert ("line 3: \"Marye's Battery FIRE AT 1208\"\n  write '<unit, brigade or officer>: <orders>' "
+            "(write e.g. Marye's Battery: FIRE)") in ack

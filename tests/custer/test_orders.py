@@ -40,7 +40,7 @@ def game():
 def test_the_suggested_syntax_reads(game):
     engine, state = game
     text = """ON Custer 1:
-  Custer, Co. C, Co. E MOVE TO 0303   # routed at run time
+  Custer, Co. C MOVE TO 0303   # routed at run time
   Co. E MOVE VIA 0405 0404
   co. c dismount
   ATTACK 0202 WITH Co. C, Co. E
@@ -53,7 +53,7 @@ STANDING:
     result = engine.parse_orders(state, "us", text)
     assert result.ok, result.errors
     ops = result.orders["markers"]["m_custer_1"]
-    assert ops[0] == {"op": "move", "units": ["custer", "co_c", "co_e"], "to": "0303"}
+    assert ops[0] == {"op": "move", "units": ["custer", "co_c"], "to": "0303"}
     assert ops[1] == {"op": "via", "units": ["co_e"], "path": ["0405", "0404"]}
     assert ops[2] == {"op": "dismount", "units": ["co_c"]}
     assert ops[3] == {"op": "attack", "hex": "0202", "units": ["co_c", "co_e"], "advance": None}

@@ -5,7 +5,7 @@ import pytest
 
 from pbem.dice import Dice
 from pbem.engines.base import ILLEGAL, SYNTAX
-from pbem.engines.lfm import LastFullMeasureEngine
+from pbem.engines.lfm import LastFullMeasureEngine, orders, scenario as scenarios
 
 from .fragments import fragment, play
 
@@ -81,8 +81,11 @@ def test_bad_hexes_and_standing_values_are_explained():
 
 
 def test_fire_from_two_hexes_written_with_a_space():
-    parsed = ENGINE.parse_orders(start(), "usa", "FIRE 1110 FROM 1315 1514")
+    parsed = orders.parse(scenarios.load("east_cavalry_field"), start(), "usa", "FIRE 1110 FROM 1315 1514", check=False)
     assert parsed.ok and parsed.orders["ops"][0]["from"] == ["1315", "1514"]
+    # checked on arrival: the two hexes are not adjacent (rule 7.1), as the deadline would say
+    assert [e.args["why"] for e in ENGINE.parse_orders(start(), "usa", "FIRE 1110 FROM 1315 1514").errors] == [
+        "1315 and 1514 are not adjacent and may not combine their fire (rule 7.1)"]
 
 
 def test_the_combat_mail_template_lists_the_hexes_that_must_be_attacked():

@@ -54,3 +54,25 @@ def test_artillery_wears_cohesion_rather_than_kills():
 def test_charge_columns_by_cohesion_difference():
     assert charge_column(-4) == "-2" and charge_column(0) == "0" and charge_column(3) == "+2"
     assert [charge("0", r)[1] for r in range(1, 7)] == ["DR", "DR", "DR", "AR", "AR", "AE"]
+
+
+def test_each_combat_charge_and_fire_line_states_what_each_roll_gives_on_its_column():
+    """Issue 25: "every combat, artillery and charge line states the number it had to reach";
+    the ranges in the event are the table's own column, read roll by roll."""
+    from pbem.engines.base import event_text
+    from pbem.engines.lfm.tables import scale
+
+    lookups = {"crt": crt, "charge": charge, "artillery": artillery}
+    for name, lookup in lookups.items():
+        for column in table(name)["table"]:
+            ranges = scale(name, column)
+            assert ranges[0]["low"] is None and ranges[-1]["high"] is None
+            for roll in range(-3, 12):
+                (hit,) = [r for r in ranges if (r["low"] is None or r["low"] <= roll) and (r["high"] is None or roll <= r["high"])]
+                assert hit["result"] == lookup(column, roll)[1], (name, column, roll)
+    from .test_arrival import combat_mail
+    from .fragments import play
+    _, events = play("arrival_contact", ["ATTACK 0505 FROM 0504"], state=combat_mail())
+    (fight,) = [e for e in events if e["type"] == "combat"]
+    assert event_text(fight).endswith(f": {fight['args']['result']}{fight['args']['needs']}.")
+    assert fight["args"]["needs"].startswith(f" (on {fight['args']['column']}: ")

@@ -78,10 +78,10 @@ def test_only_what_was_intended_is_private():
 
 CSA_MAIL, USA_MAIL = "stuart@players.example", "gregg@players.example"
 WATCHER = "watcher@elsewhere.example"
-# Orders the engine refuses, each with a reason of its own (rules 1.2, 1.5): their text and their
-# reasons may reach the Confederate player alone.
-REFUSED = "1004 MOVE TO 2418\n0605 DISMOUNT\n0605 MOUNT\nSTANDING:\n  EVADE NEVER"
-SECRETS = ("Skipped", "order_skipped", "MOVE TO 2418", "beyond the movement points", "already changed mode",
+# Orders the engine skips at the deadline, each with a reason of its own (rule 1.2; 0605 is
+# mounted already): their text and their reasons may reach the Confederate player alone.
+REFUSED = "1004 MOVE TO 2418\n0605 MOUNT\nSTANDING:\n  EVADE NEVER"
+SECRETS = ("Skipped", "order_skipped", "MOVE TO 2418", "beyond the movement points", "already mounted",
            "EVADE NEVER")
 
 
@@ -119,7 +119,7 @@ def test_skipped_orders_and_their_reasons_reach_their_own_side_only(svc):
     svc.phases.close(gid, reason="test")
     own = _everything_in(_received(svc, "report", CSA_MAIL)[-1])
     assert "Skipped: 1004 MOVE TO 2418 (2418 is beyond the movement points left)" in own
-    assert "Skipped: 0605 MOUNT" in own and "already changed mode this phase (rule 1.5)" in own
+    assert "Skipped: 0605 MOUNT" in own and "is already mounted" in own
     # the Union player asks for the phase's report again (HISTORY): his own view of it, still
     svc.mailroom.receive(mail(USA_MAIL, address_of(svc, gid, "usa"), f"HISTORY {phase}\n"))
     others = [_everything_in(m) for m in _received(svc, "report", USA_MAIL)]

@@ -109,7 +109,7 @@ def test_each_piece_fires_once_a_turn_custer_and_his_officers_twice(engine):
     """"Le Général Custer et ses officiers ... ont la faculté de tirer deux coups consécutifs à chaque tour"."""
     state = position({"S1": "F9", "C": "G9", "O1": "H9", "CH1": "F6", "CH2": "G6"})
     result = engine.parse_orders(state, LC, "FIRE S1 AT CH1\nFIRE S1 AT CH2")
-    assert reasons(result) == [M.E_NO_SHOTS] and result.errors[0].args == {"piece": "S1", "shots": 1}
+    assert reasons(result) == [M.E_ORDERED_TWICE] and result.errors[0].args == {"name": "S1", "first": 1}
     assert engine.parse_orders(state, LC, "FIRE C AT CH1\nFIRE C AT CH2\nFIRE O1 AT CH2\nFIRE O1 AT CH2").ok
     assert reasons(engine.parse_orders(state, LC, "FIRE C AT CH1\nFIRE C AT CH2\nFIRE C AT CH1")) == [M.E_NO_SHOTS]
 
@@ -154,3 +154,16 @@ def test_a_piece_that_moved_into_contact_must_fight(engine):
     new, events = engine.resolve(state, {LC: {"moves": [{"piece": "S1", "to": "F8", "flag": False}],
                                               "attacks": [], "standing": []}}, dice("contact"))
     assert M.OBLIGED in [e["msg"] for e in events]
+
+
+def test_several_pieces_fire_at_one_target_on_one_line(engine):
+    """Issue 25: every order form takes a list of pieces where it makes sense; "FIRE S1, S2 AT
+    CH1" is the two lines "FIRE S1 AT CH1" and "FIRE S2 AT CH1" ("plusieurs soldats peuvent tirer
+    successivement [sur] le même ennemi"), in French as in English."""
+    state = position({"S1": "F9", "S2": "G9", "CH1": "G6"})
+    one_line = engine.parse_orders(state, LC, "FIRE S1, S2 AT CH1")
+    assert one_line.ok, one_line.errors
+    assert one_line.orders == engine.parse_orders(state, LC, "FIRE S1 AT CH1\nFIRE S2 AT CH1").orders
+    assert engine.parse_orders(state, LC, "TIRER Soldat 1, Soldat 2 SUR CH1").orders == one_line.orders
+    twice = engine.parse_orders(state, LC, "FIRE S1, S2 AT CH1\nFIRE S2 AT CH1")
+    assert reasons(twice) == [M.E_ORDERED_TWICE] and twice.errors[0].line == 2 and twice.errors[0].args == {"name": "S2", "first": 1}

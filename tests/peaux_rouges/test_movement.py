@@ -101,7 +101,7 @@ def test_no_entering_enemy_squares(engine):
 def test_each_piece_moves_once_a_turn(engine):
     state = position({"S1": "E8", "CH1": "L1"})
     result = engine.parse_orders(state, LC, "MOVE S1 E7\nMOVE S1 E6")
-    assert reasons(result) == ["%(piece)s already moves this turn"]
+    assert reasons(result) == ["%(name)s already has an order on line %(first)s"]
     assert result.orders["moves"] == [{"piece": "S1", "to": "E7", "flag": False}]
 
 

@@ -42,6 +42,6 @@ def test_opposing_pieces_never_share_a_square(engine):
     """"Les cases occupées par l'ennemi ne pourront être occupées autrement que par le combat"."""
     state = position({"S1": "E8", "I1": "E6"}, side=PR)
     result = engine.parse_orders(state, PR, "MOVE I1 E7\nMOVE I1 E8")
-    assert result.errors and result.errors[0].reason == "%(piece)s already moves this turn"
+    assert result.errors and result.errors[0].reason == "%(name)s already has an order on line %(first)s"
     result = engine.parse_orders(position({"S1": "E8", "I1": "E7"}, side=PR), PR, "MOVE I1 E8")
     assert result.errors[0].reason == "%(square)s is held by the enemy; it can only be taken by winning a melee"

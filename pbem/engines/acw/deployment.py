@@ -35,8 +35,9 @@ def empty() -> dict:
 def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
     names = Names(sc, state, role)
     orders = empty()
+    placed: dict[str, int] = {}
 
-    def read(line: str) -> None:
+    def read(line: str, number: int) -> None:
         if ":" not in line:
             raise BadLine(N_("write '<unit>: AT <place> [FACING <bearing>] [formation] [CONCEALED]' or '<brigade>: RESERVE'"))
         who, what = (part.strip() for part in line.split(":", 1))
@@ -62,6 +63,10 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
         if formation and formation not in FORMATIONS[sc.units[ident]["arm"]]:
             raise BadLine(N_("%(arm)s cannot form %(formation)s"), ILLEGAL, arm=sc.units[ident]["arm"],
                           formation=formation.replace("_", " "))
+        if ident in placed:
+            raise BadLine(N_("%(name)s already has an order on line %(first)s"), ILLEGAL, name=sc.units[ident]["name"],
+                          first=placed[ident])
+        placed[ident] = number
         where = parse_place(sc, m.group("place"))
         orders["deploy"][ident] = {"at": where["to"], "ref": where["ref"],
                                    "facing": parse_bearing(m.group("facing")) if m.group("facing") else None,

@@ -263,7 +263,7 @@ def _action(names: Names, kind: str, ident: str, text: str) -> dict:
                        N_("did you mean '%(suggestion)s'?") if close else None, name=m.group(1), suggestion=close or "")
         return {"op": "enter", "at": entry}
     raise BadLine(N_("cannot read '%(text)s'"), SYNTAX, N_("write e.g. %(suggestion)s"), text=t,
-               suggestion="LINE; MOVE TO C4; CHARGE NEAREST FRONT")
+               suggestion=_example(t))
 
 
 def _standing(text: str) -> dict:
@@ -283,8 +283,8 @@ def _standing(text: str) -> dict:
 
 
 def read_lines(text: str, read) -> list[OrderError]:
-    """Call ``read(line)`` for each order line (blank lines and # comments skipped, a comment
-    after an order too: no name or place holds a #); a line it refuses with ``BadLine``
+    """Call ``read(line, number)`` for each order line (blank lines and # comments skipped, a
+    comment after an order too: no name or place holds a #); a line it refuses with ``BadLine``
     becomes an ``OrderError`` and the others still count."""
     errors = []
     for n, raw in enumerate(text.splitlines(), start=1):
@@ -292,40 +292,80 @@ def read_lines(text: str, read) -> list[OrderError]:
         if not line or line.startswith("#"):
             continue
         try:
-            read(line)
+            read(line, n)
         except BadLine as bad:
             errors.append(OrderError(line=n, text=raw, reason=bad.reason, kind=bad.kind, suggestion=bad.hint, args=bad.args_))
     return errors
 
 
+KIND_KEYS = {"unit": "units", "brigade": "brigades", "officer": "staff", "wagon": "wagons"}
+
+
 def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
+    """One line per subject, or per comma list of subjects ("1st Tennessee, 14th Tennessee:
+    MOVE TO Herbst Woods": each takes the line); a subject takes one line of orders a turn and
+    one STANDING line: a second is refused, naming the first's line."""
     names = Names(sc, state, role)
     orders = empty()
+    first: dict[tuple[str, str], int] = {}
 
-    def read(line: str) -> None:
+    def read(line: str, number: int) -> None:
         m = _LINE.match(line)
         if not m:
-            raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX)
-        kind, ident = names.subject(m.group("name"))
-        if m.group("standing"):
-            if kind in ("officer", "wagon"):
+            verb = re.search(r"\b(?:" + "|".join(EXAMPLES) + r")\b", line, re.I)
+            who = line[:verb.start()].strip() if verb else ""
+            raise BadLine(N_("write '<unit, brigade or officer>: <orders>'"), SYNTAX, N_("write e.g. %(suggestion)s"),
+                          suggestion=f"{who or '24th Michigan'}: {_example(line)}")
+        subjects = [names.subject(part) for part in m.group("name").split(",") if part.strip()]
+        standing = bool(m.group("standing"))
+        for kind, ident in subjects:
+            earlier = first.get(("standing" if standing else kind, ident))
+            if earlier:
+                raise BadLine(N_("%(name)s already has an order on line %(first)s"), ILLEGAL,
+                              name=_subject_name(sc, kind, ident), first=earlier)
+        if standing:
+            if any(kind in ("officer", "wagon") for kind, _ in subjects):
                 raise BadLine(N_("standing orders are for units and brigades"), ILLEGAL)
             flags = _standing(m.group("rest"))
-            for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
-                orders["standing"][uid] = dict(flags)
+            for kind, ident in subjects:
+                for uid in ([ident] if kind == "unit" else sc.brigade_units(ident)):
+                    orders["standing"][uid] = dict(flags)
+                first[("standing", ident)] = number
             return
-        ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
-        if not ops:
-            raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
-        if kind == "unit" and any(op["op"] == "enter" for op in ops):
-            brigade = sc.units[ident]["brigade"]
-            if any(u != ident and state["units"][u]["status"] == "reserve" for u in sc.brigade_units(brigade)):
-                raise BadLine(N_("reserves enter by whole brigades (2 C): write ENTER AT for %(brigade)s"), ILLEGAL,
-                              brigade=sc.brigades[brigade]["name"])
-        orders[{"unit": "units", "brigade": "brigades", "officer": "staff", "wagon": "wagons"}[kind]][ident] = ops
+        read_ops = {}
+        for kind, ident in subjects:
+            ops = [_action(names, kind, ident, part) for part in m.group("rest").split(";") if part.strip()]
+            if not ops:
+                raise BadLine(N_("no order after the colon (write HOLD to stay)"), SYNTAX)
+            if kind == "unit" and any(op["op"] == "enter" for op in ops):
+                brigade = sc.units[ident]["brigade"]
+                if any(u != ident and state["units"][u]["status"] == "reserve" for u in sc.brigade_units(brigade)):
+                    raise BadLine(N_("reserves enter by whole brigades (2 C): write ENTER AT for %(brigade)s"), ILLEGAL,
+                                  brigade=sc.brigades[brigade]["name"])
+            read_ops[(kind, ident)] = ops
+        for (kind, ident), ops in read_ops.items():  # every subject of the line, or none
+            orders[KIND_KEYS[kind]][ident] = ops
+            first[(kind, ident)] = number
 
     errors = read_lines(text, read)
     return ParseResult(orders=orders, canonical=canonical(sc, orders), errors=errors)
+
+
+def _subject_name(sc: Scenario, kind: str, ident: str) -> str:
+    return {"unit": sc.units, "brigade": sc.brigades, "officer": sc.officers, "wagon": sc.wagons}[kind][ident]["name"]
+
+
+# A wrong form's hint shows that form: the order word the line holds, else the usual three.
+EXAMPLES = {"FIRE": "FIRE", "MOVE": "MOVE TO Herbst Woods", "FACE": "FACE W", "WHEEL": "WHEEL LEFT 45",
+            "CHARGE": "CHARGE NEAREST FRONT", "ADVANCE": "ADVANCE 6", "RETIRE": "RETIRE 4", "ROAD": "ROAD TO Seminary",
+            "SUPPORT": "SUPPORT 2nd Wisconsin", "ENTER": "ENTER AT Chambersburg Pike", "LIMBER": "LIMBER",
+            "UNLIMBER": "UNLIMBER; FACE 250", "MOUNT": "MOUNT", "DISMOUNT": "DISMOUNT", "ATTACH": "ATTACH TO 2nd Wisconsin",
+            "LINE": "LINE", "COLUMN": "COLUMN", "SQUARE": "SQUARE", "HOLD": "HOLD"}
+
+
+def _example(text: str) -> str:
+    words = [w.upper() for w in re.findall(r"[A-Za-z]+", text)]
+    return next((EXAMPLES[w] for w in words if w in EXAMPLES), "LINE; MOVE TO C4; CHARGE NEAREST FRONT")
 
 
 def op_text(sc: Scenario, op: dict) -> str:

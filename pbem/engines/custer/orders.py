@@ -35,6 +35,7 @@ _LOSSES = re.compile(r"^LOSSES\s+(.+?)(?:\s+FIRST)?\s*$", re.I)
 _RETREAT = re.compile(r"^RETREAT\s+(?:TOWARDS?\s+(\S+)|(AWAY|DEFAULT))\s*$", re.I)
 _ADVANCE = re.compile(r"^ADVANCE\s+(YES|NO|Y|N|ON|OFF)\s*$", re.I)
 _ATTACK = re.compile(r"^ATTACK\s+(\S+)(?:\s+WITH\s+(.+?))?(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
+_ATTACK_BY = re.compile(r"^(.+?)\s+ATTACKS?\s+(\d{4})(?:\s+(NO\s+ADVANCE|ADVANCE))?\s*$", re.I)
 _ALL_ATTACK = re.compile(r"^ALL\s+ATTACK(?:\s+(?:NEAREST|ADJACENT|ANY|EVERYTHING))?\s*$", re.I)
 _VERB = re.compile(r"(?:^|\s)(MOVE|DISMOUNT|MOUNT|HOLD|EXIT|ENTER)(?=\s|$)", re.I)
 _PASS = re.compile(r"^(?:PASS|WAIT)\s*$", re.I)  # WAIT: the rulebook's word ("rather than wait for the 2nd Custer ... marker")
@@ -210,10 +211,16 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
         adv = m.group(3)
         advance = None if adv is None else not adv.upper().startswith("NO")
         return ("order", {"op": "attack", "hex": target, "units": units, "advance": advance})
+    m = _ATTACK_BY.match(line)
+    if m:  # <units> ATTACK <hex>, as the other orders are written
+        target = _parse_hex(scenario, m.group(2))
+        adv = m.group(3)
+        return ("order", {"op": "attack", "hex": target, "units": _parse_units(scenario, state, role, block, m.group(1)),
+                          "advance": None if adv is None else not adv.upper().startswith("NO")})
     m = _VERB.search(line)
     if not m:
         raise _LineError(N_("cannot read this order"), SYNTAX,
-                         N_("write e.g. %(suggestion)s"), suggestion="Co. C MOVE TO 1412, ATTACK 1513 WITH Co. C, HOLD")
+                         N_("write e.g. %(suggestion)s"), suggestion=_example(line))
     verb = m.group(1).upper()
     before = line[: m.start(1)].strip()
     after = line[m.end(1):].strip()
@@ -250,6 +257,16 @@ def _parse_line(scenario: Scenario, state: dict, role: str, block: list[str] | N
         if uid != ALL and not scenario.units[uid].can_mount:
             raise _LineError(N_("%(name)s never mounts or dismounts"), ILLEGAL, name=scenario.units[uid].name)
     return ("order", {"op": verb.lower(), "units": units})
+
+
+# A wrong form's hint shows that form: the order word the line holds, else the usual three.
+EXAMPLES = {"ATTACK": "ATTACK 1513 WITH Co. C, Co. E", "MOVE": "Co. C, Co. E MOVE TO 1412", "ENTER": "Co. H ENTER AT 2925",
+            "MOUNT": "Co. C MOUNT", "DISMOUNT": "Co. C DISMOUNT", "EXIT": "Co. C MOVE TO EXIT", "HOLD": "Co. C HOLD"}
+
+
+def _example(line: str) -> str:
+    words = [w.upper() for w in re.findall(r"[A-Za-z]+", line)]
+    return next((EXAMPLES[w] for w in words if w in EXAMPLES), "Co. C MOVE TO 1412, ATTACK 1513 WITH Co. C, HOLD")
 
 
 def _pass_op(scenario: Scenario, state: dict, block: list[str]) -> dict:
@@ -297,11 +314,29 @@ def _role_marker_labels(scenario: Scenario, role: str) -> list[str]:
     return [m.label for m in scenario.markers.values() if m.side == role]
 
 
+# Orders a unit takes once an activation: resolve skips a second move ("has already moved in
+# this activation") or change of status ("already changed status this turn"), and a unit
+# attacks once; so a second line is refused at once, naming the first.
+ONCE = {"move": "move", "via": "move", "exit": "move", "mount": "mode", "dismount": "mode", "attack": "attack"}
+
+
+def _once(scenario: Scenario, first: dict, block: tuple, op: dict, number: int) -> None:
+    group = ONCE.get(op["op"])
+    named = [u for u in op.get("units", []) if u != ALL] if group else []
+    for uid in named:
+        if (block, group, uid) in first:
+            raise _LineError(N_("%(name)s already has an order on line %(first)s"), ILLEGAL,
+                             name=scenario.units[uid].name, first=first[(block, group, uid)])
+    for uid in named:
+        first[(block, group, uid)] = number
+
+
 def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
     markers: dict[str, list[dict]] = {}
     standing: dict = {}
     errors: list[OrderError] = []
     block: list[str] | None = None
+    first: dict[tuple, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
@@ -323,6 +358,7 @@ def parse(scenario: Scenario, state: dict, role: str, text: str) -> ParseResult:
             if kind == "standing":
                 standing[rest[0]] = rest[1]
             else:
+                _once(scenario, first, tuple(block), rest[0], number)
                 for mid in block:
                     markers[mid].append(dict(rest[0]))
         except _LineError as e:

@@ -11,7 +11,9 @@ from .cohesion import checks
 from .los import BLOCKED, PARTIAL, line_of_sight
 from .messages import N_
 from .situation import ON_MAP, Context, has_breastworks
-from .tables import artillery as artillery_table, artillery_column, table, terrain
+from .tables import artillery as artillery_table, artillery_column, needs, table, terrain
+
+CHECKS = {0: "no check", 1: "1 check", 2: "2 checks", 3: "3 checks"}  # the artillery table's results, as a report reads them
 
 MIN_RANGE, MAX_RANGE, FULL_RANGE = 2, 8, 4
 
@@ -110,11 +112,12 @@ def fire(ctx: Context, side: str, groups: list[tuple[str, list[str]]], target: s
         row, n = artillery_table(column, roll + total)
     ctx.state["last"]["fires"].append({"from": [p["hex"] for p in parts], "target": target, "checks": n})
     ctx.emit(event("artillery_fire",
-                   N_("%(firers)s fired at %(target)s (%(target_name)s): %(sp)s SP, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(n)s cohesion check(s)."),
+                   N_("%(firers)s fired at %(target)s (%(target_name)s): %(sp)s SP, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(n)s cohesion check(s)%(needs)s."),
                    side=side, firers="; ".join(f"{p['names']} at {p['hex']} ({p['sp']} SP, range {p['range']}, counts {p['used']})" for p in parts),
                    parts=parts, target=target, target_unit=unit, target_name=ctx.name(unit) if unit else "",
                    sp=sp, column=column or "-", roll=roll, drms=drms,
-                   drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), modified=roll + total, row=row, n=n))
+                   drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), modified=roll + total, row=row, n=n,
+                   **needs("artillery", column, CHECKS)))
     if n and unit:
         checks(ctx, unit, n, parts[0]["hex"], label)
     return True

@@ -12,7 +12,7 @@ from .artillery import MAX_RANGE, MIN_RANGE
 from .combat import required_targets
 from .reinforcements import arrivals, entry_of
 from .movement import Field, mover_for, search
-from .orders import standing_lines
+from .orders import parse as parse_orders, standing_lines
 from .scenario import Scenario
 from .situation import ON_MAP, Context
 from .standing import CHOICES
@@ -120,6 +120,9 @@ def orders_text(sc: Scenario, state: dict, role: str, dice) -> str:
     lines = bot.combat_orders() if state["step"] == "combat" else bot.move_orders()
     if state.get("mails") == 1 and state["step"] == "move":
         lines.append("# attacks by the standing order")
+    # a legal player sends no line the acknowledgement would refuse (orders.py checks them on arrival)
+    refused = {e.line for e in parse_orders(sc, state, role, "\n".join(lines)).errors}
+    lines = [line for number, line in enumerate(lines, start=1) if number not in refused]
     standing = bot.standing()
     if standing:
         lines += ["STANDING:"] + [f"  {x}" for x in standing]

@@ -11,7 +11,7 @@ from .messages import N_
 from .movement import Field, mover_for, path_to, search, terrain_cost
 from .retreat import hit_and_retreat, retreat
 from .situation import Context, has_breastworks
-from .tables import charge as charge_table, charge_column, table
+from .tables import charge as charge_table, charge_column, needs, table
 
 
 def charge_drms(ctx: Context, frm: str, target: str, chargers_d: bool) -> list[dict]:
@@ -102,12 +102,12 @@ def charge(ctx: Context, side: str, units: list[str], target: str, frm: str | No
     names = ", ".join(ctx.name(u) for u in units)
     defenders = list(sit.units_at(target))
     ctx.state["last"]["charges"].append({"from": launch, "target": target, "result": result})
-    ctx.emit(event("charge", N_("%(names)s charged %(target)s from %(frm)s: cohesion %(att_cr)s against %(def_cr)s, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+    ctx.emit(event("charge", N_("%(names)s charged %(target)s from %(frm)s: cohesion %(att_cr)s against %(def_cr)s, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s%(needs)s."),
                    side=side, units=list(units), names=names, target=target, frm=launch, path=path,
                    defenders=defenders, defender_names=", ".join(ctx.name(u) for u in defenders),
                    att_cr=att_cr, def_cr=def_cr, column=column, roll=roll, drms=drms,
                    drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), modified=roll + total,
-                   row=row, result=result, result_text=table("charge")["results"][result]))
+                   row=row, result=result, result_text=table("charge")["results"][result], **needs("charge", column)))
     if result in ("DE", "DR"):
         if result == "DE":
             commander_casualties(ctx, target, "charged")

@@ -20,7 +20,7 @@ from .messages import N_
 from .construction import works_to_hold
 from .retreat import OFF, first_hex_choices, hit_and_retreat, retreat
 from .situation import ARTILLERY_SP, COMBAT_SP, Context, has_breastworks
-from .tables import crt, drm as drm_table, odds_column, table, terrain
+from .tables import crt, drm as drm_table, needs, odds_column, table, terrain
 
 MAX_ROUNDS = 30  # a guard only: every round the CRT moves someone, so real combats end long before
 
@@ -313,12 +313,13 @@ class CombatPhase:
         ctx.state["last"]["combats"].append({"target": hexes[0], "targets": list(hexes), "attackers": attackers, "result": result})
         defender = d_parts[0] if len(d_parts) == 1 else {
             "hex": ", ".join(hexes), "sp": d_sp, **{k: sum(p[k] for p in d_parts) for k in ("troops", "troops_counted", "guns", "guns_counted")}}
-        ctx.emit(event("combat", N_("Attack on %(target)s (%(defender_names)s) from %(frm)s: %(a_sp)s SP against %(d_sp)s, odds %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+        ctx.emit(event("combat", N_("Attack on %(target)s (%(defender_names)s) from %(frm)s: %(a_sp)s SP against %(d_sp)s, odds %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s%(needs)s."),
                        side=self.side, target=", ".join(hexes), targets=list(hexes), frm=", ".join(attackers), attackers=a_parts,
                        defender=defender, defenders=d_parts, defender_names=", ".join(ctx.name(u) for u in d_units),
                        a_sp=a_sp, d_sp=d_sp, ratio=f"{a_sp}:{d_sp}", column=column, att_cr=att_cr, def_cr=def_cr,
                        drms=drms, drm_text="".join(f" {d['drm']:+d} ({d['why']})" for d in drms), roll=roll,
-                       modified=roll + total, row=row, result=result, result_text=table("crt")["results"][result]))
+                       modified=roll + total, row=row, result=result, result_text=table("crt")["results"][result],
+                       **needs("crt", column)))
         if result == "NE":
             return
         if result in ("AR", "AE"):

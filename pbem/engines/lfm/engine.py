@@ -61,7 +61,15 @@ class LastFullMeasureEngine(Engine):
     #    orders; the result names the phase it resolved (``last.resolved``, for the picture's
     #    title); events worded in the past tense. Version 2 is no longer carried: the rule
     #    fixes change what most phases resolve, so `pbem verify` names such phases unreplayable.
-    rules_version = "3"
+    # 4: every combat, artillery and charge event states what each modified roll gives on its
+    #    column (``scale``, ``needs``: issue 25); nothing else changes, so version 3 is carried
+    #    (``rules("3")``: the same resolve, those two arguments left out).
+    rules_version = "4"
+
+    def rules(self, version: str) -> "Engine | None":
+        if version == self.rules_version:
+            return self
+        return RulesVersion3() if version == "3" else None
 
     def scenarios(self) -> dict[str, ScenarioInfo]:
         out = {}
@@ -214,6 +222,30 @@ class LastFullMeasureEngine(Engine):
 
     def public_state(self, state: dict) -> dict | None:
         return None  # standing orders are private
+
+
+# The messages of rules version 3, before they stated the numbers each result needs.
+VERSION_3_MESSAGES = {
+    "combat": N_("Attack on %(target)s (%(defender_names)s) from %(frm)s: %(a_sp)s SP against %(d_sp)s, odds %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+    "charge": N_("%(names)s charged %(target)s from %(frm)s: cohesion %(att_cr)s against %(def_cr)s, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(result)s."),
+    "artillery_fire": N_("%(firers)s fired at %(target)s (%(target_name)s): %(sp)s SP, column %(column)s; roll %(roll)s%(drm_text)s = %(modified)s: %(n)s cohesion check(s)."),
+}
+
+
+class RulesVersion3(LastFullMeasureEngine):
+    """Rules version 3, for `pbem verify` of the phases resolved with it: version 4's resolve
+    with the events as version 3 wrote them."""
+
+    rules_version = "3"
+
+    def resolve(self, state: dict, orders: dict, dice: Dice) -> tuple[dict, list[dict]]:
+        state, events = super().resolve(state, orders, dice)
+        for ev in events:
+            if ev["type"] in VERSION_3_MESSAGES:
+                ev["msg"] = VERSION_3_MESSAGES[ev["type"]]
+                ev["args"].pop("scale", None)
+                ev["args"].pop("needs", None)
+        return state, events
 
 
 def empty_last() -> dict:

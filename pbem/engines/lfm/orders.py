@@ -20,7 +20,9 @@ import re
 
 from pbem.engines.base import ILLEGAL, SYNTAX, OrderError, ParseResult
 
+from .arrival import combat_refusals, fire_checks, move_refusals, movement_warnings, twice
 from .messages import N_
+from .names import short_names
 from .scenario import Scenario
 from .situation import ELIMINATED, GONE
 from .standing import CHOICES, DEFAULTS, effective
@@ -28,6 +30,7 @@ from .standing import CHOICES, DEFAULTS, effective
 _HEX = re.compile(r"^\d{4}$")
 _SPLIT = re.compile(r"\s*(?:,|&|\band\b)\s*", re.I)
 _FIRE = re.compile(r"^FIRE\s+(?:AT\s+)?(\d{4})\s+FROM\s+(.+?)(?:\s+AT\s+(.+?))?\s*$", re.I)
+_FIRE_BY = re.compile(r"^(.+?)\s+FIRES?\s+(?:AT\s+)?(\d{4})(?:\s+AT\s+(.+?))?\s*$", re.I)  # <batteries> FIRE AT <hex>
 _ATTACK = re.compile(r"^ATTACK\s+(\d{4}(?:[\s,]+\d{4})*)(?:\s+FROM\s+([\d\s,]+?))?(?:\s+(NO\s+ADVANCE|ADVANCE\s+ALL|ADVANCE))?\s*$", re.I)
 _ADVANCE_TO = re.compile(r"^(ATTACK\s+.+?)\s+ADVANCE\s+(?!ALL\s*$)(.+?\sTO\s+\d{4}.*)$", re.I)
 _ADVANCE_PART = re.compile(r"^(.+?)\s+TO\s+(\d{4})$", re.I)
@@ -56,6 +59,8 @@ class Names:
             self._add(c.name, c.id)
             self._add(c.id, c.id)
             self._add(c.replacement_name, c.id)
+        for uid, short in short_names(sc).items():  # "14 VA", as the map and the positions list write it
+            self._add(short, uid)
         self.sc = sc
 
     def _add(self, text: str, ident: str) -> None:
@@ -156,9 +161,12 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
         refs = _refs(sc, state, role, m.group(1))
         return ("standing", "losses", [r for r in refs if r in sc.units])
     m = _FIRE.match(line)
-    if m:
-        target = _hex(sc, m.group(1))
-        frm = _refs(sc, state, role, m.group(2))
+    by = None if m else _FIRE_BY.match(line)
+    if m or by:
+        target, firing = (m.group(1), m.group(2)) if m else (by.group(2), by.group(1))
+        m = m or by
+        target = _hex(sc, target)
+        frm = _refs(sc, state, role, firing)
         unit = None
         if m.group(3):
             found = names_for(sc).lookup(m.group(3))
@@ -195,7 +203,7 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
     m = _VERB.search(line)
     if not m:
         raise LineError(N_("cannot read this order"), SYNTAX, N_("write e.g. %(suggestion)s"),
-                        suggestion="5th Michigan MOVE TO 1110")
+                        suggestion=_example(line))
     verb = m.group(1).upper()
     before, after = line[: m.start(1)].strip(), line[m.end(1):].strip()
     if verb == "HOLD":
@@ -248,6 +256,16 @@ def _line(sc: Scenario, state: dict, role: str, line: str, step: str, mails: int
     return ("op", {"op": verb.lower(), "units": refs})
 
 
+# A wrong form's hint shows that form: the verb the line holds, else a move.
+EXAMPLES = {"FIRE": "FIRE 1208 FROM Pennington's Battery", "ATTACK": "ATTACK 1210 FROM 1109 1209",
+            "STANDING": "STANDING:", "LOSSES": "LOSSES 5th Michigan FIRST", "RETREAT": "RETREAT TOWARD 1201"}
+
+
+def _example(line: str) -> str:
+    words = {w.upper() for w in re.findall(r"[A-Za-z]+", line)}
+    return next((example for verb, example in EXAMPLES.items() if verb in words), "5th Michigan MOVE TO 1110")
+
+
 def _step_check(step: str, mails: int, wanted: str) -> None:
     if mails == 1 or step == wanted:
         return
@@ -256,11 +274,13 @@ def _step_check(step: str, mails: int, wanted: str) -> None:
     raise LineError(N_("this is the combat mail: only ATTACK orders and standing orders now"), ILLEGAL)
 
 
-def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
-    ops: list[dict] = []
+def parse(sc: Scenario, state: dict, role: str, text: str, check: bool = True) -> ParseResult:
+    """The orders of one mail; ``check``: also against the position they will meet
+    (arrival.py): refused when certain to fail, warned when they may."""
     standing: dict = {}
     errors: list[OrderError] = []
     step = state.get("step", "move")
+    taken: list[tuple[int, str, dict]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line or _STANDING_HEAD.match(line):
@@ -275,9 +295,21 @@ def parse(sc: Scenario, state: dict, role: str, text: str) -> ParseResult:
         elif kind == "op":
             op = rest[0]
             op["text"] = op_text(sc, op)
-            ops.append(op)
+            taken.append((number, raw.strip(), op))
+    warnings: list[dict] = []
+    if check:
+        refused = twice(sc, state, taken, lambda ref: display(sc, ref))
+        refused += combat_refusals(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
+        fire_refused, warnings = fire_checks(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
+        refused += fire_refused
+        refused += move_refusals(sc, state, role, [t for t in taken if t[0] not in {e.line for e in refused}])
+        lines = {e.line for e in refused}
+        taken = [t for t in taken if t[0] not in lines]
+        errors = sorted(errors + refused, key=lambda e: e.line)
+        warnings = sorted(warnings + movement_warnings(sc, state, role, taken), key=lambda w: w["line"])
+    ops = [op for _, _, op in taken]
     orders = {"ops": ops, "standing": standing or None}
-    return ParseResult(orders=orders, canonical=canonical_text(sc, orders), errors=errors)
+    return ParseResult(orders=orders, canonical=canonical_text(sc, orders), errors=errors, warnings=warnings)
 
 
 def _names(sc: Scenario, refs: list[str]) -> str:

@@ -69,3 +69,39 @@ def terrain() -> dict:
 
 def drm() -> dict:
     return table("drm")
+
+
+def scale(name: str, column: str) -> list[dict]:
+    """What each modified roll gives on one column of the CRT, the artillery or the charge table,
+    as ranges: ``[{"low": None | n, "high": n | None, "result": r}]`` (None: and below / and
+    above, the table's first and last rows taking every roll beyond them)."""
+    t = table(name)
+    out: list[dict] = []
+    for row, result in zip(t["rows"], t["table"][column]):
+        if out and out[-1]["result"] == result:
+            out[-1]["high"] = row
+        else:
+            out.append({"low": row, "high": row, "result": result})
+    out[0]["low"], out[-1]["high"] = None, None
+    return out
+
+
+def scale_text(ranges: list[dict], words: dict | None = None) -> str:
+    """``≤1 AE, 2 AR, 3-4 NE, 7+ DE``: the number each result needs, for the report's line;
+    ``words`` names a result (the artillery table's numbers of checks)."""
+    def span(r: dict) -> str:
+        if r["low"] is None:
+            return f"≤{r['high']}" if r["high"] is not None else "any"
+        if r["high"] is None:
+            return f"{r['low']}+"
+        return str(r["low"]) if r["low"] == r["high"] else f"{r['low']}-{r['high']}"
+    return ", ".join(f"{span(r)} {(words or {}).get(r['result'], r['result'])}" for r in ranges)
+
+
+def needs(name: str, column: str | None, words: dict | None = None) -> dict:
+    """The event arguments that state what the roll had to reach: ``scale`` (the column's ranges)
+    and ``needs`` (`` (on 2-1: ≤0 DR, 1-3 NE, 4+ AE)``, empty without a column)."""
+    if column is None:
+        return {"scale": [], "needs": ""}
+    ranges = scale(name, column)
+    return {"scale": ranges, "needs": f" (on {column}: {scale_text(ranges, words)})"}

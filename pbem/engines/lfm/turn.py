@@ -103,13 +103,7 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
     construction_phase(ctx, side, builders)
     burning_phase(ctx, side, [(u, op["across"]) for op in ops if op["op"] == "burn" for u in expand(ctx, op["units"])[0][:1]])
     if not is_night:
-        limber = [u for op in ops if op["op"] == "limber" for u in expand(ctx, op["units"])[0]]
-        for op in ops:  # a battery ordered to move limbers in the artillery phase
-            if op["op"] in ("move", "via"):
-                for u in expand(ctx, op["units"])[0]:
-                    if sc.units[u].is_artillery and state["units"][u]["status"] == ON_MAP and not state["units"][u]["limbered"]:
-                        limber.append(u)
-        artillery_phase(ctx, side, [op for op in ops if op["op"] == "fire"], list(dict.fromkeys(limber)))
+        artillery_phase(ctx, side, [op for op in ops if op["op"] == "fire"], to_limber(ctx, ops))
     MovementPhase(ctx, side, in_command).run([op for op in ops if op["op"] not in (
         "fire", "limber", "build", "burn", "attack", "detach", "attach")])
     victory.update_control(ctx)
@@ -127,6 +121,19 @@ def resolve_move(ctx: Context, ops: list[dict]) -> None:
         finish_player_turn(ctx)
     else:
         state["step"] = "combat"
+
+
+def to_limber(ctx: Context, ops: list[dict]) -> list[str]:
+    """The batteries the artillery phase limbers: those ordered to LIMBER, and those ordered to
+    move (a battery ordered to move limbers in the artillery phase)."""
+    sc, state = ctx.sc, ctx.state
+    limber = [u for op in ops if op["op"] == "limber" for u in expand(ctx, op["units"])[0]]
+    for op in ops:
+        if op["op"] in ("move", "via"):
+            for u in expand(ctx, op["units"])[0]:
+                if sc.units[u].is_artillery and state["units"][u]["status"] == ON_MAP and not state["units"][u]["limbered"]:
+                    limber.append(u)
+    return list(dict.fromkeys(limber))
 
 
 def detach_markers(ctx: Context, side: str, ops: list[dict]) -> None:

@@ -5,6 +5,7 @@ One line, one order::
     MOVE S2 G8                      DÉPLACER S2 G8
     MOVE S1 H9 WITH FLAG            DÉPLACER S1 H9 AVEC DRAPEAU
     FIRE C AT CH1                   TIRER C SUR CH1
+    FIRE S1, S2 AT CH1              TIRER S1, S2 SUR CH1   (several pieces, one target)
     MELEE T1 AT S6 [ADVANCE|STAY]   MÊLÉE T1 SUR S6 [AVANCER|RESTER]
     ... RETREAT G8 [G9]             ... REPLI G8 [G9]   (where the loser falls back)
     STANDING ANSWER yes|no          CONSIGNES RIPOSTE oui|non
@@ -224,8 +225,7 @@ class Parser:
                     if verb == "CORPS":  # CORPS-À-CORPS
                         while rest and rest[0] in ("A", "CORPS"):
                             rest = rest[1:]
-                    at = self.attack_line(line, rest, melee)
-                    if at is not None:
+                    for at in self.attack_line(line, rest, melee) or []:
                         attacks.append((line, at))
             else:
                 verbs = VERBS_BY_LANG[self.text_lang]
@@ -311,15 +311,21 @@ class Parser:
             if left is None:
                 self.error(line, form, SYNTAX)
                 return None
-        code = self.piece(line, left, self.role)
-        if code is None:
+        groups = _split_names(left)
+        if "".join(left) in ALIASES or len(groups) < 2:
+            groups = [left]  # "SOLDIER 2" is one piece; "S1 S2", "S1, S2" are two firing at one target
+        codes = [self.piece(line, group, self.role) for group in groups]
+        if None in codes:
             return None
         target = self.piece(line, right, PR if self.role == LC else LC)
         if target is None:
             return None
-        out = {"piece": code, "target": target, "melee": melee, "advance": advance}
-        if retreat:
-            out["retreat"] = retreat
+        out = []
+        for code in dict.fromkeys(codes):
+            one = {"piece": code, "target": target, "melee": melee, "advance": advance}
+            if retreat:
+                one["retreat"] = list(retreat)
+            out.append(one)
         return out
 
     def standing_line(self, line: _Line, rest: list[str]):
@@ -429,11 +435,13 @@ class Parser:
     def check_moves(self, moves):
         m = self.m
         out, moved = [], []
+        first: dict[str, int] = {}
         for line, mv in moves:
             code = mv["piece"]
-            if code in moved:
-                self.error(line, M.E_MOVED_TWICE, ILLEGAL, piece=code)
+            if code in first:
+                self.error(line, M.E_ORDERED_TWICE, ILLEGAL, name=code, first=first[code])
                 continue
+            first[code] = line.no
             dest = self.board.index(mv["to"])
             err = m.move_error(code, dest, mv["flag"])
             if err:
@@ -449,6 +457,7 @@ class Parser:
         out = []
         used: dict[str, int] = {}
         first: dict[str, str] = {}
+        first_line: dict[str, int] = {}
         consecutive = m.options["leader_shots"] == "consecutive"
         in_contact = [c for c in moved if m.adjacent_enemies(m.pos[c], self.role)]
         has_melee = set()
@@ -461,7 +470,10 @@ class Parser:
             code, target = at["piece"], at["target"]
             shots = kind_of(code).shots
             if used.get(code, 0) >= shots:
-                self.error(line, M.E_NO_SHOTS, ILLEGAL, piece=code, shots=shots)
+                if shots == 1:  # one attack a turn: the second line is a second order
+                    self.error(line, M.E_ORDERED_TWICE, ILLEGAL, name=code, first=first_line[code])
+                else:
+                    self.error(line, M.E_NO_SHOTS, ILLEGAL, piece=code, shots=shots)
                 continue
             err = m.attack_error(code, target)
             if err:
@@ -483,6 +495,7 @@ class Parser:
                 at["advance"] = None
             used[code] = used.get(code, 0) + 1
             first.setdefault(code, target)
+            first_line.setdefault(code, line.no)
             out.append(at)
         # A piece that moved into contact fights even if its player named no target.
         standing = self.state["standing"][self.role]

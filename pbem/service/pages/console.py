@@ -17,7 +17,7 @@ from pbem.service.moderators import may_moderate
 from pbem.service.outbox import message_id
 from pbem.service.pages.common import audit_log, engine_title, outcome_text, picture, pretty, time_left
 from pbem.service.part import ConfiguredPart
-from pbem.service.render import describe_errors, describe_missing, visible_events
+from pbem.service.render import describe_errors, describe_missing, describe_warnings, visible_events
 from pbem.service.store import loads
 from pbem.service.upgrades import result_state, starting_state
 
@@ -160,6 +160,7 @@ class ConsolePages(ConfiguredPart):
         ack_id = message_id(key_of(game_id, s["phase_label"], s["role"], s["id"]), self.settings.mail_domain)
         return {
             **s, "errors": describe_errors(loads(s["errors"], []), lang), "missing": describe_missing(loads(s["missing"], []), lang),
+            "warnings": describe_warnings(loads(s["missing"], []), lang),
             "orders_json": pretty(loads(s["orders"])) if s["orders"] else None,
             "live": s["phase_row_id"] == live["id"], "ack": self.records.outbox_message(ack_id),
             "inbound": self.inbound(s["inbound_id"]) if s["inbound_id"] else None,
