@@ -72,3 +72,11 @@ def test_the_words_on_the_picture_go_through_gettext():
     seen = []
     engine.pictures(view, gettext=lambda s: seen.append(s) or s)
     assert any("before turn" in s for s in seen) and any("legend" not in s and "regiment" in s for s in seen)
+
+
+def test_the_legend_speaks_of_your_officers_only_to_a_side():
+    """An observer's picture shows the officers both sides may see, none of them 'yours'."""
+    from pbem.engines.acw.picture import _legend_rows
+    said = {role: dict(_legend_rows(a_view(role)[1], lambda text: text))["officer"] for role in ("union", None)}
+    assert said["union"].startswith("your officers")
+    assert said[None].startswith("officers") and "your" not in said[None]

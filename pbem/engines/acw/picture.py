@@ -426,11 +426,16 @@ def _legend_sample(d: ImageDraw.ImageDraw, kind: str, x: float, y: float) -> Non
         d.rectangle([x + 6, y + 3, x + 18, y + 11], fill=WAGON, outline=SIDES["union"], width=2)
 
 
+# an observer's picture shows no side's own officers: the line says whose they are
+OFFICERS_SEEN = N_("officers (named when riding alone)")
+
+
 def _legend_rows(view: dict, _) -> list[tuple[str, str]]:
     kinds = [k for k, _t in LEGEND if k in view["sides"] or k not in SIDES]
     if not view.get("wagons"):
         kinds.remove("wagon")
-    return [(k, _(t)) for k, t in LEGEND if k in kinds]
+    reader = view.get("role")
+    return [(k, _(OFFICERS_SEEN if k == "officer" and reader is None else t)) for k, t in LEGEND if k in kinds]
 
 
 def draw_overview(view: dict, _) -> bytes:
