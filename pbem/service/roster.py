@@ -10,6 +10,8 @@ then it is 1 to 40 characters with at least one visible letter or digit, and it 
 * no word that claims authority ("moderator", "admin", "server", "pbem" and their French);
 * not a side's title or role id in any language, nor "you": a name labels a side, it cannot
   pass for one;
+* no word mixing Latin, Greek and Cyrillic letters ("Сuster" with a Cyrillic С, "Mоderator"
+  with a Cyrillic о): such a word reads as another name or a reserved word;
 * not another player's name in the game.
 
 Where no name was set the role alone is shown.
@@ -51,6 +53,19 @@ def clean_name(text: str) -> str:
     return _SPACES.sub(" ", kept).strip()
 
 
+#: the alphabets whose letters look alike (Latin a, Cyrillic а, Greek α ...): a word may use one
+_LOOK_ALIKE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+
+
+def _mixes_look_alike_scripts(name: str) -> bool:
+    """Whether a word of ``name`` holds letters of two of the look-alike alphabets."""
+    for word in re.findall(r"[^\W\d_]+", name):
+        scripts = {unicodedata.name(c, "").split(" ", 1)[0] for c in word}
+        if len(scripts.intersection(_LOOK_ALIKE_SCRIPTS)) > 1:
+            return True
+    return False
+
+
 def _skeleton(text: str) -> str:
     """The name as it is compared with titles and reserved words: casefolded, accents dropped,
     everything but letters and digits made one space."""
@@ -69,6 +84,8 @@ def name_problem(name: str, reserved: set[str] = frozenset()) -> str | None:
         return N_("A name must not look like an e-mail or web address: the other players would read it.")
     if not any(c.isalnum() for c in name):
         return N_("A name needs at least one letter or digit.")
+    if _mixes_look_alike_scripts(name):
+        return N_("A name must not mix Latin, Greek and Cyrillic letters in one word: it could pass for another name.")
     skeleton = _skeleton(name)
     if _AUTHORITY.search(skeleton):
         return N_("A name must not claim to speak for the server or its moderators.")

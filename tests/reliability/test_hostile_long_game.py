@@ -237,6 +237,9 @@ REFUSED_NAMES = {
     "Indiens": "a side's title",
     "us": "a side's title",
     "You": "a side's title",
+    "\u0421uster": "Latin, Greek and Cyrillic",       # a Cyrillic С: it reads as "Custer"
+    "M\u043ederator": "Latin, Greek and Cyrillic",    # a Cyrillic о: past the authority check else
+    "B\u03bfb": "Latin, Greek and Cyrillic",          # a Greek ο
     "\u3164\u3164": "at least one letter or digit",
     "\u2800": "at least one letter or digit",
     "\u200b\u200d": "SET NAME takes one value",  # the parser drops these: nothing is left
@@ -254,7 +257,8 @@ def test_set_name_refuses_addresses_links_authority_titles_and_invisible_names(s
     assert "US player" in press and f"({name})" not in press
 
 
-@pytest.mark.parametrize("name", ["Jane R.", "J.R.R. Tolkien", "Gen. Custer", "O'Brien", "李小龙", "Zoë", "US Army Fan"])
+@pytest.mark.parametrize("name", ["Jane R.", "J.R.R. Tolkien", "Gen. Custer", "O'Brien", "李小龙", "Zoë", "US Army Fan",
+                                  "Лев Толстой", "Νίκος", "Jane Доу"])
 def test_set_name_takes_plain_names(svc, name):
     gid = new_game(svc)
     _send(svc, gid, "us", f"SET NAME {name}\n")
