@@ -117,13 +117,19 @@ class Observers(ConfiguredPart):
         rows = self.records.observers(game_id)
         engine_name = (game or self.records.game_row(game_id))["engine"] if rows else ""
         mails = []
+        if rows:
+            engine = self.engine(engine_name)
+            state = result_state(engine, phase)
+            own = f"{engine_name}/report.txt.j2"
+            engine_txt = own if template_exists(own) else "mail/_events.txt.j2"
+        by_lang: dict[str, tuple[dict, dict]] = {}  # one public view and seed line per language, for every observer of it
         for row in rows:
             lang = row["lang"]
-            parts = self.mail.report_parts(game_id, None, None, phase, next_phase, lang, game)
+            if lang not in by_lang:
+                by_lang[lang] = (self.mail.report_parts(game_id, None, None, phase, next_phase, lang, game),
+                                 dict(phase, seed=shown_seed(engine, state, phase, lang)))
+            parts, shown = by_lang[lang]
             _ = gettext_for(lang)
-            engine = self.engine(engine_name)
-            shown = dict(phase, seed=shown_seed(engine, result_state(engine, phase), phase, lang))
-            own = f"{engine_name}/report.txt.j2"
             mails.append(self.mail.message_mail(
                 kind="observer", game_id=game_id, player=None, to_addr=row["email"], lang=lang, game=game,
                 subject=(_("Correction to %(phase)s (observer)") if correction else _("Report %(phase)s (observer)")) % {"phase": phase["label"]},
@@ -131,7 +137,7 @@ class Observers(ConfiguredPart):
                 key=f"observer{'-correction' if correction else ''}/{game_id}/{phase['seq']}.{phase['revision']}/{row['id']}",
                 role=None, phase=shown, phase_id=phase["label"], next_phase=next_phase, view=parts["view"],
                 events=parts["events"], orders=parts["orders"], outcome=parts["outcome"], picture_cid=None,
-                engine_txt=own if template_exists(own) else "mail/_events.txt.j2", link=None,
+                engine_txt=engine_txt, link=None,
                 unsubscribe=(OBSERVER, row["id"]),
                 stop_line=f"{_unobserve_word(lang)} {game_id} {self.unobserve_code(game_id, row['email'])}",
             ))

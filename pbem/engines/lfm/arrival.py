@@ -49,6 +49,11 @@ class NoDice:
         raise DiceNeeded(label)
 
 
+def _scratch(sc, state: dict) -> Context:  # noqa: ANN001
+    """A context over a copy of ``state`` that rolls no die: what a check does to it is thrown away."""
+    return Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+
+
 def _named(sc, state: dict, op: dict) -> list[str]:  # noqa: ANN001
     """The unit and commander ids an op names, a ``@hex`` stack as it stands now."""
     if op["op"] == "fire":
@@ -89,7 +94,7 @@ def combat_refusals(sc, state: dict, role: str, taken: list[tuple[int, str, dict
     """The ATTACK lines of a combat mail that the first combat round would skip, and why."""
     if state.get("step") != "combat" or state.get("mails", 2) != 2:
         return []
-    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+    ctx = _scratch(sc, state)
     phase = CombatPhase(ctx, role)
     targets = required_targets(ctx, role)
     errors = []
@@ -117,7 +122,7 @@ def fire_checks(sc, state: dict, role: str, taken: list[tuple[int, str, dict]]) 
     fires = [(number, raw, op) for number, raw, op in taken if op["op"] == "fire"]
     if not fires or state.get("step") == "combat" or sc.is_night(state["turn"]):
         return [], []
-    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+    ctx = _scratch(sc, state)
     ctx.label = "arrival"
     phase = ArtilleryPhase(ctx, role, to_limber(ctx, [op for _, _, op in taken]))
     errors, warnings, rolled = [], [], False
@@ -148,7 +153,7 @@ def _dry_run(sc, state: dict, role: str, taken: list[tuple[int, str, dict]], ops
     """The movement phase of ``ops`` on a copy of the position: batteries limbered as the
     artillery phase would (had they not fired), every unit in command, no fire, no charge;
     ``without_enemy``: the other side's units taken off the map (what no enemy can change)."""
-    ctx = Context(sc, json.loads(json.dumps(state)), NoDice(), [])
+    ctx = _scratch(sc, state)
     ctx.label = "arrival"
     sit = ctx.sit
     firing = {u for _, _, op in taken if op["op"] == "fire" for u in _named(sc, state, op)}
