@@ -167,3 +167,34 @@ def test_several_pieces_fire_at_one_target_on_one_line(engine):
     assert engine.parse_orders(state, LC, "TIRER Soldat 1, Soldat 2 SUR CH1").orders == one_line.orders
     twice = engine.parse_orders(state, LC, "FIRE S1, S2 AT CH1\nFIRE S2 AT CH1")
     assert reasons(twice) == [M.E_ORDERED_TWICE] and twice.errors[0].line == 2 and twice.errors[0].args == {"name": "S2", "first": 1}
+
+
+def test_the_river_counts_one_extra_square_at_a_ford_too(engine):
+    """OBSTACLES PROTÉGÉANT DU FEU DE L'ENNEMI ¶2: "l'on peut tirer, par exemple par dessus la
+    rivière, qu'elle soit ou non [guéable], en comptant celle-ci pour une case supplémentaire":
+    fire across the ford C3 of the test board counts it one square more, as across the river."""
+    state = position({"S1": "C5", "S2": "C4", "I1": "C2"})
+    result = engine.parse_orders(state, LC, "FIRE S1 AT I1")
+    assert reasons(result) == [M.E_OUT_OF_RANGE] and result.errors[0].args["range"] == 4
+    new, events = run(engine, state, "FIRE S2 AT I1", rolls={"attacker": 1, "target": 1})
+    duel = next(e for e in events if e["type"] == "duel")
+    assert duel["msg"] == M.FIRE_RIVER and duel["args"]["range"] == 3
+
+
+def test_holding_fire_does_not_protect_from_the_shooters_six_or_five_or_four(engine):
+    """CES COMBATTANTS TIRENT LES PREMIERS ¶2: the player "peut réserver le tir de son combattant
+    ..., ce qui n'empêchera pas que, si l'ennemi, en ouvrant le tir, a obtenu avec le dé le nombre
+    suffisant de points (6), celui-ci l'élimine, ou peut le faire rétrograder (avec un 5 ou un 4)"."""
+    state = position({"S1": "F9", "I1": "F6"})
+    state["standing"][PR]["answer"] = False
+    new, events = run(engine, state, "FIRE S1 AT I1", rolls={"attacker": 6, "target": 1})
+    assert M.NO_ANSWER_HELD in [e["msg"] for e in events]
+    assert new["pieces"]["I1"] is None
+    for die in (5, 4):
+        new, events = run(engine, state, "FIRE S1 AT I1", rolls={"attacker": die, "target": 1})
+        result = next(e for e in events if e["type"] == "result")
+        assert result["args"]["loser"] == "I1" and result["args"]["result"] == "retreat"
+        assert result["args"]["to_sq"] in ("E5", "F5", "G5")  # away from the shooter
+    new, events = run(engine, state, "FIRE S1 AT I1", rolls={"attacker": 3, "target": 1})
+    assert next(e for e in events if e["type"] == "result")["args"]["result"] != "retreat"
+    assert new["pieces"]["I1"] == "F6"

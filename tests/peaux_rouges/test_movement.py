@@ -153,3 +153,13 @@ def test_moves_are_checked_in_the_order_written(engine):
     state = position({"S1": "E8", "S2": "E8", "S3": "E8", "S4": "E9", "CH1": "L1"})
     assert not engine.parse_orders(state, LC, "MOVE S4 E8\nMOVE S1 E7").ok
     assert engine.parse_orders(state, LC, "MOVE S1 E7\nMOVE S4 E8").ok
+
+
+def test_a_piece_may_move_within_the_enemys_range_of_fire(engine):
+    """CASES MENACÉES PAR L'ENNEMI: "Les combattants pourront progresser, même à portée de tir
+    des armes adverses": riding through squares 2 and 3 from soldier S1 (in its range, not
+    next to it) does not stop the rider."""
+    state = position({"CH1": "A5", "S1": "E8"}, side=PR)
+    new, events = run(engine, state, "MOVE CH1 D5")
+    assert new["pieces"]["CH1"] == "D5"
+    assert not any(e["type"] == "duel" and e["args"].get("attacker") == "CH1" for e in events)  # no melee forced

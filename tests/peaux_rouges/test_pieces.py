@@ -45,3 +45,21 @@ def test_opposing_pieces_never_share_a_square(engine):
     assert result.errors and result.errors[0].reason == "%(name)s already has an order on line %(first)s"
     result = engine.parse_orders(position({"S1": "E8", "I1": "E7"}, side=PR), PR, "MOVE I1 E8")
     assert result.errors[0].reason == "%(square)s is held by the enemy; it can only be taken by winning a melee"
+
+
+def test_each_piece_starts_on_its_own_start_square_one_a_square(engine):
+    """2. — DISPOSITION DES COMBATTANTS: "Les combattants se placeront au commencement de la
+    partie sur les triangles, à raison d'un par case pour le coup initial", the Long Knives
+    and the flag on the blue triangles, the Indians on the red ones, each rider on a red one
+    with a horse's head. The start squares are ours (data/peaux_rouges/board.json, README);
+    the flag shares soldier S1's square, the flag not being a combatant."""
+    from pbem.engines.peaux_rouges.board import board_for, ROCKS, WOODS
+
+    board = board_for("little_big_horn")
+    state = engine.setup("little_big_horn", {}, None)
+    assert {c: board.index(sq) for c, sq in state["pieces"].items()} == board.start
+    assert len(set(state["pieces"].values())) == len(PIECES)  # one combatant a square
+    assert state["flag"] == board.name_of(board.flag_start) == state["pieces"]["S1"]
+    for code in PIECES:  # riders start where riders may stand
+        if kind_of(code).mounted:
+            assert board.terrain[board.index(state["pieces"][code])] not in (WOODS, ROCKS)
