@@ -70,3 +70,13 @@ def test_a_draw_only_mail_is_answered_at_once_privately_and_the_turn_waits():
     new2, events2, _ = play(new, "PLAY Crazy Horse\nDISCARD Brave")
     assert ENGINE.phase(new2).awaited == ("p2",) and ENGINE.phase(new2).id == "H1.T6"
     assert table(new2, "p1") == [("chief", ["crazy-horse"])]
+
+
+def test_the_action_phase_is_optional():
+    """"II. ACTION PHASE – Optional every turn": a turn may be a draw and a discard and
+    nothing between, even with melds in hand."""
+    st = build(hands={"p1": ["brave", "brave", "brave", "scout"], "p2": ["village"]}, stage="draw", deck_top=["hump"])
+    new, _, res = play(st, "DRAW DECK\nDISCARD drawn")
+    assert res.errors == [] and table(new, "p1") == []
+    assert hand(new, "p1") == ["brave", "brave", "brave", "scout"] and C.KIND_OF[new["discard"][-1]] == "hump"
+    assert new["player"] == "p2" and new["turn"]["stage"] == "draw"

@@ -70,3 +70,16 @@ def test_phase_ids_are_unique_and_name_hand_turn_and_step():
         text = "DRAW DECK" if i % 3 == 0 else ENGINE.order_template(st, ph.awaited[0])
         st, _, _ = play(st, text, seed=f"{i:064x}")
     assert {i.split(".")[0] for i in seen} >= {"H1"}
+
+
+def test_play_moves_clockwise_round_the_table():
+    """"Play moves in clockwise order"; "Once a player discards, it is the next player's
+    turn. Play continues around the table in a clockwise direction until the hand ends".
+    Clockwise is p1, p2, p3, then p1 again."""
+    st = build("three", hands={"p1": ["brave", "gall"], "p2": ["scout", "hump"], "p3": ["village", "crow-king"]})
+    seen = []
+    for _ in range(4):
+        seen.append(st["player"])
+        st, _, _ = play(st, "DRAW DECK\nDISCARD drawn" if st["turn"]["stage"] == "draw" else "DISCARD drawn"
+                        if st["turn"]["drawn"] else f"DISCARD {C.name(C.KIND_OF[st['hands'][st['player']][0]])}")
+    assert seen == ["p1", "p2", "p3", "p1"] and st["hand_no"] == 1

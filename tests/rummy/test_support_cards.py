@@ -131,3 +131,27 @@ def test_support_cards_may_be_discarded_instead():
     st = build(hands={"p1": ["sabers", "hump"]})
     new, _, _ = play(st, "DISCARD Sabers")
     assert C.KIND_OF[new["discard"][-1]] == "sabers"
+
+
+def test_the_cavalry_special_stays_on_the_table_and_scores():
+    """"This Special Card stays on the player's table for the remainder of the hand" (the
+    Cavalry Special that picks two cards from the discard pile); it scores with the
+    table (1, data/rummy/README.md)."""
+    st = build(hands={"p1": ["mules", "brave", "scout"]}, discard=["gall", "hump"])
+    new, _, _ = play(st, "PLAY Bring Pack Mules\nPICK Gall, Hump\nDISCARD Brave")
+    assert table(new, "p1") == [("support", ["mules"])]
+    assert S.group_points(new["tables"]["p1"][0]) == 1
+
+
+def test_a_draw_two_that_takes_the_last_card_of_the_deck_ends_the_hand_after_the_turn():
+    """"When a player draws the last card of the Draw Deck ... That player finishes his or
+    her actions, normally, and then discards, and the hand is ended": the extra cards of a
+    Native American Special count as drawing."""
+    st = build(hands={"p1": ["luck", "brave", "scout"], "p2": ["village"]},
+               tables={"p2": [{"key": "custer", "cards": ["custer"]}]})
+    st["discard"].extend(st["deck"][2:])
+    st["deck"] = st["deck"][:2]
+    new, events, _ = play(st, "PLAY Custer's Luck Gives Out")
+    assert new["deck"] == [] and new["hand_no"] == 1 and ENGINE.phase(new).awaited == ("p1",)
+    new, events, _ = play(new, "DISCARD Brave")
+    assert new["hand_no"] == 2 and new["scores"][0]["ended"] == "deck"
