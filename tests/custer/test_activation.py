@@ -194,3 +194,14 @@ def test_all_stands_for_the_active_units_not_held():
     assert [e["args"]["unit"] for e in of_type(events, "dismount")] == ["w1"]
     assert {e["args"]["unit"] for e in of_type(events, "move")} == {"w1", "ch"}
     assert not of_type(events, "skipped") and state["units"]["w2"]["hex"] == "0103"
+
+
+def test_zoc_does_not_affect_a_leaders_five_hex_range():
+    """ZONES OF CONTROL: "ZOC does not affect US Army leaders 5 hex range of activation." A unit
+    5 hexes from Custer, with an enemy zone of control across the hexes between them, is still
+    within his range."""
+    units = [CUSTER, cav("a", "0510"), warrior("w", "0607")]
+    name = fragment("act_range_zoc", columns=12, rows=12, units=units, markers=custer_markers(1, 2))
+    _, events = play_turn(name, {"us": "ON Custer:\na MOVE TO 0410"})
+    assert of_type(events, "activation")[0]["args"]["units"] == ["custer", "a"]
+    assert moves_of(events, "a")

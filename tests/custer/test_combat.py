@@ -295,3 +295,30 @@ def test_villages_may_not_attack_at_run_time():
     _, events = play_turn(name, {"indians": "ON Hunkpapa:\nATTACK 0403 WITH Hunkpapa village"})
     assert not of_type(events, "combat")
     assert any("villages only defend" in e["args"].get("why", "") for e in of_type(events, "skipped"))
+
+
+def test_terrain_summary_gives_each_hexside_its_defence_bonus():
+    """TERRAIN EFFECTS ON COMBAT SUMMARY: "CLEAR N/A, WOODS +1CF, CROSSING RIVER +2CF,
+    CROSSING FORD +1CF, CROSSING RIDGE +1CF, CROSSING STEEP RIDGE +2CF": a dismounted 4 CF
+    cavalry unit (+1 dismounted) attacked from 0403 across each kind of hexside."""
+    units = [unit("dis", "us", "cavalry", (4, 2), "0404", mounted=False), warrior("w", 4, "0403")]
+    side = [["0403", "0404"]]
+    assert _defence(units, ["0403"])[0] == 5
+    assert _defence(units, ["0403"], hexes={"woods": ["0404"]})[0] == 6
+    for kind, bonus in {"river": 2, "ford": 1, "ridge": 1, "steep_ridge": 2}.items():
+        assert _defence(units, ["0403"], {kind: side})[0] == 5 + bonus, kind
+
+
+def test_a_hit_us_leader_takes_no_more_hits():
+    """US ARMY LEADERS: "When hit, they flip ... They stay in the game for activation purposes
+    ... and may not take any more hits." A flipped US leader can take no further loss; a tribe
+    leader, removed when hit, is never on the board to take one."""
+    from pbem.engines.custer.losses import can_take_loss
+
+    units = [unit("reno", "us", "us_leader", (2, 0), "0404", name="Reno"),
+             unit("co_a", "us", "cavalry", (4, 2), "0404", mounted=True, name="Co. A"), warrior("w", 4, "0403")]
+    fragment("hit_leader_case", columns=10, rows=10, units=units)
+    ctx = context("hit_leader_case")
+    assert can_take_loss(ctx, "reno")
+    ctx.sit.units["reno"]["reduced"] = True
+    assert not can_take_loss(ctx, "reno") and can_take_loss(ctx, "co_a")

@@ -217,3 +217,46 @@ def test_move_via_stops_at_the_last_legal_hex():
     at the last hex on the way where it may end."""
     _, events = us_moves([RENO, cav(), warriors(hex_="0304")], "Co. C MOVE VIA 0302 0303 0304 0305")
     assert moves_of(events, "co_c")[0]["path"] == ["0301", "0302", "0303"]
+
+
+def test_reduced_units_keep_their_movement_points():
+    """GAME UNITS: "Generally, when units are reduced, the unit combat factor reduces but the
+    movement points do not." A reduced cavalry unit still moves 5 clear hexes."""
+    from pbem.engines.custer import CusterEngine
+    from .fragments import ScriptedDice
+
+    name = fragment("reduced_mp", columns=12, rows=12, units=[RENO, cav(hex_="0201"), warriors(hex_="1212")])
+    state = CusterEngine().setup(name, {}, ScriptedDice())
+    state["units"]["co_c"]["reduced"] = True
+    _, events = play_turn(name, {"us": "ON Reno:\nCo. C MOVE TO 0212"}, state=state)
+    assert moves_of(events, "co_c")[0]["mp_spent"] == 5
+    assert len(moves_of(events, "co_c")[0]["path"]) == 6
+
+
+def test_indian_movement_points_by_unit_type():
+    """INDIAN WARRIOR UNITS: tribe leaders "move 6 MP", warriors "move 6 MP", villages "move
+    2 MP" (clear terrain, one hex = 1 MP); all of them move when their tribe's marker is drawn."""
+    sitting_bull = {"id": "sb", "name": "Sitting Bull", "side": "indians", "type": "tribe_leader",
+                    "tribe": "hunkpapa", "cf": [1, 0], "hex": "0301"}
+    village = {"id": "v", "name": "Hunkpapa village", "side": "indians", "type": "village",
+               "tribe": "hunkpapa", "cf": [1, 1], "hex": "0201"}
+    name = fragment("indian_mp", columns=12, rows=12, units=[warriors(hex_="0101"), village, sitting_bull,
+                                                             cav(hex_="1212"), dict(RENO, hex="1211")],
+                    draws={"us": [0] * 3, "indians": [1] * 3})
+    _, events = play_turn(name, {"indians": "ON Hunkpapa:\nw1 MOVE TO 0112\nv MOVE TO 0212\nsb MOVE TO 0312"})
+    for uid, mp in {"w1": 6, "v": 2, "sb": 6}.items():
+        assert moves_of(events, uid)[0]["mp_spent"] == mp, uid
+        assert len(moves_of(events, uid)[0]["path"]) == mp + 1, uid
+
+
+def test_terrain_costs_villages_and_dismounted_units_alike():
+    """TERRAIN EFFECTS ON MOVEMENT: "Terrain effects movement for both mounted and dismounted
+    units and Indian village units." A village (2 MP) crossing a ridge spends 1 + 1 on its
+    first hex; a dismounted warrior (3 MP) entering woods spends 2, then 1 on a clear hex."""
+    village = {"id": "v", "name": "Hunkpapa village", "side": "indians", "type": "village",
+               "tribe": "hunkpapa", "cf": [1, 1], "hex": "0301"}
+    _, events = indian_moves([village, warriors(hex_="0101", mounted=False), cav(hex_="0808"), dict(RENO, hex="0807")],
+                             "ON Hunkpapa:\nHunkpapa village MOVE VIA 0302 0303\nw1 MOVE VIA 0102 0103 0104",
+                             hexsides={"ridge": [["0301", "0302"]]}, hexes={"woods": ["0102"]})
+    assert moves_of(events, "v")[0]["path"] == ["0301", "0302"] and moves_of(events, "v")[0]["mp_spent"] == 2
+    assert moves_of(events, "w1")[0]["path"] == ["0101", "0102", "0103"] and moves_of(events, "w1")[0]["mp_spent"] == 3

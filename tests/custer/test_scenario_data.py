@@ -282,3 +282,35 @@ def test_the_maps_are_what_the_build_script_makes():
         assert json.loads(json.dumps(made.to_json())) == load("maps", made.name)
     assert build.little_bighorn_scenario() == load("scenarios", "little_bighorn")
     assert build.rosebud_scenario() == load("scenarios", "rosebud")
+
+
+def test_every_unit_starts_at_full_strength():
+    """GAME SETUP: "Each player starts with all of his game units at full strength." """
+    from pbem.dice import Dice
+    from pbem.engines.custer import CusterEngine
+
+    for name in SCENARIOS:
+        state = CusterEngine().setup(name, {}, Dice("00" * 32))
+        assert not any(u["reduced"] for u in state["units"].values()), name
+
+
+# the rulebook's full-strength CF by unit type (US ARMY UNITS, INDIAN WARRIOR UNITS)
+FULL_CF = {"cavalry": {4, 5}, "scouts": {2, 3}, "infantry": {4}, "miners": {3}, "pack_train": {2},
+           "warriors": {3, 4}, "village": {1}}
+
+
+def test_unit_strengths_and_battles_are_the_rulebooks():
+    """"CAVALRY ... 4 to 5 CF", "SCOUTS ... 2 to 3 CF", "INFANTRY ... 4 CF ... Only played in the
+    Battle of Rosebud", "MINERS ... 3 CF ... Only played in the Battle of Rosebud", "PACK TRAIN
+    ... 2 CF", warriors "3 or 4 CF", villages "1 CF ... Only played in the Battle of Little Big
+    Horn"."""
+    for name in SCENARIOS:
+        scen = load("scenarios", name)
+        for u in scen["units"]:
+            if u["type"] in FULL_CF:
+                assert u["cf"][0] in FULL_CF[u["type"]], u
+        types = {u["type"] for u in scen["units"]}
+        if name == "little_bighorn":
+            assert not types & {"infantry", "miners"} and "village" in types
+        else:
+            assert {"infantry", "miners"} <= types and "village" not in types
