@@ -106,7 +106,18 @@ def top_level_rules(game: str) -> set[int]:
     return nums
 
 
-RULEBOOKS = {"lfm": "last-full-measure.txt", "acw": "acw-miniatures-1997.txt"}
+RULEBOOKS = {"lfm": "last-full-measure.txt", "acw": "acw-miniatures-1997.txt", "custer": "custers-last-stand.txt",
+             "peaux_rouges": "peaux-rouges-contre-longs-couteaux.fr.txt", "rummy": "little-bighorn-rummy.txt"}
+#: rulebooks without numbered rules: their sections are their headings, found in the text by
+#: each one's typography (Markdown headings; capitals; short title lines), and a table names a
+#: section's rows ``<heading>`` or ``<heading> ¶<n>`` (a repeated heading gets `` (2)``)
+_HEADING = {
+    "custer": lambda line: (m := re.match(r"^#{2,3}\s+(.+?):?\s*$", line)) and m.group(1),
+    "peaux_rouges": lambda line: (len(line) < 70 and not re.search(r"[a-zà-ÿ]", line)
+                                  and re.search(r"[A-ZÀ-Ý]{3}", line) and line),
+    "rummy": lambda line: (len(line) < 60 and line[:1].isupper() and not line.endswith((".", ",", ";", ":"))
+                           and re.sub(r"\s+", " ", line)),
+}
 _NUMBERED = re.compile(r"^(\d+)\.\s+(.*)$")
 
 
@@ -115,7 +126,19 @@ def rulebook_clauses(game: str) -> list[str]:
     table names them (``9.1.e``, ``14 B.4``): read from ../shared/rules/, so a clause the table
     leaves out is found even when every row it has is complete."""
     lines = (ROOT.parent / "shared" / "rules" / RULEBOOKS[game]).read_text(encoding="utf-8").splitlines()
+    if game in _HEADING:
+        return _sections(lines, _HEADING[game])
     return _lfm_clauses(lines) if game == "lfm" else _acw_clauses(lines)
+
+
+def _sections(lines: list[str], heading) -> list[str]:
+    found: list[str] = []
+    for line in lines:
+        title = heading(line.strip().strip("\ufffd").strip())
+        if title:
+            seen = sum(1 for f in found if f == title or f.startswith(title + " ("))
+            found.append(f"{title} ({seen + 1})" if seen else title)
+    return found
 
 
 def _lfm_clauses(lines: list[str]) -> list[str]:
@@ -172,4 +195,5 @@ def _acw_clauses(lines: list[str]) -> list[str]:
 def clauses_missing(game: str) -> list[str]:
     """The rulebook's clauses that have no row of their own in the table."""
     listed = {row.clause for row in rows(game)}
+    listed |= {row.clause.split(" ¶", 1)[0] for row in rows(game)}  # a section's paragraphs
     return sorted({c for c in rulebook_clauses(game) if c not in listed})
